@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Storage } from './db/index.js';
+import { ApiError } from './lib/errors.js';
+import { createRouter, langOf } from './lib/http.js';
+import { translate } from './lib/i18n.js';
+import { redactUrl } from './lib/redact.js';
+import { AgentRepository } from './modules/agents/repository.js';
+import { agentRoutes } from './modules/agents/routes.js';
+import { AgentService } from './modules/agents/service.js';
+import { AuthRepository } from './modules/auth/repository.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { loadLoginKeys } from './modules/auth/rsa.js';
+import { AuthService } from './modules/auth/service.js';
+import { navigationRoutes } from './modules/navigation/routes.js';
+import { RecordRepository } from './modules/records/repository.js';
+import { recordRoutes } from './modules/records/routes.js';
+import { RoleRepository } from './modules/roles/repository.js';
+import { roleRoutes } from './modules/roles/routes.js';
+import { RoleService } from './modules/roles/service.js';
+import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
+import type { Bus } from './realtime/bus.js';
+import { Liveness } from './realtime/liveness.js';
+
+export interface AppDeps {
+  config: Config;
+  storage: Storage;
+  bus: Bus;
+  logger?: FastifyBaseLogger | boolean;
+}
+
+/** Default body limit of the JSON API; uploads declare their own. */
+export const BODY_LIMIT = 256 * 1024;
+
+/** The whole server as one Fastify instance; `main.ts` runs it, tests build the very same thing. */
+export async function buildApp({ config, storage, bus, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: typeof logger === 'object' ? logger : undefined,
+    logger:
+      typeof logger === 'object'
+        ? undefined
+        : logger === false
+          ? false
+          : {
+              level: config.logLevel,
+              serializers: {
+                req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+              },
+            },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+  });
+
+  const { db } = storage;
+  const authRepo = new AuthRepository(db);
+  const auth = new AuthService(authRepo, config, bus);
+  const roleRepo = new RoleRepository(db);
+  const agentRepo = new AgentRepository(db);
+  const agents = new AgentService(db, agentRepo, roleRepo, auth);
+  const roles = new RoleService(db, roleRepo);
+  const keys = loadLoginKeys(config.dataDir);
+  const liveness = new Liveness();
+  const agentSockets = new AgentSockets(bus);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        mediaSrc: ["'self'", 'data:'],
+        frameAncestors: ["'self'"],
+        workerSrc: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  // Only the visitor side is called from other sites (the widget); agents' API stays same-origin.
+  await app.register(cors, {
+    delegator: (req, callback) => {
+      const visitorSide = req.url?.startsWith('/api/visitor/') ?? false;
+      callback(null, visitorSide ? { origin: true, methods: ['GET', 'POST'], credentials: false } : { origin: false });
+    },
+  });
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+
+  app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
+    const lang = langOf(req);
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send({ code: error.status, msg: error.localized(lang), data: null });
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (status === 413) return reply.status(413).send({ code: 413, msg: translate(lang, 'tooLarge'), data: null });
+    if (status === 415) return reply.status(415).send({ code: 415, msg: translate(lang, 'unsupportedType'), data: null });
+    if (status === 400) return reply.status(400).send({ code: 400, msg: translate(lang, 'badJson'), data: null });
+    req.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ code: 500, msg: translate(lang, 'serverError'), data: null });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const lang = langOf(req);
+    const path = redactUrl(req.url).split('?')[0] ?? '';
+    if (path.startsWith('/api/') || path === '/api') {
+      return reply.status(404).send({ code: 404, msg: translate(lang, 'routeNotFound', { path }), data: null });
+    }
+    return reply.status(404).send({ code: 404, msg: translate(lang, 'notFound'), data: null });
+  });
+
+  const route = createRouter(app, auth);
+  authRoutes(route, auth, agents, keys);
+  agentRoutes(route, agents);
+  roleRoutes(route, roles);
+  recordRoutes(route, new RecordRepository(db));
+  navigationRoutes(route, agentRepo);
+  registerAgentSocket(app, auth, agentSockets, liveness);
+
+  if (existsSync(config.consoleDir)) {
+    await app.register(fastifyStatic, { root: config.consoleDir, prefix: '/', wildcard: false, index: ['index.html'] });
+  }
+
+  const pruner = setInterval(() => auth.pruneSessions().catch((error) => app.log.warn({ err: error }, 'session pruning failed')), 3600_000);
+  pruner.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(pruner);
+    liveness.stop();
+    for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
+  });
+  return app;
+}

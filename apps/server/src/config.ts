@@ -1,0 +1,100 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const seconds = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(10 * 365 * 24 * 3600);
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+const envSchema = z.object({
+  PORT: port.default(10000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+      .optional(),
+  ),
+  /** PostgreSQL schema to work in (tests isolate themselves with it); `public` by default. */
+  DATABASE_SCHEMA: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis://')
+      .optional(),
+  ),
+  /** Prefix of the Redis channels, so several deployments (or test runs) can share one Redis. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]*$/)
+    .default('parley'),
+  ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
+  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(6).max(128).optional()),
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  TOKEN_TTL: seconds.default(7200),
+  REFRESH_TTL: seconds.default(604800),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the built console and widget are served from; the build output by default. */
+  CONSOLE_DIR: z.string().optional(),
+  WIDGET_DIR: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databaseSchema: string | undefined;
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  /** Absolute base for embed codes and links; derived from host and port when unset. */
+  publicUrl: string | undefined;
+  tokenTtlSeconds: number;
+  refreshTtlSeconds: number;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  consoleDir: string;
+  widgetDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; nothing else in the server reads `process.env`. */
+export function loadConfig(env: Record<string, string | undefined>, appRoot: string): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    tokenTtlSeconds: e.TOKEN_TTL,
+    refreshTtlSeconds: e.REFRESH_TTL,
+    logLevel: e.LOG_LEVEL,
+    consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
+    widgetDir: resolve(e.WIDGET_DIR ?? `${appRoot}/apps/widget/dist`),
+  };
+}

@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { DialectName } from './dialect.js';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+export interface Storage {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// PostgreSQL answers COUNT(*) and other int8 values as strings; every such value fits a JS number here.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export async function openStorage(config: Config): Promise<Storage> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
+  return openSqlite(config.dataDir);
+}
+
+function openSqlite(dataDir: string): Storage {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new SqliteDatabase(join(dataDir, 'parley.db'));
+  database.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode keeps every committed transaction across a process crash (not a power loss).
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+async function openPostgres(connectionString: string, schema: string | undefined): Promise<Storage> {
+  if (schema) {
+    const admin = new pg.Client({ connectionString });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({ connectionString, max: 10, options: schema ? `-c search_path="${schema}"` : undefined });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+export class MigrationError extends Error {}
+
+export async function migrate(storage: Storage): Promise<void> {
+  const migrator = new Migrator({
+    db: storage.db,
+    provider: { getMigrations: async () => migrations(storage.dialect) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new MigrationError(`migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,70 @@
+export type Lang = 'zh' | 'en';
+
+/** Reads the first language the client accepts among ours; Chinese is the default. */
+export function pickLang(acceptLanguage: string | undefined): Lang {
+  if (!acceptLanguage) return 'zh';
+  for (const part of acceptLanguage.split(',')) {
+    const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (tag.startsWith('en')) return 'en';
+    if (tag.startsWith('zh')) return 'zh';
+  }
+  return 'zh';
+}
+
+const messages = {
+  success: { zh: '成功', en: 'success' },
+  notFound: { zh: '请求的资源不存在', en: 'Not found' },
+  routeNotFound: { zh: '接口不存在：{path}', en: 'No such endpoint: {path}' },
+  serverError: { zh: '服务器内部错误，请稍后重试', en: 'Internal server error, please try again later' },
+  tooLarge: { zh: '请求体过大', en: 'Request body too large' },
+  badJson: { zh: '请求体不是有效的 JSON', en: 'Request body is not valid JSON' },
+  unsupportedType: { zh: '不支持的内容类型', en: 'Unsupported content type' },
+  invalidField: { zh: '字段 {field} 无效：{reason}', en: 'Invalid field {field}: {reason}' },
+  notLoggedIn: { zh: '未登录或登录已失效', en: 'Not logged in' },
+  tokenInvalid: { zh: '令牌无效，请重新登录', en: 'Invalid token, please log in again' },
+  tokenExpired: { zh: '令牌已过期', en: 'Token expired' },
+  refreshExpired: { zh: '登录已过期，请重新登录', en: 'Login expired, please log in again' },
+  badCredentials: { zh: '账号或密码不正确', en: 'Wrong username or password' },
+  accountDisabled: { zh: '账号已被禁用或尚未启用', en: 'This account is disabled or not yet enabled' },
+  rateLimited: {
+    zh: '登录失败次数过多，请 {minutes} 分钟后再试',
+    en: 'Too many failed logins, try again in {minutes} minutes',
+  },
+  forbidden: { zh: '没有权限执行此操作', en: 'You do not have permission to do this' },
+  badEncryptedPayload: { zh: '加密数据无法解密', en: 'The encrypted payload could not be decrypted' },
+  usernameTaken: { zh: '用户名已存在', en: 'This username is already taken' },
+  roleNameTaken: { zh: '角色名已存在', en: 'A role with this name already exists' },
+  passwordRequired: { zh: '新建客服时必须设置密码', en: 'A password is required for a new agent' },
+  roleMissing: { zh: '角色不存在', en: 'No such role' },
+  agentMissing: { zh: '客服不存在', en: 'No such agent' },
+  cannotDeleteSelf: { zh: '不能删除自己的账号', en: 'You cannot delete your own account' },
+  cannotDisableSelf: { zh: '不能禁用自己的账号', en: 'You cannot disable your own account' },
+  lastAdmin: { zh: '至少需要保留一个启用的管理员', en: 'At least one enabled administrator must remain' },
+  builtinRole: { zh: '内置角色不能删除或改名', en: 'A built-in role cannot be deleted or renamed' },
+  roleInUse: { zh: '仍有客服使用该角色，无法删除', en: 'This role is still assigned to agents' },
+  smsNotConfigured: { zh: '短信验证码登录尚未配置', en: 'SMS code login is not configured' },
+  socialNotConfigured: { zh: '第三方登录尚未配置', en: 'Social login is not configured' },
+  noticeRegistrations: { zh: '{count} 个注册账号等待启用', en: '{count} registered accounts wait to be enabled' },
+  noticeRegistrationsTitle: { zh: '待审核账号', en: 'Accounts to approve' },
+  // zod issue reasons
+  reasonRequired: { zh: '必填', en: 'is required' },
+  reasonType: { zh: '类型应为 {expected}', en: 'must be a {expected}' },
+  reasonTooShort: { zh: '长度不能少于 {min}', en: 'must be at least {min} long' },
+  reasonTooLong: { zh: '长度不能超过 {max}', en: 'must be at most {max} long' },
+  reasonTooSmall: { zh: '不能小于 {min}', en: 'must be at least {min}' },
+  reasonTooBig: { zh: '不能大于 {max}', en: 'must be at most {max}' },
+  reasonFormat: { zh: '格式不正确', en: 'has the wrong format' },
+  reasonOneOf: { zh: '必须是 {values} 之一', en: 'must be one of {values}' },
+  reasonUnknownKeys: { zh: '包含未知字段', en: 'has unknown keys' },
+  reasonInvalid: { zh: '无效', en: 'is invalid' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+export type MessageKey = keyof typeof messages;
+export type MessageParams = Record<string, string | number>;
+
+export function translate(lang: Lang, key: MessageKey, params: MessageParams = {}): string {
+  return messages[key][lang].replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : String(value);
+  });
+}

@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { migrate, openStorage } from './db/index.js';
+import { seed } from './db/seed.js';
+import { type Bus, LocalBus, RedisBus } from './realtime/bus.js';
+
+const appRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, appRoot);
+  const storage = await openStorage(config);
+  await migrate(storage);
+  const seeded = await seed(storage.db, config.adminUsername, config.adminPassword);
+  const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
+  const app = await buildApp({ config, storage, bus });
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  app.log.info({ storage: storage.dialect, bus: config.redisUrl ? 'redis' : 'local' }, `listening on ${url}`);
+  if (seeded.generatedPassword) {
+    // Shown once, on the first start only: the hash is all that is kept.
+    process.stdout.write(
+      `\n  First administrator created.\n  username: ${seeded.createdAdmin}\n  password: ${seeded.generatedPassword}\n  Sign in at ${config.publicUrl ?? url} and change it.\n\n`,
+    );
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received, closing`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await bus.close();
+      await storage.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Parley could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

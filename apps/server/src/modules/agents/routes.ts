@@ -1,0 +1,29 @@
+import { deleteBody, serviceEditBody, serviceListQuery } from '@parley/protocol';
+import type { DefineRoute } from '../../lib/http.js';
+import type { AgentService } from './service.js';
+
+const access = { permission: 'setPermissions:service' } as const;
+
+export function agentRoutes(route: DefineRoute, agents: AgentService): void {
+  route({
+    method: 'GET',
+    url: '/api/service/getList',
+    access,
+    query: serviceListQuery,
+    handler: ({ query }) => agents.list(query),
+  });
+  route({
+    method: 'POST',
+    url: '/api/service/doEdit',
+    access,
+    body: serviceEditBody,
+    handler: ({ body, auth }) => agents.save(body, auth),
+  });
+  route({
+    method: 'POST',
+    url: '/api/service/doDelete',
+    access,
+    body: deleteBody,
+    handler: ({ body, auth }) => agents.remove(body.ids, auth),
+  });
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { AGENT_ROLE, type Agent, type AgentState, type ListData, type serviceEditBody, type serviceListQuery } from '@parley/protocol';
+import type { z } from 'zod';
+import type { Db } from '../../db/index.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { hashPassword } from '../../lib/password.js';
+import { isoNow } from '../../lib/time.js';
+import type { AuthContext, AuthService } from '../auth/service.js';
+import type { RoleRepository } from '../roles/repository.js';
+import type { AgentRepository, DbOrTx } from './repository.js';
+
+type AgentRow = NonNullable<Awaited<ReturnType<AgentRepository['findById']>>>;
+
+export const DEFAULT_MAX_CHATS = 10;
+
+function toAgent(row: AgentRow): Agent {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    username: row.username,
+    nickname: row.nickname,
+    avatar: row.avatar,
+    roleId: row.role_id,
+    roleName: row.role_name,
+    state: (row.state === '1' ? '1' : '0') satisfies AgentState,
+    maxChats: row.max_chats,
+    disabled: row.disabled === 1,
+    pending: row.pending === 1,
+    created_at: row.created_at,
+  };
+}
+
+/** Agents: accounts of the console, with the rules that keep at least one administrator. */
+export class AgentService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: AgentRepository,
+    private readonly roles: RoleRepository,
+    private readonly auth: AuthService,
+  ) {}
+
+  async list(query: z.output<typeof serviceListQuery>): Promise<ListData<Agent>> {
+    const filter = {
+      username: query.username || undefined,
+      roleId: query.roleId,
+      disabled: query.disabled === undefined ? undefined : query.disabled === 'true',
+    };
+    const { rows, total } = await this.repo.list(filter, (query.pageNo - 1) * query.pageSize, query.pageSize);
+    return { list: rows.map(toAgent), total };
+  }
+
+  async save(input: z.output<typeof serviceEditBody>, actor: AuthContext): Promise<{ id: number }> {
+    const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+    const revoke: number[] = [];
+    const id = await this.db.transaction().execute(async (tx) => {
+      const role = await this.roles.findById(tx, input.roleId);
+      if (!role) throw badRequest('invalidField', { field: 'roleId' });
+      const sameName = await this.repo.findIdByUsername(tx, input.username);
+      if (input.id === undefined) {
+        if (sameName) throw conflict('usernameTaken');
+        if (!passwordHash) throw badRequest('passwordRequired');
+        return this.repo.insert(tx, {
+          uuid: randomUUID(),
+          username: input.username,
+          nickname: input.nickname,
+          avatar: input.avatar ?? '',
+          password_hash: passwordHash,
+          role_id: role.id,
+          max_chats: input.maxChats ?? DEFAULT_MAX_CHATS,
+          disabled: input.disabled ? 1 : 0,
+          pending: 0,
+          created_at: isoNow(),
+        });
+      }
+      const current = await this.repo.findById(tx, input.id);
+      if (!current) throw notFound('agentMissing');
+      if (sameName && sameName.id !== current.id) throw conflict('usernameTaken');
+      const disabled = input.disabled ?? current.disabled === 1;
+      if (disabled && current.id === actor.agentId) throw conflict('cannotDisableSelf');
+      await this.repo.update(tx, current.id, {
+        username: input.username,
+        nickname: input.nickname,
+        ...(input.avatar === undefined ? {} : { avatar: input.avatar }),
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+        role_id: role.id,
+        ...(input.maxChats === undefined ? {} : { max_chats: input.maxChats }),
+        disabled: disabled ? 1 : 0,
+        // An administrator who touches a self-registered account has decided about it.
+        pending: disabled && current.pending === 1 ? 1 : 0,
+        updated_at: isoNow(),
+      });
+      await this.keepAnAdmin(tx);
+      if (passwordHash || (disabled && current.disabled === 0)) revoke.push(current.id);
+      return current.id;
+    });
+    for (const agentId of revoke) await this.auth.revokeAgent(agentId);
+    return { id };
+  }
+
+  async remove(ids: number[], actor: AuthContext): Promise<void> {
+    if (ids.includes(actor.agentId)) throw conflict('cannotDeleteSelf');
+    await this.db.transaction().execute(async (tx) => {
+      await this.repo.deleteMany(tx, ids);
+      await this.keepAnAdmin(tx);
+    });
+    for (const agentId of ids) await this.auth.revokeAgent(agentId);
+  }
+
+  /** Creates an account that stays disabled until an administrator enables it. */
+  async register(input: { username: string; password: string; nickname?: string | undefined }): Promise<{ id: number }> {
+    const passwordHash = await hashPassword(input.password);
+    const id = await this.db.transaction().execute(async (tx) => {
+      if (await this.repo.findIdByUsername(tx, input.username)) throw conflict('usernameTaken');
+      const role = await this.roles.findByName(tx, AGENT_ROLE);
+      if (!role) throw conflict('roleMissing');
+      return this.repo.insert(tx, {
+        uuid: randomUUID(),
+        username: input.username,
+        nickname: input.nickname || input.username,
+        avatar: '',
+        password_hash: passwordHash,
+        role_id: role.id,
+        max_chats: DEFAULT_MAX_CHATS,
+        disabled: 1,
+        pending: 1,
+        created_at: isoNow(),
+      });
+    });
+    return { id };
+  }
+
+  /** Runs inside the transaction of a change: undoes it when no enabled administrator would be left. */
+  private async keepAnAdmin(tx: DbOrTx): Promise<void> {
+    if ((await this.repo.countEnabledAdmins(tx)) === 0) throw conflict('lastAdmin');
+  }
+}

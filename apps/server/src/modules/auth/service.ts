@@ -1,0 +1,156 @@
+import { ADMIN_ROLE, PERMISSIONS, type UserInfo } from '@parley/protocol';
+import type { Config } from '../../config.js';
+import { ApiError, unauthorized } from '../../lib/errors.js';
+import { verifyAgainstNothing, verifyPassword } from '../../lib/password.js';
+import { isoAfter, isoBefore, isoNow } from '../../lib/time.js';
+import { hashToken, newToken } from '../../lib/tokens.js';
+import type { Bus } from '../../realtime/bus.js';
+import type { AuthRepository } from './repository.js';
+
+/** Who is calling, resolved from a live token. */
+export interface AuthContext {
+  sessionId: number;
+  agentId: number;
+  uuid: string;
+  username: string;
+  nickname: string;
+  avatar: string;
+  roles: string[];
+  permissions: string[];
+}
+
+export interface ClientMeta {
+  ip: string;
+  userAgent: string;
+}
+
+export const FAILED_LOGIN_LIMIT = 10;
+export const FAILED_LOGIN_WINDOW_SECONDS = 15 * 60;
+
+/** Every permission for the Admin role, whatever is stored; the stored list for any other. */
+export function permissionsOf(roleName: string, stored: string): string[] {
+  if (roleName === ADMIN_ROLE) return [...PERMISSIONS];
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export class AuthService {
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly config: Config,
+    private readonly bus: Bus,
+  ) {}
+
+  async login(username: string, password: string, client: ClientMeta): Promise<{ token: string }> {
+    const now = Date.now();
+    const record = (result: 'success' | 'failure', reason: string, agentId: number | null, counted: boolean) =>
+      this.repo.insertLoginRecord({
+        username: username.slice(0, 64),
+        agent_id: agentId,
+        ip: client.ip,
+        user_agent: client.userAgent.slice(0, 512),
+        result,
+        reason,
+        counted: counted ? 1 : 0,
+        created_at: new Date(now).toISOString(),
+      });
+
+    const since = isoBefore(FAILED_LOGIN_WINDOW_SECONDS, now);
+    const { byUsername, byIp } = await this.repo.countRecentFailures(username, client.ip, since);
+    const blocking = [byUsername, byIp].filter((count) => count.failures >= FAILED_LOGIN_LIMIT);
+    if (blocking.length > 0) {
+      await record('failure', 'rate_limited', null, false);
+      const freeAt = Math.max(...blocking.map((count) => Date.parse(count.oldest ?? '') + FAILED_LOGIN_WINDOW_SECONDS * 1000));
+      const minutes = Math.max(1, Math.ceil((freeAt - now) / 60_000));
+      throw new ApiError(429, 'rateLimited', { minutes });
+    }
+
+    const agent = await this.repo.findAgentByUsername(username);
+    if (!agent) {
+      await verifyAgainstNothing(password);
+      await record('failure', 'unknown_user', null, true);
+      throw unauthorized('badCredentials');
+    }
+    if (!(await verifyPassword(agent.password_hash, password))) {
+      await record('failure', 'bad_password', agent.id, true);
+      throw unauthorized('badCredentials');
+    }
+    if (agent.disabled) {
+      await record('failure', 'disabled', agent.id, true);
+      throw unauthorized('accountDisabled');
+    }
+    const { token } = await this.openSession(agent.id, now, isoAfter(this.config.refreshTtlSeconds, now));
+    await record('success', 'ok', agent.id, false);
+    return { token };
+  }
+
+  private async openSession(agentId: number, now: number, refreshUntil: string) {
+    const token = newToken();
+    const sessionId = await this.repo.insertSession({
+      agent_id: agentId,
+      token_hash: hashToken(token),
+      expires_at: isoAfter(this.config.tokenTtlSeconds, now),
+      refresh_until: refreshUntil,
+      created_at: new Date(now).toISOString(),
+    });
+    return { token, sessionId };
+  }
+
+  /** Resolves a token: 401 when unknown, revoked, disabled or past refresh; 402 when only expired. */
+  async authenticate(token: string | undefined): Promise<AuthContext> {
+    const session = await this.findLiveSession(token);
+    if (session.expires_at <= isoNow()) throw new ApiError(402, 'tokenExpired');
+    return {
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      uuid: session.uuid,
+      username: session.username,
+      nickname: session.nickname,
+      avatar: session.avatar,
+      roles: [session.roleName],
+      permissions: permissionsOf(session.roleName, session.permissions),
+    };
+  }
+
+  private async findLiveSession(token: string | undefined) {
+    if (!token) throw unauthorized('notLoggedIn');
+    const session = await this.repo.findSession(hashToken(token));
+    if (!session || session.revoked || session.disabled) throw unauthorized('tokenInvalid');
+    if (session.refresh_until <= isoNow()) throw unauthorized('refreshExpired');
+    return session;
+  }
+
+  /** Trades a token (expired or not) for a new one while the login's refresh window lasts. */
+  async refresh(token: string | undefined): Promise<{ token: string }> {
+    const session = await this.findLiveSession(token);
+    // Only the caller that revokes the old session gets a new one: two racing refreshes cannot fork it.
+    if (!(await this.repo.revokeSession(session.sessionId))) throw unauthorized('tokenInvalid');
+    const renewed = await this.openSession(session.agentId, Date.now(), session.refresh_until);
+    // Sockets opened with the old token belong to the new session now: a later logout closes them.
+    await this.bus.publish({ type: 'sessions.renewed', agentId: session.agentId, from: session.sessionId, to: renewed.sessionId });
+    return { token: renewed.token };
+  }
+
+  async logout(auth: AuthContext): Promise<void> {
+    await this.repo.revokeSession(auth.sessionId);
+    await this.bus.publish({ type: 'sessions.revoked', agentId: auth.agentId, sessionIds: [auth.sessionId] });
+  }
+
+  /** Ends every session of an agent at once: disabled, deleted, or a new password. */
+  async revokeAgent(agentId: number): Promise<void> {
+    await this.repo.revokeAgentSessions(agentId);
+    await this.bus.publish({ type: 'sessions.revoked', agentId, sessionIds: 'all' });
+  }
+
+  userInfo(auth: AuthContext): UserInfo {
+    return { username: auth.username, avatar: auth.avatar, roles: auth.roles, permissions: auth.permissions };
+  }
+
+  async pruneSessions(): Promise<void> {
+    await this.repo.deleteDeadSessions(isoNow());
+  }
+}

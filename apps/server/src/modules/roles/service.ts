@@ -1,0 +1,61 @@
+import type { ListData, Role, roleEditBody, roleListQuery } from '@parley/protocol';
+import type { z } from 'zod';
+import type { Db } from '../../db/index.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import { isoNow } from '../../lib/time.js';
+import { permissionsOf } from '../auth/service.js';
+import type { RoleRepository } from './repository.js';
+
+/** Roles: named sets of permissions. The built-in ones keep their names and cannot be deleted. */
+export class RoleService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: RoleRepository,
+  ) {}
+
+  async list(query: z.output<typeof roleListQuery>): Promise<ListData<Role>> {
+    const { rows, total } = await this.repo.list(
+      query.name || query.role || undefined,
+      (query.pageNo - 1) * query.pageSize,
+      query.pageSize,
+    );
+    return {
+      list: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        permissions: permissionsOf(row.name, row.permissions),
+        builtin: row.builtin === 1,
+        agents: Number(row.agents ?? 0),
+        created_at: row.created_at,
+      })),
+      total,
+    };
+  }
+
+  async save(input: z.output<typeof roleEditBody>): Promise<{ id: number }> {
+    const permissions = JSON.stringify([...new Set(input.permissions)]);
+    const id = await this.db.transaction().execute(async (tx) => {
+      const sameName = await this.repo.findByName(tx, input.name);
+      if (input.id === undefined) {
+        if (sameName) throw conflict('roleNameTaken');
+        return this.repo.insert(tx, { name: input.name, permissions, builtin: 0, created_at: isoNow() });
+      }
+      const current = await this.repo.findById(tx, input.id);
+      if (!current) throw notFound('roleMissing');
+      if (sameName && sameName.id !== current.id) throw conflict('roleNameTaken');
+      if (current.builtin === 1 && current.name !== input.name) throw conflict('builtinRole');
+      await this.repo.update(tx, current.id, { name: input.name, permissions });
+      return current.id;
+    });
+    return { id };
+  }
+
+  async remove(ids: number[]): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const roles = await this.repo.findMany(tx, ids);
+      if (roles.some((role) => role.builtin === 1)) throw conflict('builtinRole');
+      if ((await this.repo.countAgents(tx, ids)) > 0) throw conflict('roleInUse');
+      await this.repo.deleteMany(tx, ids);
+    });
+  }
+}

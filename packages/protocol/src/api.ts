@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { PERMISSIONS } from './permissions.js';
+
+/** Every `/api` answer. */
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export interface ListData<T> {
+  list: T[];
+  total: number;
+}
+
+export const ErrorCode = {
+  badRequest: 400,
+  unauthorized: 401,
+  tokenExpired: 402,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  tooLarge: 413,
+  rateLimited: 429,
+  serverError: 500,
+} as const;
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+
+const trimmed = (max: number) => z.string().trim().max(max);
+
+/** An avatar is shown as an image: only web addresses and the server's own paths are accepted. */
+export const avatarUrl = trimmed(512).refine((value) => value === '' || /^(https?:\/\/|\/(?!\/))/i.test(value));
+
+export const pageQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+});
+
+export const deleteBody = z.object({
+  ids: z.array(z.coerce.number().int().positive()).min(1).max(MAX_PAGE_SIZE),
+});
+
+export const username = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\p{L}\p{N}_.@-]+$/u);
+export const password = z.string().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH);
+
+/** `POST /api/login`: either clear credentials or the seed's RSA-encrypted `param`. */
+export const loginBody = z.union([
+  z.object({ username: z.string().trim().min(1).max(64), password: z.string().min(1).max(MAX_PASSWORD_LENGTH) }),
+  z.object({ param: z.string().min(1).max(8192) }),
+]);
+export const credentials = z.object({
+  username: z.string().trim().min(1).max(64),
+  password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+});
+
+export const registerBody = z.object({
+  username,
+  password,
+  nickname: trimmed(64).optional(),
+});
+
+export interface UserInfo {
+  username: string;
+  avatar: string;
+  roles: string[];
+  permissions: string[];
+}
+
+export type AgentState = '0' | '1';
+
+export interface Agent {
+  id: number;
+  uuid: string;
+  username: string;
+  nickname: string;
+  avatar: string;
+  roleId: number;
+  roleName: string;
+  state: AgentState;
+  maxChats: number;
+  disabled: boolean;
+  /** Registered by the person themself and waiting for an administrator to enable it. */
+  pending: boolean;
+  created_at: string;
+}
+
+export const serviceListQuery = pageQuery.extend({
+  username: trimmed(64).optional(),
+  roleId: z.coerce.number().int().positive().optional(),
+  disabled: z.enum(['true', 'false']).optional(),
+});
+
+export const serviceEditBody = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  username,
+  nickname: z.string().trim().min(1).max(64),
+  password: password.optional(),
+  roleId: z.coerce.number().int().positive(),
+  maxChats: z.coerce.number().int().min(1).max(100).optional(),
+  disabled: z.boolean().optional(),
+  avatar: avatarUrl.optional(),
+});
+
+export interface Role {
+  id: number;
+  name: string;
+  permissions: string[];
+  builtin: boolean;
+  agents: number;
+  created_at: string;
+}
+
+export const roleListQuery = pageQuery.extend({
+  name: trimmed(64).optional(),
+  role: trimmed(64).optional(),
+});
+
+export const roleEditBody = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  name: z.string().trim().min(1).max(64),
+  permissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length),
+});
+
+export type LoginResult = 'success' | 'failure';
+
+export interface LoginRecord {
+  id: number;
+  username: string;
+  ip: string;
+  userAgent: string;
+  result: LoginResult;
+  reason: string;
+  created_at: string;
+}
+
+export const recordListQuery = pageQuery.extend({
+  username: trimmed(64).optional(),
+  account: trimmed(64).optional(),
+  result: z.enum(['success', 'failure']).optional(),
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+});
+
+export const searchQuery = z.object({ keyword: z.string().trim().max(64).default('') });
+
+export interface SearchSuggestion {
+  value: string;
+  url: string;
+}
+
+export interface Notice {
+  id: string;
+  kind: 'letter' | 'registration' | 'system';
+  title: string;
+  notice: string;
+  url: string;
+  created_at: string;
+}

@@ -1,0 +1,5 @@
+export * from './access.js';
+export * from './api.js';
+export * from './permissions.js';
+export * from './routes.js';
+export * from './socket.js';

@@ -1,0 +1,240 @@
+import type { Guard } from './access.js';
+import { ADMIN_ROLE } from './permissions.js';
+
+/** Route meta fields of the console (seed §2). `title` is a key of ROUTE_TITLES. */
+export interface RouteMeta {
+  title: string;
+  icon?: string;
+  hidden?: boolean;
+  guard?: Guard;
+  noColumn?: boolean;
+  noClosable?: boolean;
+  dynamicNewTab?: boolean;
+  activeMenu?: string;
+  badge?: string;
+  breadcrumbHidden?: boolean;
+  levelHidden?: boolean;
+  noKeepAlive?: boolean;
+  tabHidden?: boolean;
+  isCustomSvg?: boolean;
+}
+
+export interface RouteRecord {
+  path: string;
+  name: string;
+  redirect?: string;
+  meta?: RouteMeta;
+  children?: RouteRecord[];
+}
+
+/** The twelve chat-window settings pages (`/api/settings/<page>`). */
+export const SETTINGS_PAGES = [
+  'takeIcon',
+  'floatNavigation',
+  'region',
+  'windowStyle',
+  'windowSetting',
+  'quickReply',
+  'softwareSetting',
+  'invitationBox',
+  'weChatSetting',
+  'autoAnswer',
+  'desktopSetting',
+  'appSetting',
+] as const;
+export type SettingsPage = (typeof SETTINGS_PAGES)[number];
+
+function settingsRoutes(): RouteRecord[] {
+  return SETTINGS_PAGES.map((page) => ({ path: page, name: `System_${page}`, meta: { title: page, icon: 'ControlOutlined' } }));
+}
+
+const perm = (permission: string): Guard => ({ permission: [permission], mode: 'oneOf' });
+const admin: Guard = [ADMIN_ROLE];
+
+/**
+ * The business routes of the console, as data: the console attaches its pages to these names, the
+ * server filters them by access for `/api/router/getList` and searches them for `/api/search/getList`.
+ */
+export const BUSINESS_ROUTES: RouteRecord[] = [
+  {
+    path: '/',
+    name: 'Root',
+    redirect: '/index',
+    meta: { title: 'home', icon: 'HomeOutlined', breadcrumbHidden: true },
+    children: [{ path: 'index', name: 'Index', meta: { title: 'home', icon: 'HomeOutlined', noClosable: true } }],
+  },
+  {
+    path: '/workbench',
+    name: 'Workbench',
+    redirect: '/workbench/workbench',
+    meta: { title: 'dialogue', icon: 'MessageOutlined', levelHidden: true },
+    children: [{ path: 'workbench', name: 'WorkbenchIndex', meta: { title: 'dialogue', icon: 'MessageOutlined', noKeepAlive: false } }],
+  },
+  {
+    path: '/service',
+    name: 'Service',
+    redirect: '/service/service',
+    meta: { title: 'serviceGroup', icon: 'TeamOutlined' },
+    children: [
+      {
+        path: 'service',
+        name: 'ServiceIndex',
+        meta: { title: 'service', icon: 'CustomerServiceOutlined', guard: perm('setPermissions:service') },
+      },
+      { path: 'friendly', name: 'Friendly', meta: { title: 'friendly', icon: 'SmileOutlined', guard: perm('setPermissions:friendly') } },
+      { path: 'role', name: 'Role', meta: { title: 'role', icon: 'SafetyOutlined', guard: perm('setPermissions:roleManagement') } },
+      {
+        path: 'record',
+        name: 'Record',
+        meta: { title: 'record', icon: 'FileSearchOutlined', guard: perm('seePermissions:seeLoginRecord') },
+      },
+    ],
+  },
+  {
+    path: '/user',
+    name: 'User',
+    redirect: '/user/user',
+    meta: { title: 'userGroup', icon: 'UserOutlined', guard: perm('seePermissions:seeVisitor') },
+    children: [
+      { path: 'user', name: 'UserIndex', meta: { title: 'user', icon: 'IdcardOutlined' } },
+      { path: 'officialAccount', name: 'OfficialAccount', meta: { title: 'officialAccount', icon: 'WechatOutlined' } },
+      { path: 'miniProgram', name: 'MiniProgram', meta: { title: 'miniProgram', icon: 'AppstoreOutlined' } },
+      {
+        path: 'userDetail',
+        name: 'UserDetail',
+        meta: { title: 'userDetail', hidden: true, dynamicNewTab: true, activeMenu: '/user/user' },
+      },
+    ],
+  },
+  {
+    path: '/census',
+    name: 'Census',
+    redirect: '/census/census',
+    meta: { title: 'census', icon: 'BarChartOutlined', levelHidden: true, guard: perm('seePermissions:statistics') },
+    children: [
+      { path: 'census', name: 'CensusIndex', meta: { title: 'census', icon: 'BarChartOutlined' } },
+      ...(['source', 'engine', 'area', 'keyword', 'platform'] as const).flatMap((dim) => [
+        { path: `flow/${dim}`, name: `Flow_${dim}`, meta: { title: `flow_${dim}`, hidden: true, activeMenu: '/census/census' } },
+        { path: `talk/${dim}`, name: `Talk_${dim}`, meta: { title: `talk_${dim}`, hidden: true, activeMenu: '/census/census' } },
+      ]),
+      ...(['talk', 'evaluate', 'state'] as const).map((kind) => ({
+        path: `service/${kind}`,
+        name: `ServiceCensus_${kind}`,
+        meta: { title: `serviceCensus_${kind}`, hidden: true, activeMenu: '/census/census' },
+      })),
+    ],
+  },
+  {
+    path: '/history',
+    name: 'History',
+    redirect: '/history/history',
+    meta: { title: 'historyGroup', icon: 'HistoryOutlined', guard: perm('seePermissions:seeHistorical') },
+    children: [
+      { path: 'history', name: 'HistoryIndex', meta: { title: 'history', icon: 'HistoryOutlined' } },
+      {
+        path: 'historyDetail',
+        name: 'HistoryDetail',
+        meta: { title: 'historyDetail', hidden: true, dynamicNewTab: true, activeMenu: '/history/history' },
+      },
+      { path: 'letter', name: 'Letter', meta: { title: 'letter', icon: 'MailOutlined', badge: 'letter' } },
+    ],
+  },
+  {
+    path: '/link',
+    name: 'Link',
+    redirect: '/link/link',
+    meta: { title: 'link', icon: 'LinkOutlined', levelHidden: true, guard: perm('seePermissions:link') },
+    children: [{ path: 'link', name: 'LinkIndex', meta: { title: 'link', icon: 'LinkOutlined' } }],
+  },
+  {
+    path: '/robot',
+    name: 'Robot',
+    redirect: '/robot/robot',
+    meta: { title: 'robot', icon: 'RobotOutlined', levelHidden: true, guard: perm('setPermissions:robotSettings') },
+    children: [
+      { path: 'robot', name: 'RobotIndex', meta: { title: 'robot', icon: 'RobotOutlined' } },
+      { path: 'askRobot', name: 'AskRobot', meta: { title: 'askRobot', hidden: true, activeMenu: '/robot/robot' } },
+      { path: 'highRobot', name: 'HighRobot', meta: { title: 'highRobot', hidden: true, activeMenu: '/robot/robot' } },
+    ],
+  },
+  {
+    path: '/system',
+    name: 'System',
+    redirect: '/system/takeIcon',
+    meta: { title: 'system', icon: 'SettingOutlined', guard: admin },
+    children: settingsRoutes(),
+  },
+  {
+    path: '/personal',
+    name: 'Personal',
+    redirect: '/personal/personal',
+    meta: { title: 'personal', icon: 'UserSwitchOutlined', levelHidden: true, guard: admin },
+    children: [{ path: 'personal', name: 'PersonalIndex', meta: { title: 'personal', icon: 'UserSwitchOutlined' } }],
+  },
+  {
+    path: '/access',
+    name: 'Access',
+    redirect: '/access/access',
+    meta: { title: 'access', icon: 'ApiOutlined', levelHidden: true, guard: perm('setPermissions:access') },
+    children: [{ path: 'access', name: 'AccessIndex', meta: { title: 'access', icon: 'ApiOutlined' } }],
+  },
+];
+
+/** Menu titles in both languages; the console merges them into its locales. */
+export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
+  home: { zh: '首页', en: 'Home' },
+  dialogue: { zh: '对话', en: 'Dialogue' },
+  serviceGroup: { zh: '客服', en: 'Agents' },
+  service: { zh: '客服管理', en: 'Agents' },
+  friendly: { zh: '友好联系人', en: 'Friendly contacts' },
+  role: { zh: '角色管理', en: 'Roles' },
+  record: { zh: '登录日志', en: 'Login log' },
+  userGroup: { zh: '访客', en: 'Visitors' },
+  user: { zh: '档案用户', en: 'Archived visitors' },
+  officialAccount: { zh: '公众号访客', en: 'Official-account visitors' },
+  miniProgram: { zh: '小程序访客', en: 'Mini-program visitors' },
+  userDetail: { zh: '访客详情', en: 'Visitor detail' },
+  census: { zh: '统计', en: 'Statistics' },
+  flow_source: { zh: '访客来源', en: 'Traffic by source' },
+  flow_engine: { zh: '访客搜索引擎', en: 'Traffic by search engine' },
+  flow_area: { zh: '访客地区', en: 'Traffic by region' },
+  flow_keyword: { zh: '访客关键词', en: 'Traffic by keyword' },
+  flow_platform: { zh: '访客设备', en: 'Traffic by device' },
+  talk_source: { zh: '对话来源', en: 'Conversations by source' },
+  talk_engine: { zh: '对话搜索引擎', en: 'Conversations by search engine' },
+  talk_area: { zh: '对话地区', en: 'Conversations by region' },
+  talk_keyword: { zh: '对话关键词', en: 'Conversations by keyword' },
+  talk_platform: { zh: '对话设备', en: 'Conversations by device' },
+  serviceCensus_talk: { zh: '对话量', en: 'Conversation volume' },
+  serviceCensus_evaluate: { zh: '评价', en: 'Ratings' },
+  serviceCensus_state: { zh: '客服状态', en: 'Agent status' },
+  historyGroup: { zh: '历史', en: 'History' },
+  history: { zh: '历史记录', en: 'History records' },
+  historyDetail: { zh: '历史详情', en: 'History detail' },
+  letter: { zh: '留言记录', en: 'Leave messages' },
+  link: { zh: '链接配置', en: 'Links' },
+  robot: { zh: '机器人', en: 'Robots' },
+  askRobot: { zh: '问答机器人', en: 'Question-answer robot' },
+  highRobot: { zh: '智能机器人', en: 'Smart robot' },
+  system: { zh: '设置', en: 'Settings' },
+  takeIcon: { zh: '咨询图标', en: 'Launcher icon' },
+  floatNavigation: { zh: '浮动导航', en: 'Floating navigation' },
+  region: { zh: '地区设置', en: 'Regions' },
+  windowStyle: { zh: '窗口样式', en: 'Window style' },
+  windowSetting: { zh: '窗口设置', en: 'Window settings' },
+  quickReply: { zh: '快捷回复', en: 'Quick replies' },
+  softwareSetting: { zh: '软件设置', en: 'Software settings' },
+  invitationBox: { zh: '邀请框', en: 'Invitation box' },
+  weChatSetting: { zh: '微信设置', en: 'WeChat settings' },
+  autoAnswer: { zh: '自动应答', en: 'Auto answers' },
+  desktopSetting: { zh: '桌面设置', en: 'Desktop settings' },
+  appSetting: { zh: '应用设置', en: 'App settings' },
+  personal: { zh: '个人设置', en: 'Personal settings' },
+  access: { zh: '接入', en: 'Integration' },
+};
+
+/** Full paths of a route tree's leaves joined with their parents. */
+export function joinPath(parent: string, child: string): string {
+  if (child.startsWith('/')) return child;
+  return `${parent.replace(/\/$/, '')}/${child}`;
+}

@@ -1,0 +1,64 @@
+// Builds what is missing or older than its sources: the console, the widget and the server.
+// `--force` rebuilds everything.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const force = process.argv.includes('--force');
+
+/** Newest modification time under the given paths, skipping dependencies and outputs. */
+function newest(paths) {
+  let latest = 0;
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) {
+        if (entry === 'node_modules' || entry === 'dist') continue;
+        visit(join(path, entry));
+      }
+    } else {
+      latest = Math.max(latest, stat.mtimeMs);
+    }
+  };
+  for (const path of paths) visit(join(root, path));
+  return latest;
+}
+
+const targets = [
+  {
+    name: '@parley/console',
+    entry: 'apps/console/index.html',
+    output: 'apps/console/dist/index.html',
+    sources: ['apps/console/src', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/public', 'packages/protocol/src'],
+  },
+  {
+    name: '@parley/widget',
+    entry: 'apps/widget/vite.config.ts',
+    output: 'apps/widget/dist/widget.js',
+    sources: ['apps/widget/src', 'apps/widget/vite.config.ts', 'apps/widget/chat.html', 'packages/protocol/src'],
+  },
+  {
+    name: '@parley/server',
+    entry: 'apps/server/src/main.ts',
+    output: 'apps/server/dist/main.js',
+    sources: ['apps/server/src', 'apps/server/build.mjs', 'packages/protocol/src'],
+  },
+];
+
+for (const target of targets) {
+  const workspace = join(root, target.name.replace('@parley/', 'apps/'));
+  if (!existsSync(join(workspace, 'package.json'))) continue;
+  const output = join(root, target.output);
+  const upToDate = existsSync(output) && statSync(output).mtimeMs >= newest(target.sources);
+  if (upToDate && !force) continue;
+  if (!existsSync(join(root, target.entry))) continue;
+  process.stdout.write(`building ${target.name}\n`);
+  const result = spawnSync('npm', ['run', 'build', '--silent', '-w', target.name], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write(`build of ${target.name} failed\n`);
+    process.exit(result.status ?? 1);
+  }
+}
