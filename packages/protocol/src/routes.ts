@@ -60,7 +60,7 @@ export const BUSINESS_ROUTES: RouteRecord[] = [
     path: '/',
     name: 'Root',
     redirect: '/index',
-    meta: { title: 'home', icon: 'HomeOutlined', breadcrumbHidden: true },
+    meta: { title: 'home', icon: 'HomeOutlined', breadcrumbHidden: true, levelHidden: true },
     children: [{ path: 'index', name: 'Index', meta: { title: 'home', icon: 'HomeOutlined', noClosable: true } }],
   },
   {
@@ -231,6 +231,12 @@ export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
   appSetting: { zh: '应用设置', en: 'App settings' },
   personal: { zh: '个人设置', en: 'Personal settings' },
   access: { zh: '接入', en: 'Integration' },
+  login: { zh: '登录', en: 'Sign in' },
+  register: { zh: '注册', en: 'Register' },
+  authLogin: { zh: '第三方登录', en: 'Social sign-in' },
+  callback: { zh: '登录回调', en: 'Sign-in callback' },
+  forbidden: { zh: '无权限', en: 'Forbidden' },
+  notFound: { zh: '页面不存在', en: 'Page not found' },
 };
 
 /** Full paths of a route tree's leaves joined with their parents. */

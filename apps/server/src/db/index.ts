@@ -13,6 +13,8 @@ export type Db = Kysely<Database>;
 export interface Storage {
   db: Db;
   dialect: DialectName;
+  /** The PostgreSQL schema worked in, when not the default one. */
+  schema?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ async function openPostgres(connectionString: string, schema: string | undefined
   }
   const pool = new pg.Pool({ connectionString, max: 10, options: schema ? `-c search_path="${schema}"` : undefined });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema, close: () => db.destroy() };
 }
 
 export class MigrationError extends Error {}
@@ -57,6 +59,8 @@ export async function migrate(storage: Storage): Promise<void> {
   const migrator = new Migrator({
     db: storage.db,
     provider: { getMigrations: async () => migrations(storage.dialect) },
+    // Kysely looks for its bookkeeping tables across all schemas unless told which one is ours.
+    ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

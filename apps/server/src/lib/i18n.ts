@@ -48,7 +48,7 @@ const messages = {
   noticeRegistrationsTitle: { zh: '待审核账号', en: 'Accounts to approve' },
   // zod issue reasons
   reasonRequired: { zh: '必填', en: 'is required' },
-  reasonType: { zh: '类型应为 {expected}', en: 'must be a {expected}' },
+  reasonType: { zh: '类型应为 {expected}', en: 'must be of type {expected}' },
   reasonTooShort: { zh: '长度不能少于 {min}', en: 'must be at least {min} long' },
   reasonTooLong: { zh: '长度不能超过 {max}', en: 'must be at most {max} long' },
   reasonTooSmall: { zh: '不能小于 {min}', en: 'must be at least {min}' },

@@ -18,7 +18,7 @@ export class ValidationError extends ApiError {
 }
 
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
+  const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new ValidationError('body', 'reasonInvalid', {});

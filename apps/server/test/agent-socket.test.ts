@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, sleep, startTestServer, type TestServer } from './harness.js';
+import { TestSocket } from './sockets.js';
+
+let server: TestServer;
+let admin: string;
+const wsUrl = (token: string) => `${server.url.replace('http', 'ws')}/ws/agent?token=${encodeURIComponent(token)}`;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await server.login();
+});
+afterAll(() => server.close());
+
+describe('GET /ws/agent', () => {
+  it('closes with 4401 for a bad token', async () => {
+    const socket = await TestSocket.open(wsUrl('not-a-token'));
+    expect(await socket.closed()).toBe(4401);
+  });
+
+  it('greets with 0000, echoes the heartbeat, and survives bad frames', async () => {
+    const socket = await TestSocket.open(wsUrl(admin));
+    await socket.frame('0000');
+    socket.send({ code: '5000', type: 'service', uuid: 'x' });
+    socket.send('Y');
+    await socket.until(() => socket.texts.includes('Y'));
+    socket.send('{not json');
+    const error = await socket.frame('4000');
+    expect(error.data).toEqual({ reason: 'invalid JSON' });
+    socket.send('[1,2]');
+    socket.send({ code: 'zz' });
+    await socket.until(() => socket.frames.filter((frame) => (frame as { code: string }).code === '4000').length === 3);
+    socket.send('Y');
+    await socket.until(() => socket.texts.filter((text) => text === 'Y').length === 2);
+    expect(socket.closeCode).toBeUndefined();
+    socket.close();
+  });
+
+  it('tells 8000 and closes when the session is logged out, leaving other sessions alone', async () => {
+    const token = await server.login();
+    const ending = await TestSocket.open(wsUrl(token));
+    const staying = await TestSocket.open(wsUrl(admin));
+    await ending.frame('0000');
+    await staying.frame('0000');
+    await server.get('/api/login/logOut', { token });
+    await ending.frame('8000');
+    expect(await ending.closed()).toBe(4403);
+    await sleep(100);
+    expect(staying.closeCode).toBeUndefined();
+    staying.close();
+  });
+
+  it('tells 8000 to every socket of an agent who is disabled', async () => {
+    const { id, token } = await createAgent(server, admin, { username: 'socket-agent' });
+    const socket = await TestSocket.open(wsUrl(token ?? ''));
+    await socket.frame('0000');
+    await server.post('/api/service/doEdit', { id, username: 'socket-agent', nickname: 's', roleId: 2, disabled: true }, { token: admin });
+    await socket.frame('8000');
+    await socket.closed();
+  });
+
+  it('closes a socket that stays silent for 15 s', async () => {
+    const socket = await TestSocket.open(wsUrl(admin));
+    await socket.frame('0000');
+    await sleep(12_000);
+    expect(socket.closeCode).toBeUndefined();
+    expect(await socket.closed(6000)).toBe(4408);
+  }, 25_000);
+});
+
+describe('GET /ws/agent with an expired token', () => {
+  let short: TestServer;
+  beforeAll(async () => {
+    short = await startTestServer({ TOKEN_TTL: '1' });
+  });
+  afterAll(() => short.close());
+  const url = (value: string) => `${short.url.replace('http', 'ws')}/ws/agent?token=${value}`;
+
+  it('closes with 4402, and a refreshed token connects', async () => {
+    const token = await short.login();
+    await sleep(1100);
+    const expired = await TestSocket.open(url(token));
+    expect(await expired.closed()).toBe(4402);
+    const renewed = await short.get<{ token: string }>('/api/refreshToken', { token });
+    const socket = await TestSocket.open(url(renewed.body.data.token));
+    await socket.frame('0000');
+    socket.close();
+  });
+
+  it('keeps a socket open across a refresh, and the logout of the new token closes it', async () => {
+    const token = await short.login();
+    const socket = await TestSocket.open(url(token));
+    await socket.frame('0000');
+    await sleep(1100);
+    const renewed = await short.get<{ token: string }>('/api/refreshToken', { token });
+    await sleep(100);
+    expect(socket.closeCode).toBeUndefined();
+    await short.get('/api/login/logOut', { token: renewed.body.data.token });
+    await socket.frame('8000');
+    expect(await socket.closed()).toBe(4403);
+  });
+});

@@ -1,0 +1,69 @@
+// `npm test`: lint, types, unit and server suites (SQLite; then PostgreSQL and Redis when
+// TEST_DATABASE_URL / TEST_REDIS_URL are set), then the browser suites in Chromium.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+const reports = mkdtempSync(join(tmpdir(), 'parley-test-'));
+
+function run(title, command, args, env = {}) {
+  process.stdout.write(`\n━━ ${title}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) failures.push(title);
+  return result.status === 0;
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function vitest(title, file, args, env) {
+  const out = join(reports, file);
+  run(title, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...args], env);
+  countVitest(out);
+}
+
+run('lint (biome)', 'npx', ['biome', 'check', '.']);
+run('types (tsc --noEmit)', process.execPath, ['scripts/typecheck.mjs']);
+
+const withoutServices = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
+vitest('unit and server suites on SQLite', 'vitest-sqlite.json', [], withoutServices);
+if (process.env.TEST_DATABASE_URL || process.env.TEST_REDIS_URL) {
+  const on = [process.env.TEST_DATABASE_URL && 'PostgreSQL', process.env.TEST_REDIS_URL && 'Redis'].filter(Boolean).join(' and ');
+  vitest(`server suite on ${on}`, 'vitest-services.json', ['--project', 'server']);
+}
+
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+if (existsSync(chromium)) {
+  const out = join(reports, 'playwright.json');
+  run('browser suites (Playwright, Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+    CHROMIUM_PATH: chromium,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+  });
+  if (existsSync(out)) {
+    const { stats } = JSON.parse(readFileSync(out, 'utf8'));
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+  }
+} else if (process.env.E2E_REQUIRED === '1') {
+  process.stdout.write(`\n!! Chromium not found at ${chromium}, and E2E_REQUIRED=1: the browser suites cannot run.\n`);
+  failures.push('browser suites (Chromium missing)');
+} else {
+  process.stdout.write(
+    `\n${'!'.repeat(78)}\n!! BROWSER SUITES SKIPPED: Chromium not found at ${chromium}.\n!! Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.\n${'!'.repeat(78)}\n`,
+  );
+}
+
+process.stdout.write(`\n${failures.length ? `FAILED: ${failures.join('; ')}` : 'all steps passed'}\n`);
+process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
+process.exit(failures.length ? 1 : 0);
