@@ -1,0 +1,45 @@
+import { can } from '@parley/protocol';
+import { Spin } from 'antd';
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useUserInfo } from '../features/auth/queries';
+import { endSession, loginPath } from '../lib/request';
+import { settings } from '../lib/settings';
+import { routeTree } from '../routes';
+import { useSession } from '../stores/session';
+import { findChain } from './routeTree';
+
+const MainLayout = lazy(() => import('./layouts/MainLayout'));
+
+export function FullPageSpin() {
+  return (
+    <div className="full-page-spin">
+      <Spin size="large" />
+    </div>
+  );
+}
+
+/**
+ * The navigation guard of seed §2: no token → login with the path as redirect; a token → user info,
+ * then the page if every route on its chain passes can(), else /403; any failure → reset and login.
+ */
+export function AuthGuard() {
+  const token = useSession((state) => state.token);
+  const location = useLocation();
+  const info = useUserInfo();
+  const failed = info.isError;
+
+  useEffect(() => {
+    if (failed) endSession();
+  }, [failed]);
+
+  if (!token && settings.loginInterception) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
+  if (info.isPending || failed) return <FullPageSpin />;
+  const chain = findChain(routeTree, location.pathname);
+  if (settings.rolesControl && !chain.every((route) => can(info.data, route.meta?.guard))) return <Navigate to="/403" replace />;
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <MainLayout />
+    </Suspense>
+  );
+}

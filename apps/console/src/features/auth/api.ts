@@ -1,0 +1,49 @@
+import type { UserInfo } from '@parley/protocol';
+import { HttpError } from '../../lib/http';
+import { i18n } from '../../lib/i18n';
+import { http } from '../../lib/request';
+
+function tokenOf(data: unknown, messageKey: string): string {
+  const token = typeof data === 'object' && data !== null ? (data as { token?: unknown }).token : undefined;
+  if (typeof token !== 'string' || !token) throw new HttpError(500, i18n.t(messageKey));
+  return token;
+}
+
+export async function login(username: string, password: string): Promise<string> {
+  return tokenOf(await http.post('/api/login', { username, password }), 'errors.loginNoToken');
+}
+
+export async function socialLogin(code: string): Promise<string> {
+  return tokenOf(await http.post('/api/socialLogin', { code }), 'errors.socialNoToken');
+}
+
+export function sendCode(phone: string): Promise<unknown> {
+  return http.get('/api/sendCode', { params: { phone } });
+}
+
+export function register(body: { username: string; password: string; nickname?: string }): Promise<{ id: number }> {
+  return http.post('/api/register', body);
+}
+
+export function logout(): Promise<unknown> {
+  return http.get('/api/login/logOut', { silent: true });
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** User info must have string name and avatar and array roles and permissions (seed §5). */
+export async function fetchUserInfo(): Promise<UserInfo> {
+  const data = await http.get<unknown>('/api/userInfo');
+  const info = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  if (
+    typeof info.username !== 'string' ||
+    typeof info.avatar !== 'string' ||
+    !isStringArray(info.roles) ||
+    !isStringArray(info.permissions)
+  ) {
+    throw new HttpError(500, i18n.t('errors.userInfoFormat'));
+  }
+  return { username: info.username, avatar: info.avatar, roles: info.roles, permissions: info.permissions };
+}

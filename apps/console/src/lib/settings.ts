@@ -1,0 +1,39 @@
+/** Fixed settings of the console (seed §2, §9). Theme values live in the theme store. */
+export const settings = {
+  /** Site title key; translated like every other string. */
+  titleKey: 'app.title',
+  titleSeparator: ' - ',
+  titleReverse: false,
+  /** Without login interception every visitor is treated as an administrator (development only). */
+  loginInterception: true,
+  /** 'intelligence': routes are built in the console and filtered by role; 'all': fetched from the server. */
+  authentication: 'intelligence' as 'intelligence' | 'all',
+  rolesControl: true,
+  supportVisit: false,
+  tokenKey: 'parley-token',
+  themeKey: 'parley-theme',
+  languageKey: 'parley-language',
+  requestTimeout: 90_000,
+  messageDuration: 3000,
+  mobileWidth: 992,
+  tabsMax: 20,
+  keepAliveMax: 20,
+  searchDelay: 500,
+  menuScrollAbove: 18,
+  /** Keep the first submenu open when the menu first draws. */
+  openFirstMenu: false,
+  errorLogInProduction: true,
+  randomThemeLoadingMs: 1000,
+  progress: { minimum: 0.08, speed: 200, trickleSpeed: 800 },
+  successCodes: [200, 0, '200', '0'] as ReadonlyArray<number | string>,
+  defaultLanguage: 'zh' as const,
+  /** Loading overlay for calls whose URL contains this fragment. */
+  loadingFragment: 'doEdit',
+  pageSize: 20,
+} as const;
+
+/** Routes reachable without a session. */
+export const WHITELIST = ['/login', '/register', '/authLogin', '/callback', '/403', '/404'] as const;
+
+export type Language = 'zh' | 'en';
+export const LANGUAGES: readonly Language[] = ['zh', 'en'];

@@ -1,0 +1,46 @@
+import { BUSINESS_ROUTES, type RouteRecord } from '@parley/protocol';
+import { type AppRoute, attachPages, ensureCatchAll, type PageLoader } from './app/routeTree';
+
+/** Public routes: hidden from menus and open without a session (the whitelist). */
+const PUBLIC_ROUTES: RouteRecord[] = [
+  { path: '/login', name: 'Login', meta: { title: 'login', hidden: true } },
+  { path: '/register', name: 'Register', meta: { title: 'register', hidden: true } },
+  { path: '/authLogin', name: 'AuthLogin', meta: { title: 'authLogin', hidden: true } },
+  { path: '/callback', name: 'Callback', meta: { title: 'callback', hidden: true } },
+  { path: '/403', name: 'Forbidden', meta: { title: 'forbidden', hidden: true } },
+  { path: '/404', name: 'NotFound', meta: { title: 'notFound', hidden: true } },
+];
+
+const notAvailable: PageLoader = () => import('./features/placeholder/NotAvailablePage');
+
+/** Pages by route name; a business route without one shows the honest "not available yet" page. */
+const PAGES: Record<string, PageLoader> = {
+  Login: () => import('./features/auth/LoginPage'),
+  Register: () => import('./features/auth/RegisterPage'),
+  AuthLogin: () => import('./features/auth/AuthLoginPage'),
+  Callback: () => import('./features/auth/CallbackPage'),
+  Forbidden: () => import('./features/errors/ForbiddenPage'),
+  NotFound: () => import('./features/errors/NotFoundPage'),
+  Index: () => import('./features/home/HomePage'),
+  ServiceIndex: () => import('./features/service/ServicePage'),
+  Role: () => import('./features/role/RolePage'),
+  Record: () => import('./features/record/RecordPage'),
+};
+
+function withPlaceholders(records: RouteRecord[]): Record<string, PageLoader> {
+  const pages: Record<string, PageLoader> = {};
+  const visit = (items: RouteRecord[]) => {
+    for (const item of items) {
+      if (item.children && item.children.length > 0) visit(item.children);
+      else pages[item.name] = PAGES[item.name] ?? notAvailable;
+    }
+  };
+  visit(records);
+  return pages;
+}
+
+export const publicRoutes: AppRoute[] = attachPages(PUBLIC_ROUTES, PAGES);
+export const businessRoutes: AppRoute[] = attachPages(BUSINESS_ROUTES, withPlaceholders(BUSINESS_ROUTES));
+
+/** The one route tree: public routes, business routes, and the catch-all to /404 last. */
+export const routeTree: AppRoute[] = ensureCatchAll([...publicRoutes, ...businessRoutes]);

@@ -1,0 +1,45 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The service worker is emitted per build with the build's own version, so a new deployment is seen
+ * as an update by browsers that hold the previous one.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'parley-service-worker',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const version = Date.now().toString(36);
+      const assets = Object.keys(bundle).filter((file) => file.startsWith('static/'));
+      const source = `// Generated at build time: caches the hashed, immutable assets of this build only.
+const CACHE = 'parley-${version}';
+const ASSETS = ${JSON.stringify(assets.map((file) => `/${file}`))};
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+});
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches.keys().then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key)))).then(() => self.clients.claim()),
+  );
+});
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== self.location.origin || !url.pathname.startsWith('/static/')) return;
+  event.respondWith(caches.match(event.request).then((hit) => hit || fetch(event.request)));
+});
+`;
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), serviceWorker()],
+  base: '/',
+  build: { outDir: 'dist', assetsDir: 'static', chunkSizeWarningLimit: 1500, sourcemap: false },
+  server: {
+    port: 10001,
+    proxy: { '/api': 'http://127.0.0.1:10000', '/ws': { target: 'ws://127.0.0.1:10000', ws: true } },
+  },
+});
