@@ -1,0 +1,47 @@
+/**
+ * The postMessage protocol between the loader (on the host page) and the chat window (the iframe).
+ * Both sides pin the target origin when posting and check `event.origin` and `event.source` on receipt;
+ * the tag keeps our messages apart from whatever else the host page posts around.
+ */
+export const BRIDGE_TAG = 'parley';
+
+/** What the loader needs from the settings to draw the launcher and the invitation. */
+export interface LauncherLook {
+  color: string;
+  launcherText: string;
+  position: 'right' | 'left';
+  icon: string;
+  invitation: { enabled: boolean; delaySeconds: number; text: string };
+  title: string;
+  lang: 'zh' | 'en';
+}
+
+/** Loader → chat window. */
+export type HostMessage =
+  | { tag: typeof BRIDGE_TAG; type: 'page'; url: string; title: string }
+  | { tag: typeof BRIDGE_TAG; type: 'visibility'; open: boolean };
+
+/** Chat window → loader. */
+export type ChatMessage =
+  | { tag: typeof BRIDGE_TAG; type: 'look'; look: LauncherLook }
+  | { tag: typeof BRIDGE_TAG; type: 'unread'; count: number }
+  | { tag: typeof BRIDGE_TAG; type: 'close' };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Narrows what arrived from the host page; anything else is ignored. */
+export function readHostMessage(value: unknown): HostMessage | null {
+  if (!isRecord(value) || value.tag !== BRIDGE_TAG) return null;
+  if (value.type === 'page' && typeof value.url === 'string') {
+    return {
+      tag: BRIDGE_TAG,
+      type: 'page',
+      url: value.url.slice(0, 2048),
+      title: typeof value.title === 'string' ? value.title.slice(0, 512) : '',
+    };
+  }
+  if (value.type === 'visibility' && typeof value.open === 'boolean') return { tag: BRIDGE_TAG, type: 'visibility', open: value.open };
+  return null;
+}

@@ -1,0 +1,162 @@
+import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { Composer } from './Composer';
+import type { ChatClient, ChatState } from './client';
+import { ChevronDown, Refresh } from './icons';
+import { LetterForm } from './Letter';
+import type { Lang, Translate } from './lib/i18n';
+import { Avatar, MessageList } from './Messages';
+import { RatingCard } from './Rating';
+
+interface Props {
+  client: ChatClient;
+  t: Translate;
+  lang: Lang;
+  embedded: boolean;
+  onClose: () => void;
+}
+
+function useChatState(client: ChatClient): ChatState {
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  useEffect(() => client.subscribe(() => rerender(undefined)), [client]);
+  return client.state;
+}
+
+/** What the header says under the title. */
+function statusLine(state: ChatState, t: Translate): { text: string; live: boolean } {
+  switch (state.conversation) {
+    case 'current':
+    case 'monitor':
+      return { text: state.agent?.name ? t('chatting', { name: state.agent.name }) : t('online'), live: true };
+    case 'wait':
+      return { text: state.position ? t('queue', { n: state.position }) : t('waiting'), live: true };
+    case 'robot':
+      return { text: t('robot', { name: state.robot?.name || t('robotName') }), live: true };
+    default:
+      return { text: state.settings.online ? t('online') : t('offline'), live: state.settings.online };
+  }
+}
+
+const ACTIVE = new Set(['current', 'monitor', 'robot', 'wait']);
+
+export function App({ client, t, lang, embedded, onClose }: Props) {
+  const state = useChatState(client);
+  const [view, setView] = useState<'chat' | 'letter' | null>(null);
+  const [toast, setToast] = useState('');
+  const toastTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  // The first view is decided once, when settings arrive: offline visitors without a conversation get the form.
+  useEffect(() => {
+    if (state.phase === 'ready' && view === null) {
+      setView(!state.settings.online && !ACTIVE.has(state.conversation ?? '') ? 'letter' : 'chat');
+    }
+  }, [state.phase, state.settings.online, state.conversation, view]);
+
+  const problem = (message: string) => {
+    setToast(message);
+    clearTimeout(toastTimer.current);
+    toastTimer.current = setTimeout(() => setToast(''), 4000);
+  };
+
+  const title = state.settings.title || t('defaultTitle');
+  const status = statusLine(state, t);
+  const headPerson = state.conversation === 'robot' ? state.robot : ACTIVE.has(state.conversation ?? '') ? state.agent : null;
+
+  let body = null;
+  if (state.phase === 'loading') {
+    body = (
+      <div class="center-box">
+        <span class="spinner" />
+        <p>{t('loading')}</p>
+      </div>
+    );
+  } else if (state.phase === 'error') {
+    body = (
+      <div class="center-box">
+        <p>{t('loadFailed')}</p>
+        <button type="button" class="secondary" onClick={() => void client.init()}>
+          <Refresh size={16} /> {t('retry')}
+        </button>
+      </div>
+    );
+  } else if (view === 'letter') {
+    body = (
+      <div class="scroll">
+        <LetterForm
+          t={t}
+          settings={state.settings}
+          hasHistory={state.items.length > 0}
+          onSubmit={(values) => client.leaveLetter(values, t('visitor'))}
+          onHistory={() => setView('chat')}
+        />
+      </div>
+    );
+  } else {
+    const rating = state.rating;
+    body = (
+      <>
+        {!state.connected && state.phase === 'ready' && <div class="banner warn">{t('reconnecting')}</div>}
+        {state.connected && state.conversation === 'wait' && (
+          <div class="banner">{state.position ? t('queueBanner', { n: state.position }) : t('waitBanner')}</div>
+        )}
+        {state.connected && !state.settings.online && !ACTIVE.has(state.conversation ?? '') && (
+          <div class="banner">
+            {t('letterOffline')}{' '}
+            <button type="button" class="link" onClick={() => setView('letter')}>
+              {t('letterLink')}
+            </button>
+          </div>
+        )}
+        <MessageList
+          state={state}
+          lang={lang}
+          t={t}
+          welcome={state.settings.welcome}
+          title={title}
+          onRetry={(onlyID) => client.retry(onlyID)}
+          after={
+            rating
+              ? {
+                  seq: rating.afterSeq,
+                  node: <RatingCard t={t} done={rating.done} onRate={(score, comment) => client.rate(score, comment)} />,
+                }
+              : null
+          }
+        />
+        {toast && (
+          <div class="toast" role="alert">
+            {toast}
+          </div>
+        )}
+        <Composer
+          t={t}
+          settings={state.settings}
+          onSend={(text) => client.sendText(text)}
+          onFile={(file) => client.sendFile(file)}
+          onDraft={(text) => client.typing.update(text)}
+          onProblem={problem}
+        />
+      </>
+    );
+  }
+
+  return (
+    <div class={`app${embedded ? ' embedded' : ''}`}>
+      <header class="head">
+        <div class="head-avatar">
+          <Avatar person={headPerson} robot={state.conversation === 'robot'} size={40} />
+          <span class={`dot${status.live ? ' live' : ''}`} />
+        </div>
+        <div class="head-text">
+          <div class="head-title">{title}</div>
+          <div class="head-status">{status.text}</div>
+        </div>
+        {embedded && (
+          <button type="button" class="head-button" aria-label={t('close')} title={t('close')} onClick={onClose}>
+            <ChevronDown size={22} />
+          </button>
+        )}
+      </header>
+      <main class="body">{body}</main>
+    </div>
+  );
+}

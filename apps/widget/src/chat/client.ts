@@ -1,0 +1,469 @@
+import { type Frame, type Message, type MessageType, SocketCode, type VisitorState, type WidgetSettings } from '@parley/protocol';
+import { type Api, ApiError } from './lib/api';
+import { backoffDelay, RESEND } from './lib/backoff';
+import type { Translate } from './lib/i18n';
+import { type ChatItem, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
+import { DEFAULT_SETTINGS, type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
+import { VisitorSocket } from './lib/socket';
+import { createTypingSender, type TypingSender } from './lib/throttle';
+import type { LetterValues } from './lib/validate';
+
+export interface Person {
+  name: string;
+  avatar: string;
+}
+
+export interface ChatState {
+  phase: 'loading' | 'ready' | 'error';
+  settings: WidgetSettings;
+  conversation: VisitorState | null;
+  agent: Person | null;
+  robot: Person | null;
+  position: number | null;
+  items: ChatItem[];
+  connected: boolean;
+  /** A rating is asked for below the message with this seq, until it is given. */
+  rating: { afterSeq: number; done: boolean } | null;
+  unread: number;
+}
+
+export interface Page {
+  url: string;
+  title: string;
+  referrer: string;
+}
+
+export interface ClientOptions {
+  api: Api;
+  t: Translate;
+  lang: string;
+  /** Whose visitor this is: the embedding site's origin, so each site keeps its own history. */
+  site: string;
+  page: Page;
+  /** Told whenever the unread count changes (the loader draws the badge). */
+  onUnread: (count: number) => void;
+  onSettings: (settings: WidgetSettings) => void;
+}
+
+interface Outgoing {
+  onlyID: string;
+  type: MessageType;
+  /** The text, or the uploaded file's URL once uploaded. */
+  msg: string;
+  file?: File;
+  attempts: number;
+}
+
+const MAX_REINITS = 3;
+const CATCH_UP_PAGES = 50;
+
+function newOnlyId(): string {
+  // randomUUID needs a secure context; plain-http deployments fall back to getRandomValues.
+  if (typeof crypto.randomUUID === 'function' && isSecureContext) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function storage(key: string, value?: string | null): string | null {
+  // Storage may be blocked (privacy modes, third-party frame rules): the visitor then starts anew each time.
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else if (value !== undefined) localStorage.setItem(key, value);
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The visitor's side of one conversation: init, the socket, the ordered outbox that retries each message
+ * until the server acknowledges it, catch-up after gaps and reconnects, and the state the view draws.
+ */
+export class ChatClient {
+  state: ChatState = {
+    phase: 'loading',
+    settings: DEFAULT_SETTINGS,
+    conversation: null,
+    agent: null,
+    robot: null,
+    position: null,
+    items: [],
+    connected: false,
+    rating: null,
+    unread: 0,
+  };
+  readonly typing: TypingSender;
+  private readonly listeners = new Set<() => void>();
+  private token = '';
+  private socket: VisitorSocket | null = null;
+  private outbox: Outgoing[] = [];
+  /** Messages that failed for good, kept so the retry control can send them again. */
+  private readonly failed = new Map<string, Outgoing>();
+  private pumping = false;
+  private wake: (() => void) | null = null;
+  private catchingUp = false;
+  private catchUpAgain = false;
+  private reinits = 0;
+  private visible = false;
+
+  constructor(private readonly options: ClientOptions) {
+    this.typing = createTypingSender((text) =>
+      this.socket?.send({ code: SocketCode.typing, data: { text: text.slice(0, MAX_MESSAGE_LENGTH) } }),
+    );
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(patch: Partial<ChatState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+
+  private get tokenKey(): string {
+    return `parley:yq:${this.options.site}`;
+  }
+
+  private get outboxKey(): string {
+    return `parley:outbox:${this.token}`;
+  }
+
+  async init(): Promise<void> {
+    this.set({ phase: this.state.phase === 'ready' ? 'ready' : 'loading' });
+    const { page, lang } = this.options;
+    const body = (YQToken: string | undefined) => ({
+      YQToken,
+      url: page.url,
+      title: page.title,
+      referrer: page.referrer,
+      lang,
+      channel: 'web',
+    });
+    let data: InitData;
+    try {
+      const stored = storage(this.tokenKey) ?? undefined;
+      try {
+        data = await this.options.api.post<InitData>('/api/visitor/init', body(stored));
+      } catch (error) {
+        // A token the server rejects (malformed, forgotten) is dropped and the visitor starts anew.
+        if (!stored || !(error instanceof ApiError) || !error.permanent) throw error;
+        storage(this.tokenKey, null);
+        data = await this.options.api.post<InitData>('/api/visitor/init', body(undefined));
+      }
+    } catch {
+      if (this.state.phase !== 'ready') this.set({ phase: 'error' });
+      return;
+    }
+    if (this.token !== data.YQToken) this.set({ items: [] });
+    this.token = data.YQToken;
+    storage(this.tokenKey, this.token);
+    const settings = normalizeSettings(data.settings);
+    const messages = Array.isArray(data.messages) ? data.messages.filter(isMessage) : [];
+    this.set({ phase: 'ready', settings, conversation: data.state, items: mergeMessages(this.state.items, messages) });
+    this.options.onSettings(settings);
+    this.restoreOutbox();
+    if (!this.socket) {
+      this.socket = new VisitorSocket(() => this.socketUrl(), {
+        onFrame: (frame) => this.onFrame(frame),
+        onOpen: (again) => {
+          if (again) void this.catchUp();
+          this.wake?.();
+        },
+        onConnectedChange: (connected) => this.set({ connected }),
+        onUnknownVisitor: () => void this.reinit(),
+      });
+      this.socket.start();
+    }
+    void this.pump();
+  }
+
+  private socketUrl(): string {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${scheme}//${location.host}/ws/visitor?YQToken=${encodeURIComponent(this.token)}`;
+  }
+
+  private async reinit(): Promise<void> {
+    if (this.reinits >= MAX_REINITS) return;
+    await new Promise((resolve) => setTimeout(resolve, backoffDelay(this.reinits++, RESEND)));
+    storage(this.tokenKey, null);
+    this.socket?.stop();
+    this.socket = null;
+    await this.init();
+  }
+
+  /** Whether the visitor can see the window now: unread counting stops and restarts with it. */
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible && this.state.unread > 0) {
+      this.set({ unread: 0 });
+      this.options.onUnread(0);
+    }
+  }
+
+  reportPage(url: string, title: string): void {
+    if (!this.token) return;
+    this.options.api.post('/api/visitor/visit', { YQToken: this.token, url, title }).catch(() => {
+      // A lost page view is not worth bothering the visitor about.
+    });
+  }
+
+  private onFrame(frame: Frame): void {
+    const data: Record<string, unknown> =
+      typeof frame.data === 'object' && frame.data !== null ? (frame.data as Record<string, unknown>) : {};
+    const text = (key: string) => (typeof data[key] === 'string' ? data[key] : '');
+    switch (frame.code) {
+      case SocketCode.accepted:
+        this.set({ conversation: 'current', agent: { name: text('nickname'), avatar: text('avatar') }, position: null });
+        break;
+      case SocketCode.waiting:
+        this.set({ conversation: 'wait', position: typeof data.position === 'number' ? data.position : null });
+        break;
+      case SocketCode.ended: {
+        const ask = data.rate === true && this.state.settings.rating;
+        this.set({
+          conversation: 'end',
+          position: null,
+          rating: ask ? { afterSeq: lastSeq(this.state.items), done: false } : this.state.rating,
+        });
+        break;
+      }
+      case SocketCode.robot:
+        this.set({ conversation: 'robot', robot: { name: text('name'), avatar: text('avatar') } });
+        break;
+      case SocketCode.serviceMessage:
+      case SocketCode.visitorMessage:
+      case SocketCode.tip:
+        if (isMessage(frame.data)) this.receive([frame.data]);
+        break;
+      case SocketCode.withdrawn:
+        if (text('onlyID')) this.set({ items: markWithdrawn(this.state.items, text('onlyID')) });
+        break;
+    }
+  }
+
+  /** Merges what arrived, counts what the visitor has not seen, and catches up when seqs were skipped. */
+  private receive(messages: readonly Message[]): void {
+    const held = new Set(this.state.items.filter((item) => item.seq > 0).map((item) => item.onlyID));
+    const before = lastSeq(this.state.items);
+    const fresh = messages.filter((message) => !held.has(message.onlyID) && (message.role === 'service' || message.role === 'robot'));
+    const items = mergeMessages(this.state.items, messages);
+    const unread = this.visible ? 0 : this.state.unread + fresh.length;
+    this.set({ items, unread });
+    if (fresh.length > 0 && !this.visible) this.options.onUnread(unread);
+    const newest = messages.reduce((max, message) => Math.max(max, message.seq), 0);
+    if (isGap(before, newest) && messages.length === 1) void this.catchUp();
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.catchingUp) {
+      this.catchUpAgain = true;
+      return;
+    }
+    this.catchingUp = true;
+    try {
+      do {
+        this.catchUpAgain = false;
+        for (let page = 0; page < CATCH_UP_PAGES; page++) {
+          const after = lastSeq(this.state.items);
+          const { list } = await this.options.api.get<{ list: Message[] }>('/api/visitor/messages', {
+            YQToken: this.token,
+            afterSeq: after,
+          });
+          const valid = Array.isArray(list) ? list.filter(isMessage) : [];
+          if (valid.length === 0) break;
+          this.receive(valid);
+          if (lastSeq(this.state.items) <= after) break;
+        }
+      } while (this.catchUpAgain);
+    } catch {
+      // The next reconnect or gap asks again.
+    } finally {
+      this.catchingUp = false;
+    }
+  }
+
+  sendText(text: string): void {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    this.typing.reset();
+    for (let start = 0; start < trimmed.length; start += MAX_MESSAGE_LENGTH) {
+      this.enqueue({ onlyID: newOnlyId(), type: 'text', msg: trimmed.slice(start, start + MAX_MESSAGE_LENGTH), attempts: 0 });
+    }
+  }
+
+  sendFile(file: File): void {
+    const type: MessageType = file.type.startsWith('image/') ? 'image' : 'file';
+    const preview = type === 'image' ? URL.createObjectURL(file) : undefined;
+    this.enqueue({ onlyID: newOnlyId(), type, msg: '', file, attempts: 0 }, file.name, preview);
+  }
+
+  private enqueue(outgoing: Outgoing, label?: string, preview?: string): void {
+    this.outbox.push(outgoing);
+    const local: ChatItem = {
+      id: 0,
+      YQToken: this.token,
+      seq: 0,
+      onlyID: outgoing.onlyID,
+      role: 'user',
+      type: outgoing.type,
+      msg: outgoing.msg || (label ?? ''),
+      nickname: '',
+      serviceID: null,
+      time: new Date().toISOString(),
+      withdrawn: false,
+      status: 'sending',
+      preview,
+    };
+    this.set({ items: mergeMessages(this.state.items, [local]) });
+    this.saveOutbox();
+    void this.pump();
+  }
+
+  /** The retry control: sends a failed message now, or wakes the automatic retry at once. */
+  retry(onlyID: string): void {
+    this.updateLocal(onlyID, { status: 'sending', error: undefined });
+    const failed = this.failed.get(onlyID);
+    if (failed) {
+      this.failed.delete(onlyID);
+      failed.attempts = 0;
+      this.outbox.push(failed);
+      this.saveOutbox();
+      void this.pump();
+      return;
+    }
+    const queued = this.outbox.find((item) => item.onlyID === onlyID);
+    if (queued) queued.attempts = 0;
+    this.wake?.();
+  }
+
+  private updateLocal(onlyID: string, patch: Partial<ChatItem>): void {
+    this.set({ items: this.state.items.map((item) => (item.onlyID === onlyID && item.seq === 0 ? { ...item, ...patch } : item)) });
+  }
+
+  private describe(error: ApiError, uploading: boolean): string {
+    if (error.status === 0) return this.options.t('networkError');
+    if (uploading && error.status === 404) return this.options.t('uploadMissing');
+    return error.message || this.options.t('failed');
+  }
+
+  /** Sends the outbox in order, one at a time, so the agent reads messages in the order they were typed. */
+  private async pump(): Promise<void> {
+    if (this.pumping || !this.token) return;
+    this.pumping = true;
+    try {
+      for (let head = this.outbox[0]; head; head = this.outbox[0]) {
+        const uploading = head.file !== undefined && head.msg === '';
+        try {
+          if (head.file && uploading) {
+            const form = new FormData();
+            form.append('YQToken', this.token);
+            form.append('file', head.file, head.file.name);
+            const uploaded = await this.options.api.upload<UploadData>('/api/visitor/upload', form);
+            head.msg = uploaded.url;
+            this.saveOutbox();
+          }
+          const stored = await this.options.api.post<Message>('/api/visitor/message', {
+            YQToken: this.token,
+            msg: head.msg,
+            onlyID: head.onlyID,
+            type: head.type,
+          });
+          this.outbox.shift();
+          this.saveOutbox();
+          if (isMessage(stored)) this.receive([stored]);
+          else this.updateLocal(head.onlyID, { status: undefined });
+        } catch (caught) {
+          const error = caught instanceof ApiError ? caught : new ApiError(0, '');
+          this.updateLocal(head.onlyID, { status: 'failed', error: this.describe(error, uploading) });
+          if (error.permanent) {
+            this.outbox.shift();
+            this.failed.set(head.onlyID, head);
+            this.saveOutbox();
+            continue;
+          }
+          await this.sleep(backoffDelay(head.attempts++, RESEND));
+          if (this.outbox[0] === head) this.updateLocal(head.onlyID, { status: 'sending' });
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /** Unsent text (and files already uploaded) survive a reload; the server drops duplicates by onlyID. */
+  private saveOutbox(): void {
+    if (!this.token) return;
+    const keep = this.outbox.filter((item) => item.msg !== '').map(({ onlyID, type, msg }) => ({ onlyID, type, msg }));
+    storage(this.outboxKey, keep.length > 0 ? JSON.stringify(keep) : null);
+  }
+
+  private restoreOutbox(): void {
+    let saved: unknown;
+    try {
+      saved = JSON.parse(storage(this.outboxKey) ?? '[]');
+    } catch {
+      return;
+    }
+    if (!Array.isArray(saved)) return;
+    const stored = new Set(this.state.items.filter((item) => item.seq > 0).map((item) => item.onlyID));
+    const queued = new Set(this.outbox.map((item) => item.onlyID));
+    for (const entry of saved) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      const { onlyID, type, msg } = entry as Record<string, unknown>;
+      if (typeof onlyID !== 'string' || typeof msg !== 'string' || stored.has(onlyID) || queued.has(onlyID)) continue;
+      const kind: MessageType = type === 'image' || type === 'file' ? type : 'text';
+      this.outbox.push({ onlyID, type: kind, msg, attempts: 0 });
+      this.set({
+        items: mergeMessages(this.state.items, [
+          {
+            id: 0,
+            YQToken: this.token,
+            seq: 0,
+            onlyID,
+            role: 'user',
+            type: kind,
+            msg,
+            nickname: '',
+            serviceID: null,
+            time: new Date().toISOString(),
+            withdrawn: false,
+            status: 'sending',
+          },
+        ]),
+      });
+    }
+    this.saveOutbox();
+  }
+
+  async leaveLetter(values: LetterValues, fallbackName: string): Promise<void> {
+    const shown = this.state.settings.letter.fields;
+    const pick = (field: 'phone' | 'email') => (shown.includes(field) && values[field].trim() ? values[field].trim() : undefined);
+    // The server requires a name; a form configured without that field still sends one.
+    const name = shown.includes('name') && values.name.trim() ? values.name.trim() : fallbackName;
+    await this.options.api.post('/api/visitor/letter', {
+      YQToken: this.token || undefined,
+      name,
+      phone: pick('phone'),
+      email: pick('email'),
+      content: values.content.trim(),
+    });
+  }
+
+  async rate(score: number, comment: string): Promise<void> {
+    await this.options.api.post('/api/visitor/rate', { YQToken: this.token, score, comment: comment.trim() || undefined });
+    if (this.state.rating) this.set({ rating: { ...this.state.rating, done: true } });
+  }
+}

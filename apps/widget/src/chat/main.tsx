@@ -1,0 +1,86 @@
+import { render } from 'preact';
+import { BRIDGE_TAG, type ChatMessage, type LauncherLook, readHostMessage } from '../bridge';
+import { App } from './App';
+import { ChatClient } from './client';
+import { createApi } from './lib/api';
+import { pickLang, translator } from './lib/i18n';
+import './style.css';
+
+const params = new URLSearchParams(location.search);
+
+/** The embedding page's origin, as the loader passed it; only a real http(s) origin is trusted. */
+function siteOrigin(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+const site = params.get('embed') === '1' && window.parent !== window ? siteOrigin(params.get('site')) : null;
+const embedded = site !== null;
+const requestedLang = params.get('lang') ?? navigator.language;
+const lang = pickLang(requestedLang);
+const t = translator(lang);
+document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+
+const toHost = (message: ChatMessage) => {
+  // Pinned to the embedding page's origin: if the frame sits anywhere else, the browser drops it.
+  if (site) window.parent.postMessage(message, site);
+};
+
+const baseTitle = document.title;
+const client = new ChatClient({
+  api: createApi(requestedLang),
+  t,
+  lang: requestedLang,
+  site: site ?? location.origin,
+  page: embedded
+    ? { url: params.get('url') || location.href, title: params.get('title') ?? '', referrer: params.get('referrer') ?? '' }
+    : { url: location.href, title: document.title, referrer: document.referrer },
+  onUnread: (count) => {
+    if (embedded) toHost({ tag: BRIDGE_TAG, type: 'unread', count });
+    else document.title = count > 0 ? `(${count}) ${baseTitle}` : baseTitle;
+  },
+  onSettings: (settings) => {
+    document.documentElement.style.setProperty('--c', settings.color);
+    if (!embedded && settings.title) document.title = settings.title;
+    const look: LauncherLook = {
+      color: settings.color,
+      launcherText: settings.launcherText,
+      position: settings.position,
+      icon: settings.icon,
+      invitation: settings.invitation,
+      title: settings.title || t('defaultTitle'),
+      lang,
+    };
+    toHost({ tag: BRIDGE_TAG, type: 'look', look });
+  },
+});
+
+if (embedded) {
+  addEventListener('message', (event: MessageEvent) => {
+    if (event.origin !== site || event.source !== window.parent) return;
+    const message = readHostMessage(event.data);
+    if (message?.type === 'page') client.reportPage(message.url, message.title);
+    else if (message?.type === 'visibility') {
+      client.setVisible(message.open);
+      if (message.open && innerWidth > 480) document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
+    }
+  });
+  addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') toHost({ tag: BRIDGE_TAG, type: 'close' });
+  });
+} else {
+  const update = () => client.setVisible(document.visibilityState === 'visible');
+  document.addEventListener('visibilitychange', update);
+  update();
+}
+
+const root = document.getElementById('app');
+if (root) {
+  render(<App client={client} t={t} lang={lang} embedded={embedded} onClose={() => toHost({ tag: BRIDGE_TAG, type: 'close' })} />, root);
+}
+void client.init();

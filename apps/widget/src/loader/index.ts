@@ -1,0 +1,238 @@
+/**
+ * The embed script. It draws the launcher, the invitation and the chat window frame inside one shadow
+ * root, so the host page's styles and ours never meet, and it talks to the chat window (an iframe on
+ * our origin) with postMessage pinned to that origin.
+ */
+import { BRIDGE_TAG, type HostMessage, type LauncherLook } from '../bridge';
+import { CSS } from './style';
+
+const TAG = 'parley-widget';
+const CHAT_ICON =
+  '<svg viewBox="0 0 24 24" fill="currentColor" aria-hidden="true"><path d="M12 3C6.5 3 2 6.9 2 11.7c0 2.6 1.3 4.9 3.4 6.5L4.6 21.3c-.1.4.3.7.7.5l3.7-1.9c.9.2 1.9.3 3 .3 5.5 0 10-3.9 10-8.7S17.5 3 12 3Zm-4.5 10a1.3 1.3 0 1 1 0-2.6 1.3 1.3 0 0 1 0 2.6Zm4.5 0a1.3 1.3 0 1 1 0-2.6 1.3 1.3 0 0 1 0 2.6Zm4.5 0a1.3 1.3 0 1 1 0-2.6 1.3 1.3 0 0 1 0 2.6Z"/></svg>';
+const CLOSE_ICON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" aria-hidden="true"><path d="M6 9l6 6 6-6"/></svg>';
+
+const TEXTS = {
+  zh: { open: '打开在线客服', close: '收起聊天窗口', chat: '立即咨询', later: '稍后', blink: '【新消息】', chatTitle: '在线客服' },
+  en: { open: 'Open chat', close: 'Close chat', chat: 'Chat now', later: 'Later', blink: 'New message', chatTitle: 'Chat' },
+};
+
+/** Our own origin, from the src of this script: the chat window, API and sockets all live there. */
+function findOrigin(): string | null {
+  const current = document.currentScript;
+  let src = current instanceof HTMLScriptElement ? current.src : '';
+  if (!src) {
+    const scripts = document.querySelectorAll<HTMLScriptElement>('script[src]');
+    for (let i = scripts.length - 1; i >= 0 && !src; i--) {
+      const candidate = scripts[i]?.src ?? '';
+      if (/\/widget\.js(?:[?#]|$)/.test(candidate)) src = candidate;
+    }
+  }
+  try {
+    return new URL(src).origin;
+  } catch {
+    return null;
+  }
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, parent: Node): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  parent.appendChild(node);
+  return node;
+}
+
+function safeSession(key: string, value?: string): string | null {
+  // Storage can throw (disabled cookies, sandboxed pages); the invitation then simply shows again.
+  try {
+    if (value !== undefined) sessionStorage.setItem(key, value);
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function start(origin: string): void {
+  if (document.querySelector(TAG)) return;
+  const lang: 'zh' | 'en' = /^zh/i.test(navigator.language) ? 'zh' : 'en';
+  let texts = TEXTS[lang];
+
+  const host = document.createElement(TAG);
+  const root = host.attachShadow({ mode: 'open' });
+  el('style', '', root).textContent = CSS;
+
+  const win = el('div', 'w', root);
+  win.setAttribute('role', 'dialog');
+  const frame = el('iframe', '', win);
+  const invite = el('div', 'i', root);
+  const launcher = el('button', 'l', root);
+  launcher.type = 'button';
+  const icon = el('span', 'ic', launcher);
+  const label = el('span', 't', launcher);
+  const badge = el('span', 'b', launcher);
+
+  const params = new URLSearchParams({
+    embed: '1',
+    site: location.origin,
+    url: location.href.slice(0, 2048),
+    title: document.title.slice(0, 512),
+    referrer: document.referrer.slice(0, 2048),
+    lang: navigator.language,
+  });
+  frame.src = `${origin}/chat?${params}`;
+  frame.title = texts.chatTitle;
+  frame.allow = 'clipboard-write';
+
+  let ready = false;
+  let open = false;
+  let unread = 0;
+  let look: LauncherLook | null = null;
+  let reportedUrl = location.href;
+
+  const post = (message: HostMessage) => {
+    // Pinned to our origin: a frame navigated elsewhere never receives what the host page says.
+    if (ready) frame.contentWindow?.postMessage(message, origin);
+  };
+
+  // Title blink: alternates with whatever title the page itself sets meanwhile.
+  let baseTitle = document.title;
+  let blinkTimer: ReturnType<typeof setInterval> | undefined;
+  const blinkText = () => `(${unread}) ${texts.blink}`;
+  const stopBlink = () => {
+    if (blinkTimer === undefined) return;
+    clearInterval(blinkTimer);
+    blinkTimer = undefined;
+    if (document.title !== baseTitle && document.title.endsWith(texts.blink)) document.title = baseTitle;
+  };
+  const startBlink = () => {
+    if (blinkTimer !== undefined) return;
+    baseTitle = document.title;
+    blinkTimer = setInterval(() => {
+      const showing = document.title.endsWith(texts.blink);
+      if (!showing && document.title !== baseTitle) baseTitle = document.title;
+      document.title = showing ? baseTitle : blinkText();
+    }, 1000);
+  };
+
+  const render = () => {
+    win.classList.toggle('on', open);
+    launcher.classList.toggle('open', open);
+    launcher.classList.toggle('on', look !== null);
+    launcher.setAttribute('aria-label', open ? texts.close : texts.open);
+    launcher.setAttribute('aria-expanded', String(open));
+    const showText = !open && look !== null && look.launcherText !== '';
+    label.textContent = showText && look ? look.launcherText : '';
+    launcher.classList.toggle('wide', showText);
+    if (open || !look?.icon) icon.innerHTML = open ? CLOSE_ICON : CHAT_ICON;
+    else {
+      icon.textContent = '';
+      const img = el('img', '', icon);
+      img.alt = '';
+      img.src = look.icon;
+    }
+    badge.textContent = unread > 99 ? '99+' : String(unread);
+    badge.hidden = open || unread === 0;
+  };
+
+  const setOpen = (next: boolean) => {
+    open = next;
+    if (open) {
+      invite.classList.remove('on');
+      stopBlink();
+      if (innerWidth > 480) frame.focus();
+    }
+    post({ tag: BRIDGE_TAG, type: 'visibility', open });
+    render();
+  };
+
+  const showInvitation = (current: LauncherLook) => {
+    const key = 'parley-invited';
+    if (!current.invitation.enabled || safeSession(key) === '1') return;
+    setTimeout(() => {
+      if (open || safeSession(key) === '1') return;
+      safeSession(key, '1');
+      invite.textContent = '';
+      invite.classList.toggle('left', current.position === 'left');
+      const dismiss = el('button', 'x', invite);
+      dismiss.type = 'button';
+      dismiss.setAttribute('aria-label', texts.later);
+      dismiss.textContent = '×';
+      el('strong', '', invite).textContent = current.title;
+      el('p', '', invite).textContent = current.invitation.text;
+      const actions = el('div', 'a', invite);
+      const later = el('button', 'n', actions);
+      later.type = 'button';
+      later.textContent = texts.later;
+      const accept = el('button', 'y', actions);
+      accept.type = 'button';
+      accept.textContent = texts.chat;
+      accept.onclick = () => setOpen(true);
+      later.onclick = dismiss.onclick = () => invite.classList.remove('on');
+      invite.classList.add('on');
+    }, Math.max(0, current.invitation.delaySeconds) * 1000);
+  };
+
+  launcher.onclick = () => setOpen(!open);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && open) setOpen(false);
+  });
+
+  addEventListener('message', (event: MessageEvent) => {
+    if (event.origin !== origin || event.source !== frame.contentWindow) return;
+    const data: unknown = event.data;
+    if (typeof data !== 'object' || data === null || !('tag' in data) || data.tag !== BRIDGE_TAG || !('type' in data)) return;
+    if (data.type === 'look' && 'look' in data && typeof data.look === 'object' && data.look !== null) {
+      const first = look === null;
+      look = data.look as LauncherLook;
+      texts = TEXTS[look.lang === 'zh' ? 'zh' : 'en'];
+      host.style.setProperty('--c', /^#[0-9a-f]{3,8}$/i.test(look.color) ? look.color : '#1677ff');
+      const left = look.position === 'left';
+      launcher.classList.toggle('left', left);
+      win.classList.toggle('left', left);
+      ready = true;
+      if (first) {
+        showInvitation(look);
+        post({ tag: BRIDGE_TAG, type: 'visibility', open });
+        if (location.href !== reportedUrl) reportPage();
+      }
+    } else if (data.type === 'unread' && 'count' in data && typeof data.count === 'number') {
+      const grew = data.count > unread;
+      unread = data.count;
+      if (open || unread === 0) stopBlink();
+      else if (grew) startBlink();
+    } else if (data.type === 'close') {
+      setOpen(false);
+    }
+    render();
+  });
+
+  // Page changes, single-page-app navigation included; the title often changes just after the URL.
+  let pageTimer: ReturnType<typeof setTimeout> | undefined;
+  const reportPage = () => {
+    clearTimeout(pageTimer);
+    pageTimer = setTimeout(() => {
+      if (!ready || location.href === reportedUrl) return;
+      reportedUrl = location.href;
+      post({ tag: BRIDGE_TAG, type: 'page', url: reportedUrl.slice(0, 2048), title: document.title.slice(0, 512) });
+    }, 300);
+  };
+  for (const method of ['pushState', 'replaceState'] as const) {
+    const original = history[method];
+    history[method] = function (this: History, ...args: Parameters<History['pushState']>) {
+      const result = original.apply(this, args);
+      reportPage();
+      return result;
+    };
+  }
+  addEventListener('popstate', reportPage);
+  addEventListener('hashchange', reportPage);
+
+  render();
+  document.body.appendChild(host);
+}
+
+const origin = findOrigin();
+if (origin) {
+  if (document.body) start(origin);
+  else document.addEventListener('DOMContentLoaded', () => start(origin));
+}
