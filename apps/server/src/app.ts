@@ -17,6 +17,12 @@ import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loadLoginKeys } from './modules/auth/rsa.js';
 import { AuthService } from './modules/auth/service.js';
+import { Notifier } from './modules/chat/notifier.js';
+import { ChatRepository } from './modules/chat/repository.js';
+import { talkRoutes, visitorRoutes } from './modules/chat/routes.js';
+import { ChatService } from './modules/chat/service.js';
+import { SOUNDS } from './modules/chat/sounds.js';
+import { registerWidget } from './modules/chat/widget.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
 import { RecordRepository } from './modules/records/repository.js';
 import { recordRoutes } from './modules/records/routes.js';
@@ -26,6 +32,7 @@ import { RoleService } from './modules/roles/service.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
+import { registerVisitorSocket, VisitorSockets } from './realtime/visitor-socket.js';
 
 export interface AppDeps {
   config: Config;
@@ -66,6 +73,13 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   const keys = loadLoginKeys(config.dataDir);
   const liveness = new Liveness();
   const agentSockets = new AgentSockets(bus);
+  const visitorSockets = new VisitorSockets(bus);
+  const chatRepo = new ChatRepository(db);
+  const chat = new ChatService(chatRepo, new Notifier(bus, chatRepo), agentSockets, app.log);
+  // An agent who connects may take waiting visitors.
+  agentSockets.onFirstConnection = () => void chat.drain();
+  // With one process, no visitor socket outlived the last run; with Redis, other processes hold theirs.
+  if (!config.redisUrl) await chatRepo.markAllOffline();
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -87,7 +101,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   await app.register(cors, {
     delegator: (req, callback) => {
       const visitorSide = req.url?.startsWith('/api/visitor/') ?? false;
-      callback(null, visitorSide ? { origin: true, methods: ['GET', 'POST'], credentials: false } : { origin: false });
+      callback(null, visitorSide ? { origin: true, methods: ['GET', 'POST'], credentials: false, maxAge: 600 } : { origin: false });
     },
   });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
@@ -120,7 +134,16 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db));
   navigationRoutes(route, agentRepo);
+  visitorRoutes(route, chat);
+  talkRoutes(route, chat);
   registerAgentSocket(app, auth, agentSockets, liveness);
+  registerVisitorSocket(app, chat, visitorSockets, liveness);
+  app.get('/sounds/:name', (req, reply) => {
+    const sound = SOUNDS[(req.params as { name: string }).name];
+    if (!sound) return reply.callNotFound();
+    return reply.type('audio/wav').header('cache-control', 'public, max-age=86400').send(sound);
+  });
+  await registerWidget(app, config.widgetDir);
 
   if (existsSync(config.consoleDir)) {
     await app.register(fastifyStatic, { root: config.consoleDir, prefix: '/', wildcard: false, index: ['index.html'] });
@@ -131,6 +154,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   app.addHook('onClose', async () => {
     clearInterval(pruner);
     liveness.stop();
+    visitorSockets.stop();
     for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
   });
   return app;

@@ -38,7 +38,7 @@ export class TestSocket {
   }
 
   /** Resolves once `check` holds, or rejects after `ms`. */
-  async until<T>(check: () => T | undefined | false, ms = 3000): Promise<T> {
+  async until<T>(check: () => T | undefined | false, ms = 8000): Promise<T> {
     const deadline = Date.now() + ms;
     for (;;) {
       const value = check();

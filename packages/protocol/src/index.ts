@@ -1,5 +1,6 @@
 export * from './access.js';
 export * from './api.js';
+export * from './chat.js';
 export * from './permissions.js';
 export * from './routes.js';
 export * from './socket.js';

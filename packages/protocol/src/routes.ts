@@ -44,8 +44,24 @@ export const SETTINGS_PAGES = [
 ] as const;
 export type SettingsPage = (typeof SETTINGS_PAGES)[number];
 
+/** Menu icons of the settings pages (names of the console's icon set). */
+const SETTINGS_ICONS: Record<SettingsPage, string> = {
+  takeIcon: 'CommentOutlined',
+  floatNavigation: 'PushpinOutlined',
+  region: 'EnvironmentOutlined',
+  windowStyle: 'BgColorsOutlined',
+  windowSetting: 'LayoutOutlined',
+  quickReply: 'ThunderboltOutlined',
+  softwareSetting: 'ToolOutlined',
+  invitationBox: 'NotificationOutlined',
+  weChatSetting: 'WechatOutlined',
+  autoAnswer: 'RobotOutlined',
+  desktopSetting: 'DesktopOutlined',
+  appSetting: 'MobileOutlined',
+};
+
 function settingsRoutes(): RouteRecord[] {
-  return SETTINGS_PAGES.map((page) => ({ path: page, name: `System_${page}`, meta: { title: page, icon: 'ControlOutlined' } }));
+  return SETTINGS_PAGES.map((page) => ({ path: page, name: `System_${page}`, meta: { title: page, icon: SETTINGS_ICONS[page] } }));
 }
 
 const perm = (permission: string): Guard => ({ permission: [permission], mode: 'oneOf' });

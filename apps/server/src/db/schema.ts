@@ -52,9 +52,101 @@ export interface LoginLogTable {
   created_at: string;
 }
 
+export interface VisitorsTable {
+  id: Generated<number>;
+  token: string;
+  name: string;
+  phone: string;
+  email: string;
+  channel: string;
+  /** Conversation state: 'end' (none open), 'robot', 'wait' (queued) or 'current' (with service_id). */
+  state: string;
+  service_id: string | null;
+  online: number;
+  /** Visitor messages the agent has not read yet. */
+  unread: number;
+  umsg: number;
+  smsg: number;
+  /** Highest message seq handed out; the next message takes last_seq + 1. */
+  last_seq: number;
+  ip: string;
+  region: string;
+  user_agent: string;
+  platform: string;
+  browser: string;
+  device: string;
+  referrer: string;
+  engine: string;
+  keyword: string;
+  first_url: string;
+  lang: string;
+  wait_since: string | null;
+  created_at: string;
+  last_seen_at: string;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  visitor_id: number;
+  seq: number;
+  only_id: string;
+  role: string;
+  type: string;
+  msg: string;
+  nickname: string;
+  service_id: string | null;
+  withdrawn: number;
+  created_at: string;
+}
+
+export interface VisitsTable {
+  id: Generated<number>;
+  visitor_id: number;
+  url: string;
+  title: string;
+  created_at: string;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  visitor_id: number;
+  service_id: string | null;
+  first_seq: number;
+  last_seq: number;
+  score: number | null;
+  comment: string;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface MonitorsTable {
+  id: Generated<number>;
+  visitor_id: number;
+  agent_uuid: string;
+  created_at: string;
+}
+
+export interface LettersTable {
+  id: Generated<number>;
+  visitor_id: number | null;
+  name: string;
+  phone: string;
+  email: string;
+  content: string;
+  ip: string;
+  read: number;
+  created_at: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
   sessions: SessionsTable;
   login_log: LoginLogTable;
+  visitors: VisitorsTable;
+  messages: MessagesTable;
+  visits: VisitsTable;
+  conversations: ConversationsTable;
+  monitors: MonitorsTable;
+  letters: LettersTable;
 }

@@ -20,24 +20,29 @@ interface AgentConnection {
 /** The agents' sockets of this process, and the bus events that concern them. */
 export class AgentSockets {
   private readonly byAgent = new Map<number, Set<AgentConnection>>();
+  private readonly byUuid = new Map<string, Set<AgentConnection>>();
+  /** Told when an agent's first socket opens here: a good moment to hand out waiting visitors. */
+  onFirstConnection: (uuid: string) => void = () => {};
 
   constructor(bus: Bus) {
     bus.subscribe((event) => this.onEvent(event));
   }
 
   add(connection: AgentConnection): void {
-    let set = this.byAgent.get(connection.agentId);
-    if (!set) {
-      set = new Set();
-      this.byAgent.set(connection.agentId, set);
-    }
-    set.add(connection);
+    addTo(this.byAgent, connection.agentId, connection);
+    const first = !this.byUuid.has(connection.uuid);
+    addTo(this.byUuid, connection.uuid, connection);
+    if (first) this.onFirstConnection(connection.uuid);
   }
 
   remove(connection: AgentConnection): void {
-    const set = this.byAgent.get(connection.agentId);
-    set?.delete(connection);
-    if (set?.size === 0) this.byAgent.delete(connection.agentId);
+    removeFrom(this.byAgent, connection.agentId, connection);
+    removeFrom(this.byUuid, connection.uuid, connection);
+  }
+
+  /** Agents with at least one socket open in this process. */
+  isConnected(uuid: string): boolean {
+    return this.byUuid.has(uuid);
   }
 
   count(): number {
@@ -47,7 +52,12 @@ export class AgentSockets {
   }
 
   private onEvent(event: BusEvent): void {
-    if (event.type === 'sessions.revoked') {
+    if (event.type === 'frame.agents') {
+      const text = JSON.stringify(event.frame);
+      const targets =
+        event.to === 'all' ? this.byUuid.values() : event.to.map((uuid) => this.byUuid.get(uuid) ?? new Set<AgentConnection>());
+      for (const set of targets) for (const connection of set) sendText(connection.socket, text);
+    } else if (event.type === 'sessions.revoked') {
       for (const connection of this.byAgent.get(event.agentId) ?? []) {
         if (event.sessionIds !== 'all' && !event.sessionIds.includes(connection.sessionId)) continue;
         send(connection.socket, { code: SocketCode.sessionInvalid });
@@ -61,8 +71,27 @@ export class AgentSockets {
   }
 }
 
+function addTo<K>(map: Map<K, Set<AgentConnection>>, key: K, connection: AgentConnection): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(connection);
+}
+
+function removeFrom<K>(map: Map<K, Set<AgentConnection>>, key: K, connection: AgentConnection): void {
+  const set = map.get(key);
+  set?.delete(connection);
+  if (set?.size === 0) map.delete(key);
+}
+
+export function sendText(socket: WebSocket, text: string): void {
+  if (socket.readyState === socket.OPEN) socket.send(text);
+}
+
 export function send(socket: WebSocket, frame: Frame): void {
-  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+  sendText(socket, JSON.stringify(frame));
 }
 
 export function registerAgentSocket(app: FastifyInstance, auth: AuthService, sockets: AgentSockets, liveness: Liveness): void {

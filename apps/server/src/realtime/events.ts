@@ -1,8 +1,13 @@
+import type { Frame } from '@parley/protocol';
+
 /**
- * Everything one server process tells the others (and itself) through the bus. Events carry ids,
- * not secrets: a socket holder looks up what it needs.
+ * Everything one server process tells the others (and itself) through the bus. Frames are addressed
+ * when published, after the permission check, so a process only delivers what it is handed.
  */
 export type BusEvent =
   | { type: 'sessions.revoked'; agentId: number; sessionIds: number[] | 'all' }
   | { type: 'sessions.renewed'; agentId: number; from: number; to: number }
-  | { type: 'agent.state'; uuid: string; state: string };
+  /** To the sockets of the listed agents (by uuid), or of every agent. */
+  | { type: 'frame.agents'; to: string[] | 'all'; frame: Frame }
+  /** To every socket (every tab) of one visitor. */
+  | { type: 'frame.visitor'; token: string; frame: Frame };

@@ -1,0 +1,146 @@
+import {
+  agentStateBody,
+  conversationBody,
+  letterBody,
+  messageBody,
+  messagesQuery,
+  rateBody,
+  transferBody,
+  visitBody,
+  visitorInitBody,
+  withdrawBody,
+} from '@parley/protocol';
+import { z } from 'zod';
+import { clientMeta, type DefineRoute } from '../../lib/http.js';
+import type { ChatService } from './service.js';
+
+const tokenQuery = z.object({ YQToken: messagesQuery.shape.YQToken });
+
+/** The visitor API: no agent token; the YQToken handed out by init is the visitor's credential. */
+export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
+  route({
+    method: 'POST',
+    url: '/api/visitor/init',
+    access: 'public',
+    body: visitorInitBody,
+    handler: ({ body, req }) => chat.init(body, clientMeta(req)),
+  });
+  route({
+    method: 'POST',
+    url: '/api/visitor/message',
+    access: 'public',
+    body: messageBody,
+    handler: ({ body }) => chat.visitorMessage(body.YQToken, body),
+  });
+  route({
+    method: 'POST',
+    url: '/api/visitor/visit',
+    access: 'public',
+    body: visitBody,
+    handler: async ({ body }) => {
+      await chat.visit(body.YQToken, body.url, body.title ?? '');
+      return null;
+    },
+  });
+  route({
+    method: 'GET',
+    url: '/api/visitor/messages',
+    access: 'public',
+    query: messagesQuery,
+    handler: ({ query }) => chat.visitorMessages(query.YQToken, query.afterSeq),
+  });
+  route({
+    method: 'POST',
+    url: '/api/visitor/letter',
+    access: 'public',
+    body: letterBody,
+    handler: ({ body, req }) => chat.letter(body, req.ip),
+  });
+  route({
+    method: 'POST',
+    url: '/api/visitor/rate',
+    access: 'public',
+    body: rateBody,
+    handler: async ({ body }) => {
+      await chat.rate(body.YQToken, body.score, body.comment);
+      return null;
+    },
+  });
+}
+
+/** The workbench API of agents. */
+export function talkRoutes(route: DefineRoute, chat: ChatService): void {
+  route({ method: 'GET', url: '/api/index', access: 'agent', handler: ({ auth }) => chat.agentIndex(auth) });
+  route({
+    method: 'POST',
+    url: '/api/index/state',
+    access: 'agent',
+    body: agentStateBody,
+    handler: ({ auth, body }) => chat.setAgentState(auth, body.state),
+  });
+  route({ method: 'GET', url: '/api/talk/userList', access: 'agent', handler: ({ auth }) => chat.userList(auth) });
+  route({
+    method: 'GET',
+    url: '/api/talk/messages',
+    access: 'agent',
+    query: messagesQuery,
+    handler: ({ auth, query }) => chat.agentMessages(auth, query.YQToken, query),
+  });
+  route({
+    method: 'GET',
+    url: '/api/talk/visits',
+    access: 'agent',
+    query: tokenQuery,
+    handler: ({ auth, query }) => chat.visits(auth, query.YQToken),
+  });
+  route({
+    method: 'POST',
+    url: '/api/talk/send',
+    access: 'agent',
+    body: messageBody,
+    handler: ({ auth, body }) => chat.agentSend(auth, body),
+  });
+  route({
+    method: 'POST',
+    url: '/api/talk/accept',
+    access: 'agent',
+    body: conversationBody,
+    handler: ({ auth, body }) => chat.accept(auth, body.YQToken),
+  });
+  route({
+    method: 'POST',
+    url: '/api/talk/transfer',
+    access: 'agent',
+    body: transferBody,
+    handler: ({ auth, body }) => chat.transfer(auth, body.YQToken, body.serviceID),
+  });
+  route({
+    method: 'POST',
+    url: '/api/talk/end',
+    access: 'agent',
+    body: conversationBody,
+    handler: ({ auth, body }) => chat.end(auth, body.YQToken),
+  });
+  route({
+    method: 'POST',
+    url: '/api/talk/withdraw',
+    access: 'agent',
+    body: withdrawBody,
+    handler: ({ auth, body }) => chat.withdraw(auth, body.YQToken, body.onlyID),
+  });
+  route({
+    method: 'POST',
+    url: '/api/talk/monitor',
+    access: 'agent',
+    body: conversationBody,
+    handler: ({ auth, body }) => chat.monitor(auth, body.YQToken),
+  });
+  route({
+    method: 'POST',
+    url: '/api/talk/read',
+    access: 'agent',
+    body: conversationBody,
+    handler: ({ auth, body }) => chat.markRead(auth, body.YQToken),
+  });
+  route({ method: 'GET', url: '/api/letter/unreadCount', access: 'agent', handler: () => chat.unreadLetters() });
+}

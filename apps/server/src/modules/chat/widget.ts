@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** The chat window is framed by any site that embeds the widget; the console never is. */
+const CHAT_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "connect-src 'self' ws: wss:",
+  "media-src 'self' data:",
+  'frame-ancestors *',
+].join('; ');
+
+/**
+ * Serves the widget build: `/widget.js` (the loader, fetched by other sites' pages) and `/chat` (the
+ * chat window). Both are absent until the widget is built; then they answer 404 like any unknown path.
+ */
+export async function registerWidget(app: FastifyInstance, widgetDir: string): Promise<void> {
+  const loader = join(widgetDir, 'widget.js');
+  const chatDir = join(widgetDir, 'chat');
+
+  app.get('/widget.js', async (_req, reply) => {
+    if (!existsSync(loader)) return reply.callNotFound();
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('cache-control', 'public, max-age=300')
+      .send(await readFile(loader));
+  });
+
+  if (!existsSync(chatDir)) return;
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (_req, reply) => {
+      reply.header('content-security-policy', CHAT_CSP);
+      reply.removeHeader('x-frame-options');
+    });
+    await scope.register(fastifyStatic, { root: chatDir, prefix: '/chat/', decorateReply: false, index: ['index.html'] });
+    scope.get('/chat', async (_req, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(await readFile(join(chatDir, 'index.html'))),
+    );
+  });
+}

@@ -1,0 +1,107 @@
+import { CloseCode, type Frame, HEARTBEAT, SocketCode, typingData, yqToken } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { ChatService } from '../modules/chat/service.js';
+import { send, sendText } from './agent-socket.js';
+import type { Bus } from './bus.js';
+import type { Liveness } from './liveness.js';
+
+/** A reload or a page change closes the socket for a moment; only a longer silence means "left". */
+export const PRESENCE_GRACE_MS = 4000;
+const MAX_VISITOR_FRAME = 16 * 1024;
+
+/** The visitors' sockets of this process (several per visitor: one per tab), and their presence. */
+export class VisitorSockets {
+  private readonly byToken = new Map<string, Set<WebSocket>>();
+  private readonly leaving = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    bus: Bus,
+    private readonly graceMs = PRESENCE_GRACE_MS,
+  ) {
+    bus.subscribe((event) => {
+      if (event.type !== 'frame.visitor') return;
+      const sockets = this.byToken.get(event.token);
+      if (!sockets) return;
+      const text = JSON.stringify(event.frame);
+      for (const socket of sockets) sendText(socket, text);
+    });
+  }
+
+  add(token: string, socket: WebSocket): void {
+    const timer = this.leaving.get(token);
+    if (timer) {
+      clearTimeout(timer);
+      this.leaving.delete(token);
+    }
+    let set = this.byToken.get(token);
+    if (!set) {
+      set = new Set();
+      this.byToken.set(token, set);
+    }
+    set.add(socket);
+  }
+
+  /** Calls `gone` once the visitor has had no socket here for the grace period. */
+  remove(token: string, socket: WebSocket, gone: () => void): void {
+    const set = this.byToken.get(token);
+    set?.delete(socket);
+    if (set && set.size > 0) return;
+    this.byToken.delete(token);
+    const timer = setTimeout(() => {
+      this.leaving.delete(token);
+      if (!this.byToken.has(token)) gone();
+    }, this.graceMs);
+    timer.unref();
+    this.leaving.set(token, timer);
+  }
+
+  count(): number {
+    let total = 0;
+    for (const set of this.byToken.values()) total += set.size;
+    return total;
+  }
+
+  stop(): void {
+    for (const timer of this.leaving.values()) clearTimeout(timer);
+    this.leaving.clear();
+  }
+}
+
+export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, sockets: VisitorSockets, liveness: Liveness): void {
+  app.get('/ws/visitor', { websocket: true }, async (socket, req) => {
+    const parsed = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
+    if (!parsed.success || !(await chat.visitorExists(parsed.data))) {
+      socket.close(CloseCode.badToken, 'unknown visitor');
+      return;
+    }
+    const token = parsed.data;
+    sockets.add(token, socket);
+    liveness.track(socket);
+    socket.on('close', () =>
+      sockets.remove(token, socket, () => {
+        chat.visitorOffline(token).catch((error: unknown) => req.log.error({ err: error }, 'visitor offline failed'));
+      }),
+    );
+    socket.on('message', (raw, isBinary) => {
+      liveness.touch(socket);
+      if (isBinary) return socket.close(CloseCode.badFrame, 'text frames only');
+      const text = raw.toString();
+      if (text === HEARTBEAT) return socket.send(HEARTBEAT);
+      if (text.length > MAX_VISITOR_FRAME) return socket.close(CloseCode.badFrame, 'frame too large');
+      let frame: Frame;
+      try {
+        frame = JSON.parse(text);
+      } catch {
+        return send(socket, { code: SocketCode.error, data: { reason: 'invalid JSON' } });
+      }
+      if (typeof frame !== 'object' || frame === null || frame.code !== SocketCode.typing) {
+        return send(socket, { code: SocketCode.error, data: { reason: 'unknown frame' } });
+      }
+      const data = typingData.safeParse(frame.data);
+      if (!data.success) return send(socket, { code: SocketCode.error, data: { reason: 'typing data is { text }' } });
+      chat.typing(token, data.data.text).catch((error: unknown) => req.log.error({ err: error }, 'typing relay failed'));
+    });
+    await chat.visitorOnline(token);
+  });
+}

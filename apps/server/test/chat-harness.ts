@@ -1,0 +1,62 @@
+import type { Message, Visitor } from '@parley/protocol';
+import type { TestServer } from './harness.js';
+import { TestSocket } from './sockets.js';
+
+let counter = 0;
+export const onlyId = () => `m-${Date.now().toString(36)}-${(counter += 1)}`;
+
+export interface TestVisitor {
+  token: string;
+  socket: TestSocket;
+  say(msg: string, id?: string): Promise<Message>;
+}
+
+/** A visitor as the widget makes one: init, then its socket. */
+export async function visitor(
+  server: TestServer,
+  url = 'https://shop.example/pricing',
+  extra: Record<string, unknown> = {},
+): Promise<TestVisitor> {
+  const init = await server.post<{ YQToken: string }>('/api/visitor/init', {
+    url,
+    title: 'Pricing',
+    referrer: 'https://www.google.com/search?q=chat+tool',
+    lang: 'en',
+    ...extra,
+  });
+  if (init.status !== 200) throw new Error(`init failed: ${init.body.msg}`);
+  const token = init.body.data.YQToken;
+  const socket = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
+  return {
+    token,
+    socket,
+    async say(msg, id = onlyId()) {
+      const response = await server.post<Message>('/api/visitor/message', { YQToken: token, msg, onlyID: id });
+      if (response.status !== 200) throw new Error(`visitor message failed: ${response.status} ${response.body.msg}`);
+      return response.body.data;
+    },
+  };
+}
+
+/** An agent's console socket, answered with the 5000 handshake. */
+export async function agentSocket(server: TestServer, token: string): Promise<TestSocket> {
+  const socket = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/agent?token=${token}`);
+  await socket.frame('0000');
+  socket.send({ code: '5000', type: 'service', uuid: '' });
+  return socket;
+}
+
+export async function uuidOf(server: TestServer, token: string): Promise<string> {
+  const index = await server.get<{ info: { uuid: string } }>('/api/index', { token });
+  return index.body.data.info.uuid;
+}
+
+export function framesOf(socket: TestSocket, code: string) {
+  return socket.frames.filter((frame) => (frame as { code: string }).code === code) as {
+    code: string;
+    recipient?: string;
+    data: unknown;
+  }[];
+}
+
+export type { Visitor };

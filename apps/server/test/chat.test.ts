@@ -1,0 +1,379 @@
+import type { Message, Visitor } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentSocket, framesOf, onlyId, uuidOf, visitor } from './chat-harness.js';
+import { createAgent, sleep, startTestServer, type TestServer } from './harness.js';
+import { TestSocket } from './sockets.js';
+
+let server: TestServer;
+let admin: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await server.login();
+});
+afterAll(() => server.close());
+
+describe('a conversation end to end', () => {
+  it('init → 8002 → message → 8006 with seq → send → visitor 8005 → end → rate', async () => {
+    const adminUuid = await uuidOf(server, admin);
+    const agent = await agentSocket(server, admin);
+    const v = await visitor(server);
+
+    const online = await agent.frame('8002');
+    expect(online.data).toMatchObject({
+      YQToken: v.token,
+      online: true,
+      state: 'end',
+      channel: 'web',
+      engine: 'Google',
+      keyword: 'chat tool',
+      firstUrl: 'https://shop.example/pricing',
+    });
+    const visit = await agent.frame('8010');
+    expect(visit.data).toMatchObject({ YQToken: v.token, URL: 'https://shop.example/pricing', title: 'Pricing' });
+
+    const first = await v.say('Hello, is anyone there?');
+    expect(first).toMatchObject({
+      seq: 1,
+      role: 'user',
+      type: 'text',
+      msg: 'Hello, is anyone there?',
+      YQToken: v.token,
+      serviceID: adminUuid,
+      withdrawn: false,
+    });
+    const state = await agent.frame('8001');
+    expect(state.data).toEqual({ YQToken: v.token, state: 'current', serviceID: adminUuid });
+    const incoming = await agent.frame('8006');
+    expect(incoming.recipient).toBe(adminUuid);
+    expect(incoming.data).toEqual(first);
+    const taken = await v.socket.frame('2000');
+    expect(taken.data).toEqual({ serviceID: adminUuid, nickname: 'admin', avatar: '' });
+
+    const list = await server.get<{ list: Visitor[] }>('/api/talk/userList', { token: admin });
+    expect(list.body.data.list.find((item) => item.YQToken === v.token)).toMatchObject({
+      state: 'current',
+      umsg: 1,
+      smsg: 0,
+      unreadNumber: 1,
+      lastMessage: first,
+    });
+
+    const reply = await server.post<Message>(
+      '/api/talk/send',
+      { YQToken: v.token, msg: 'Hi! How can I help?', onlyID: onlyId() },
+      { token: admin },
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ seq: 2, role: 'service', nickname: 'admin', serviceID: adminUuid });
+    const toVisitor = await v.socket.frame('8005');
+    expect(toVisitor.data).toEqual(reply.body.data);
+    const echo = await agent.frame('8005');
+    expect(echo.recipient).toBe(adminUuid);
+
+    const history = await server.get<{ list: Message[] }>(`/api/talk/messages?YQToken=${v.token}`, { token: admin });
+    expect(history.body.data.list.map((message) => message.seq)).toEqual([1, 2]);
+    const visitorSide = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}`);
+    expect(visitorSide.body.data.list.map((message) => message.msg)).toEqual(['Hello, is anyone there?', 'Hi! How can I help?']);
+
+    const ended = await server.post<Visitor>('/api/talk/end', { YQToken: v.token }, { token: admin });
+    expect(ended.status).toBe(200);
+    expect(ended.body.data.state).toBe('end');
+    expect((await v.socket.frame('2004')).data).toEqual({ rate: true });
+    const tip = await v.socket.frame('2017');
+    expect(tip.data).toMatchObject({ role: 'tip', msg: 'tip.ended', seq: 3 });
+    expect((await server.post('/api/visitor/rate', { YQToken: v.token, score: 5, comment: 'Great' })).status).toBe(200);
+    expect((await server.post('/api/visitor/rate', { YQToken: v.token, score: 9 })).status).toBe(400);
+
+    // The next message opens a new conversation and seq goes on.
+    const again = await v.say('One more thing');
+    expect(again.seq).toBe(4);
+    agent.close();
+    v.socket.close();
+  });
+
+  it('is idempotent on (YQToken, onlyID) for visitors and agents', async () => {
+    const agent = await agentSocket(server, admin);
+    const v = await visitor(server);
+    const id = onlyId();
+    const [a, b] = await Promise.all([v.say('once', id), v.say('once', id)]);
+    expect(a.id).toBe(b.id);
+    const third = await v.say('once', id);
+    expect(third).toEqual(a);
+    const replyId = onlyId();
+    const first = await server.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'reply', onlyID: replyId }, { token: admin });
+    const second = await server.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'reply', onlyID: replyId }, { token: admin });
+    expect(second.body.data).toEqual(first.body.data);
+    const all = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}`);
+    expect(all.body.data.list.filter((message) => message.role !== 'tip').map((message) => message.msg)).toEqual(['once', 'reply']);
+    await sleep(100);
+    expect(framesOf(agent, '8006').filter((frame) => (frame.data as Message).YQToken === v.token)).toHaveLength(1);
+    agent.close();
+    v.socket.close();
+  });
+
+  it('lets a visitor catch up with afterSeq after a dropped socket', async () => {
+    const agent = await agentSocket(server, admin);
+    const v = await visitor(server);
+    const first = await v.say('before the drop');
+    v.socket.close();
+    for (const text of ['one', 'two', 'three']) {
+      await server.post('/api/talk/send', { YQToken: v.token, msg: text, onlyID: onlyId() }, { token: admin });
+    }
+    const missed = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}&afterSeq=${first.seq}`);
+    expect(missed.body.data.list.map((message) => [message.seq, message.msg])).toEqual([
+      [first.seq + 1, 'one'],
+      [first.seq + 2, 'two'],
+      [first.seq + 3, 'three'],
+    ]);
+    const older = await server.get<{ list: Message[] }>(`/api/talk/messages?YQToken=${v.token}&beforeSeq=${first.seq + 3}&limit=2`, {
+      token: admin,
+    });
+    expect(older.body.data.list.map((message) => message.seq)).toEqual([first.seq + 1, first.seq + 2]);
+    agent.close();
+  });
+});
+
+describe('routing and the queue', () => {
+  let queueServer: TestServer;
+  beforeAll(async () => {
+    queueServer = await startTestServer();
+  });
+  afterAll(() => queueServer.close());
+
+  it('queues visitors when nobody is available, pushes positions, and two agents racing to accept: exactly one wins', async () => {
+    const adminToken = await queueServer.login();
+    const one = (await createAgent(queueServer, adminToken, { username: 'racer-one' })).token ?? '';
+    const two = (await createAgent(queueServer, adminToken, { username: 'racer-two' })).token ?? '';
+    for (const token of [adminToken, one, two]) await queueServer.post('/api/index/state', { state: '1' }, { token });
+    const sockets = [await agentSocket(queueServer, one), await agentSocket(queueServer, two)];
+
+    const init = await queueServer.post<{ settings: { online: boolean } }>('/api/visitor/init', { url: 'https://shop.example/' });
+    expect(init.body.data.settings.online).toBe(false);
+
+    const first = await visitor(queueServer);
+    const second = await visitor(queueServer);
+    const third = await visitor(queueServer);
+    await first.say('first in line');
+    await second.say('second in line');
+    await third.say('third in line');
+    expect((await third.socket.until(() => framesOf(third.socket, '2001').at(-1))).data).toEqual({ position: 3 });
+    expect((await second.socket.until(() => framesOf(second.socket, '2001').at(-1))).data).toEqual({ position: 2 });
+    // A waiting visitor's message reaches every agent, with no recipient.
+    const waitingMessage = await sockets[0]?.until(() =>
+      framesOf(sockets[0] as TestSocket, '8006').find((frame) => (frame.data as Message).msg === 'third in line'),
+    );
+    expect(waitingMessage?.recipient).toBeUndefined();
+
+    const results = await Promise.all([
+      queueServer.post('/api/talk/accept', { YQToken: first.token }, { token: one }),
+      queueServer.post('/api/talk/accept', { YQToken: first.token }, { token: two }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual([200, 409]);
+    await third.socket.until(() => (framesOf(third.socket, '2001').at(-1)?.data as { position: number }).position === 2 || undefined);
+    await second.socket.until(() => (framesOf(second.socket, '2001').at(-1)?.data as { position: number }).position === 1 || undefined);
+
+    // Going online hands the waiting visitors out at once, oldest first, up to the agent's limit.
+    const oneUuid = await uuidOf(queueServer, one);
+    await queueServer.post('/api/index/state', { state: '0' }, { token: one });
+    expect((await second.socket.frame('2000')).data).toEqual({ serviceID: oneUuid, nickname: 'racer-one', avatar: '' });
+    expect((await third.socket.frame('2000')).data).toEqual({ serviceID: oneUuid, nickname: 'racer-one', avatar: '' });
+    const order = await queueServer.get<{ list: Visitor[] }>('/api/talk/userList', { token: one });
+    expect(order.body.data.list.filter((item) => item.serviceID === oneUuid).length).toBeGreaterThanOrEqual(2);
+    for (const socket of [...sockets, first.socket, second.socket, third.socket]) socket.close();
+  });
+
+  it('gives a new conversation to the available agent with the fewest open ones, up to maxChats', async () => {
+    const adminToken = await queueServer.login();
+    await queueServer.post('/api/index/state', { state: '1' }, { token: adminToken });
+    const light = await createAgent(queueServer, adminToken, { username: 'light' });
+    const lightUuid = await uuidOf(queueServer, light.token ?? '');
+    const lightSocket = await agentSocket(queueServer, light.token ?? '');
+    const v = await visitor(queueServer);
+    const message = await v.say('who answers?');
+    expect(message.serviceID).toBe(lightUuid);
+    lightSocket.close();
+    v.socket.close();
+  });
+});
+
+describe('who sees what', () => {
+  let scoped: TestServer;
+  let adminToken: string;
+  let alice: string;
+  let bob: string;
+  beforeAll(async () => {
+    scoped = await startTestServer();
+    adminToken = await scoped.login();
+    await scoped.post('/api/index/state', { state: '1' }, { token: adminToken });
+    alice = (await createAgent(scoped, adminToken, { username: 'alice' })).token ?? '';
+    bob = (await createAgent(scoped, adminToken, { username: 'bob' })).token ?? '';
+  });
+  afterAll(() => scoped.close());
+
+  it("keeps other agents out of a conversation, lets a supervisor monitor it, and never shows a visitor another's data", async () => {
+    await scoped.post('/api/index/state', { state: '1' }, { token: bob });
+    const aliceSocket = await agentSocket(scoped, alice);
+    const bobSocket = await agentSocket(scoped, bob);
+    const adminSocket = await agentSocket(scoped, adminToken);
+    const v = await visitor(scoped);
+    const other = await visitor(scoped);
+    await v.say('for alice');
+    await aliceSocket.until(() => framesOf(aliceSocket, '8006').length > 0);
+
+    expect((await scoped.get(`/api/talk/messages?YQToken=${v.token}`, { token: bob })).status).toBe(403);
+    expect((await scoped.get(`/api/talk/visits?YQToken=${v.token}`, { token: bob })).status).toBe(403);
+    expect((await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'hijack', onlyID: onlyId() }, { token: bob })).status).toBe(403);
+    expect((await scoped.post('/api/talk/accept', { YQToken: v.token }, { token: bob })).status).toBe(409);
+    expect((await scoped.post('/api/talk/end', { YQToken: v.token }, { token: bob })).status).toBe(403);
+    expect((await scoped.post('/api/talk/monitor', { YQToken: v.token }, { token: bob })).status).toBe(403);
+    const bobList = await scoped.get<{ list: Visitor[] }>('/api/talk/userList', { token: bob });
+    expect(bobList.body.data.list.map((item) => item.YQToken)).not.toContain(v.token);
+
+    expect((await scoped.get(`/api/talk/messages?YQToken=${v.token}`, { token: adminToken })).status).toBe(200);
+    const monitored = await scoped.post<Visitor>('/api/talk/monitor', { YQToken: v.token }, { token: adminToken });
+    expect(monitored.status).toBe(200);
+    await v.say('second for alice');
+    await adminSocket.until(() => framesOf(adminSocket, '8006').find((frame) => (frame.data as Message).msg === 'second for alice'));
+    await sleep(150);
+    expect(framesOf(bobSocket, '8006').map((frame) => (frame.data as Message).msg)).not.toContain('second for alice');
+
+    await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'private to v', onlyID: onlyId() }, { token: alice });
+    await v.socket.frame('8005');
+    await sleep(150);
+    expect(JSON.stringify(other.socket.frames)).not.toContain(v.token);
+    expect(JSON.stringify(other.socket.frames)).not.toContain('private to v');
+    for (const socket of [aliceSocket, bobSocket, adminSocket, v.socket, other.socket]) socket.close();
+  });
+
+  it('relays typing, visits and withdrawals; only the sender withdraws, within 2 minutes', async () => {
+    const aliceSocket = await agentSocket(scoped, alice);
+    const v = await visitor(scoped);
+    await v.say('typing test');
+    v.socket.send({ code: '8011', data: { text: 'I am wri' } });
+    const typing = await aliceSocket.frame('8011');
+    expect(typing.data).toEqual({ YQToken: v.token, text: 'I am wri' });
+
+    await scoped.post('/api/visitor/visit', { YQToken: v.token, url: 'https://shop.example/checkout', title: 'Checkout' });
+    await aliceSocket.until(() =>
+      framesOf(aliceSocket, '8010').find((frame) => (frame.data as { URL: string }).URL === 'https://shop.example/checkout'),
+    );
+    const visits = await scoped.get<{ list: { URL: string }[] }>(`/api/talk/visits?YQToken=${v.token}`, { token: alice });
+    expect(visits.body.data.list.map((item) => item.URL)).toEqual(['https://shop.example/checkout', 'https://shop.example/pricing']);
+
+    const id = onlyId();
+    await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'oops', onlyID: id }, { token: alice });
+    expect((await scoped.post('/api/talk/withdraw', { YQToken: v.token, onlyID: id }, { token: adminToken })).status).toBe(403);
+    expect((await scoped.post('/api/talk/withdraw', { YQToken: v.token, onlyID: id }, { token: alice })).status).toBe(200);
+    expect((await v.socket.frame('2015')).data).toEqual({ onlyID: id });
+    const stored = await scoped.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}`);
+    expect(stored.body.data.list.find((message) => message.onlyID === id)).toMatchObject({ withdrawn: true, msg: '' });
+    const old = onlyId();
+    await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'old news', onlyID: old }, { token: alice });
+    await scoped.storage.db
+      .updateTable('messages')
+      .set({ created_at: new Date(Date.now() - 3 * 60_000).toISOString() })
+      .where('only_id', '=', old)
+      .execute();
+    const late = await scoped.post('/api/talk/withdraw', { YQToken: v.token, onlyID: old }, { token: alice });
+    expect(late.status).toBe(409);
+    expect(late.body.msg).toBe('Messages can only be withdrawn within 2 minutes');
+    aliceSocket.close();
+    v.socket.close();
+  });
+
+  it('transfers a conversation with a tip both agents and the visitor see', async () => {
+    const aliceSocket = await agentSocket(scoped, alice);
+    const bobSocket = await agentSocket(scoped, bob);
+    const bobUuid = await uuidOf(scoped, bob);
+    const v = await visitor(scoped);
+    await v.say('please transfer me');
+    const moved = await scoped.post<Visitor>('/api/talk/transfer', { YQToken: v.token, serviceID: bobUuid }, { token: alice });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ state: 'current', serviceID: bobUuid });
+    expect(
+      (await v.socket.until(() => framesOf(v.socket, '2000').find((frame) => (frame.data as { serviceID: string }).serviceID === bobUuid)))
+        .data,
+    ).toMatchObject({ nickname: 'bob' });
+    const tipForAlice = await aliceSocket.until(() =>
+      framesOf(aliceSocket, '2017').find((frame) => (frame.data as Message).msg === 'tip.transferred'),
+    );
+    expect((tipForAlice.data as Message).nickname).toBe('bob');
+    await bobSocket.until(() => framesOf(bobSocket, '2017').find((frame) => (frame.data as Message).msg === 'tip.transferred'));
+    expect((await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'still mine?', onlyID: onlyId() }, { token: alice })).status).toBe(
+      403,
+    );
+    for (const socket of [aliceSocket, bobSocket, v.socket]) socket.close();
+  });
+});
+
+describe('bad input disturbs nobody', () => {
+  it('answers bodies and frames that are wrong with errors', async () => {
+    const agent = await agentSocket(server, admin);
+    const v = await visitor(server);
+    const bystander = await visitor(server);
+    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: '', onlyID: onlyId() })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'x'.repeat(5001), onlyID: onlyId() })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'x', onlyID: 'bad id with spaces' })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'x', onlyID: onlyId(), type: 'video' })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: 'A'.repeat(24), msg: 'x', onlyID: onlyId() })).status).toBe(401);
+    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'y'.repeat(300_000), onlyID: onlyId() })).status).toBe(413);
+    expect((await server.post('/api/talk/send', { YQToken: v.token, msg: 42, onlyID: onlyId() }, { token: admin })).status).toBe(400);
+    expect((await server.get('/api/talk/messages?YQToken=short', { token: admin })).status).toBe(400);
+    expect((await server.post('/api/visitor/letter', { name: '', content: 'hi' })).status).toBe(400);
+    expect((await server.post('/api/visitor/letter', { name: 'Ann', email: 'not-an-email', content: 'hi' })).status).toBe(400);
+
+    const unknown = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${'B'.repeat(24)}`);
+    expect(await unknown.closed()).toBe(4401);
+    v.socket.send('garbage');
+    v.socket.send({ code: '8011', data: { text: 7 } });
+    v.socket.send({ code: '9999' });
+    await v.socket.until(() => framesOf(v.socket, '4000').length === 3);
+    v.socket.send('x'.repeat(20_000));
+    await v.socket.closed();
+
+    const message = await bystander.say('still working');
+    expect(message.msg).toBe('still working');
+    await agent.until(() => framesOf(agent, '8006').find((frame) => (frame.data as Message).msg === 'still working'));
+    bystander.socket.send('Y');
+    await bystander.socket.until(() => bystander.socket.texts.includes('Y'));
+    expect(bystander.socket.closeCode).toBeUndefined();
+    agent.close();
+    bystander.socket.close();
+  });
+});
+
+describe('presence', () => {
+  it('says 8003 only when a visitor stays away past the grace period, not on a reload', async () => {
+    const agent = await agentSocket(server, admin);
+    const v = await visitor(server);
+    await agent.until(() => framesOf(agent, '8002').find((frame) => (frame.data as Visitor).YQToken === v.token));
+    v.socket.close();
+    const back = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.token}`);
+    await sleep(4500);
+    expect(framesOf(agent, '8003').filter((frame) => (frame.data as { YQToken: string }).YQToken === v.token)).toHaveLength(0);
+    back.close();
+    const left = await agent.until(
+      () => framesOf(agent, '8003').find((frame) => (frame.data as { YQToken: string }).YQToken === v.token),
+      6000,
+    );
+    expect(left.data).toEqual({ YQToken: v.token });
+    agent.close();
+  }, 20_000);
+});
+
+describe('leave a message', () => {
+  it('stores the letter and counts it unread for agents', async () => {
+    const before = await server.get<number>('/api/letter/unreadCount', { token: admin });
+    const created = await server.post<{ id: number }>('/api/visitor/letter', {
+      name: 'Ann',
+      phone: '+86 138 0000 0000',
+      email: 'ann@example.com',
+      content: 'Call me back',
+    });
+    expect(created.status).toBe(200);
+    const after = await server.get<number>('/api/letter/unreadCount', { token: admin });
+    expect(after.body.data).toBe(before.body.data + 1);
+    expect((await server.get('/api/letter/unreadCount')).status).toBe(401);
+  });
+});

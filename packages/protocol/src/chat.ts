@@ -1,0 +1,155 @@
+import { z } from 'zod';
+
+export type VisitorState = 'wait' | 'current' | 'end' | 'robot' | 'monitor';
+export type Channel = 'web' | 'officialAccount' | 'miniProgram';
+export type MessageRole = 'user' | 'service' | 'tip' | 'robot';
+export type MessageType = 'text' | 'image' | 'file';
+
+export const CHANNELS = ['web', 'officialAccount', 'miniProgram'] as const;
+export const MESSAGE_TYPES = ['text', 'image', 'file'] as const;
+
+export interface Message {
+  id: number;
+  YQToken: string;
+  /** Per visitor: 1, 2, 3 … with no gaps, assigned when the message is stored. */
+  seq: number;
+  onlyID: string;
+  role: MessageRole;
+  type: MessageType;
+  msg: string;
+  nickname: string;
+  serviceID: string | null;
+  /** ISO 8601 */
+  time: string;
+  withdrawn: boolean;
+}
+
+export interface Visitor {
+  YQToken: string;
+  nickname: string;
+  state: VisitorState;
+  serviceID: string | null;
+  unreadNumber: number;
+  umsg: number;
+  smsg: number;
+  online: boolean;
+  channel: Channel;
+  region: string;
+  platform: string;
+  browser: string;
+  referrer: string;
+  engine: string;
+  keyword: string;
+  firstUrl: string;
+  created_at: string;
+  lastMessage: Message | null;
+}
+
+export interface Visit {
+  URL: string;
+  title: string;
+  created_at: string;
+}
+
+/** What the widget needs to draw itself; taken from the chat-window settings pages. */
+export interface WidgetSettings {
+  /** Main colour of the launcher, header and the visitor's bubbles (#rrggbb). */
+  color: string;
+  /** Title of the chat window. */
+  title: string;
+  /** First message shown to a visitor before anyone answers. */
+  welcome: string;
+  /** Text beside the launcher icon; empty shows the icon alone. */
+  launcherText: string;
+  position: 'right' | 'left';
+  /** An image URL for the launcher; empty uses the built-in icon. */
+  icon: string;
+  /** Ask name (and the listed fields) before the first message. */
+  preChat: { enabled: boolean; fields: ('name' | 'phone' | 'email')[] };
+  /** Fields of the leave-a-message form shown when no agent is online. */
+  letter: { fields: ('name' | 'phone' | 'email')[]; required: ('name' | 'phone' | 'email')[] };
+  invitation: { enabled: boolean; delaySeconds: number; text: string };
+  /** Whether any agent is online now (the widget offers leave-a-message when not). */
+  online: boolean;
+  /** Ask for a 1–5 rating when a conversation ends. */
+  rating: boolean;
+  /** Largest upload in bytes, and the accepted MIME types. */
+  upload: { maxBytes: number; types: string[] };
+}
+
+/** A visitor credential: 128 random bits or more, base64url. */
+export const yqToken = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/);
+/** A client-made message id that makes a send idempotent. */
+export const onlyId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
+export const MAX_MESSAGE_LENGTH = 5000;
+
+const pageUrl = z.string().trim().max(2048);
+const seq = z.coerce.number().int().min(0);
+
+export const visitorInitBody = z.object({
+  YQToken: yqToken.optional(),
+  url: pageUrl.min(1),
+  title: z.string().max(512).optional(),
+  referrer: z.string().max(2048).optional(),
+  lang: z.string().max(35).optional(),
+  channel: z.enum(CHANNELS).optional(),
+});
+
+export const messageBody = z.object({
+  YQToken: yqToken,
+  msg: z.string().min(1).max(MAX_MESSAGE_LENGTH),
+  onlyID: onlyId,
+  type: z.enum(MESSAGE_TYPES).optional(),
+});
+
+export const visitBody = z.object({ YQToken: yqToken, url: pageUrl.min(1), title: z.string().max(512).optional() });
+
+export const messagesQuery = z.object({
+  YQToken: yqToken,
+  afterSeq: seq.optional(),
+  beforeSeq: seq.optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+export const letterBody = z.object({
+  YQToken: yqToken.optional(),
+  name: z.string().trim().min(1).max(64),
+  phone: z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^[\d\s+()-]*$/)
+    .optional(),
+  email: z.union([z.literal(''), z.email().max(254)]).optional(),
+  content: z.string().trim().min(1).max(2000),
+});
+
+export const rateBody = z.object({
+  YQToken: yqToken,
+  score: z.number().int().min(1).max(5),
+  comment: z.string().trim().max(500).optional(),
+});
+
+export const conversationBody = z.object({ YQToken: yqToken });
+export const transferBody = z.object({ YQToken: yqToken, serviceID: z.string().uuid() });
+export const withdrawBody = z.object({ YQToken: yqToken, onlyID: onlyId });
+export const agentStateBody = z.object({ state: z.enum(['0', '1']) });
+export const typingData = z.object({ text: z.string().max(MAX_MESSAGE_LENGTH) });
+
+/**
+ * System tips are stored as a kind (`msg`, e.g. `tip.transferred`) plus the agent or visitor name they
+ * concern (`nickname`), so that each client shows them in its own language.
+ */
+export const TIP_TEXTS = {
+  'tip.accepted': { zh: '{name} 已接入对话', en: '{name} joined the conversation' },
+  'tip.transferred': { zh: '对话已转接给 {name}', en: 'Conversation transferred to {name}' },
+  'tip.ended': { zh: '对话已结束', en: 'The conversation has ended' },
+  'tip.visitorLeft': { zh: '访客已离开', en: 'The visitor left' },
+  'tip.visitorBack': { zh: '访客已回来', en: 'The visitor is back' },
+} as const;
+export type TipKind = keyof typeof TIP_TEXTS;
+
+export function tipText(kind: string, name: string, lang: 'zh' | 'en'): string {
+  const texts = (TIP_TEXTS as Record<string, { zh: string; en: string } | undefined>)[kind];
+  return texts ? texts[lang].replace('{name}', name) : kind;
+}
