@@ -3,7 +3,10 @@ import type { TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
 
 let counter = 0;
-export const onlyId = () => `m-${Date.now().toString(36)}-${(counter += 1)}`;
+export function onlyId(): string {
+  counter += 1;
+  return `m-${Date.now().toString(36)}-${counter}`;
+}
 
 export interface TestVisitor {
   token: string;

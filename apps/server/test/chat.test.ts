@@ -7,6 +7,8 @@ import { TestSocket } from './sockets.js';
 let server: TestServer;
 let admin: string;
 
+const positionOf = (socket: TestSocket) => (framesOf(socket, '2001').at(-1)?.data as { position: number } | undefined)?.position;
+
 beforeAll(async () => {
   server = await startTestServer();
   admin = await server.login();
@@ -170,8 +172,8 @@ describe('routing and the queue', () => {
       queueServer.post('/api/talk/accept', { YQToken: first.token }, { token: two }),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 409]);
-    await third.socket.until(() => (framesOf(third.socket, '2001').at(-1)?.data as { position: number }).position === 2 || undefined);
-    await second.socket.until(() => (framesOf(second.socket, '2001').at(-1)?.data as { position: number }).position === 1 || undefined);
+    await third.socket.until(() => positionOf(third.socket) === 2 || undefined);
+    await second.socket.until(() => positionOf(second.socket) === 1 || undefined);
 
     // Going online hands the waiting visitors out at once, oldest first, up to the agent's limit.
     const oneUuid = await uuidOf(queueServer, one);

@@ -582,24 +582,22 @@ export class ChatService {
     tellVisitor: boolean,
     extraAgents: string[] | 'all' = [],
   ): Promise<void> {
-    const row = await this.db
-      .transaction()
-      .execute((tx) =>
-        this.repo.insertMessage(
-          tx,
-          visitor.id,
-          {
-            only_id: `tip-${randomBytes(8).toString('hex')}`,
-            role: 'tip',
-            type: 'text',
-            msg: kind,
-            nickname: name,
-            service_id: visitor.service_id,
-            created_at: isoNow(),
-          },
-          null,
-        ),
-      );
+    const row = await this.db.transaction().execute((tx) =>
+      this.repo.insertMessage(
+        tx,
+        visitor.id,
+        {
+          only_id: `tip-${randomBytes(8).toString('hex')}`,
+          role: 'tip',
+          type: 'text',
+          msg: kind,
+          nickname: name,
+          service_id: visitor.service_id,
+          created_at: isoNow(),
+        },
+        null,
+      ),
+    );
     const message = toMessage(row, visitor.token);
     const current = await this.notify.agentsOf(visitor);
     const to = current === 'all' || extraAgents === 'all' ? 'all' : [...new Set([...current, ...extraAgents])];

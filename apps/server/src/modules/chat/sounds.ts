@@ -13,7 +13,7 @@ function tone(notes: { hz: number; ms: number }[]): Buffer {
     }
   }
   const data = Buffer.alloc(samples.length * 2);
-  samples.forEach((sample, index) => data.writeInt16LE(Math.round(sample * 32767), index * 2));
+  for (const [index, sample] of samples.entries()) data.writeInt16LE(Math.round(sample * 32767), index * 2);
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
   header.writeUInt32LE(36 + data.length, 4);
