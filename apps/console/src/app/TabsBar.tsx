@@ -14,8 +14,8 @@ import { useSettings } from '../stores/settings';
 import { useTabs } from '../stores/tabs';
 import { useUi } from '../stores/ui';
 import { RouteIcon } from './icons';
-import type { AppRoute } from './routeTree';
-import { fallbackPath } from './tabs';
+import { type AppRoute, leaves } from './routeTree';
+import { fallbackPath, type Tab } from './tabs';
 
 /** The tab key of a page: its full path (query included) for routes that open a tab per full path. */
 export function tabKey(leaf: AppRoute | undefined, pathname: string, search: string): string {
@@ -23,7 +23,17 @@ export function tabKey(leaf: AppRoute | undefined, pathname: string, search: str
 }
 
 /** Visited pages as tabs (seed §2/§4), with the right-click menu and close rules. */
-export function TabsBar({ leaf }: { leaf: AppRoute | undefined }) {
+function affixTabs(routes: AppRoute[]): Tab[] {
+  return leaves(routes)
+    .filter((route) => route.meta?.noClosable && !route.meta.tabHidden)
+    .map((route) => ({
+      path: route.fullPath,
+      name: route.name,
+      meta: { title: route.meta?.title ?? route.name, icon: route.meta?.icon, noClosable: true },
+    }));
+}
+
+export function TabsBar({ leaf, routes }: { leaf: AppRoute | undefined; routes: AppRoute[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -32,6 +42,10 @@ export function TabsBar({ leaf }: { leaf: AppRoute | undefined }) {
   const showIcon = useSettings((state) => state.theme.showTabsIcon);
   const reload = useUi((state) => state.reload);
   const active = tabKey(leaf, location.pathname, location.search);
+
+  useEffect(() => {
+    store.affix(affixTabs(routes));
+  }, [routes, store.affix]);
 
   useEffect(() => {
     if (!leaf?.meta || leaf.meta.tabHidden) return;

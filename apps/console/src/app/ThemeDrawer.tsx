@@ -64,7 +64,7 @@ export function ThemeDrawer() {
       size={280}
       open={open}
       onClose={() => setOpen(false)}
-      className="theme-drawer"
+      rootClassName="theme-drawer"
       footer={
         <Space className="theme-drawer-footer">
           <Button

@@ -35,6 +35,12 @@ export function addTab(tabs: Tab[], tab: Tab, max: number): Tab[] {
   return ensureAnchor(next);
 }
 
+/** Non-closable routes are always present as tabs, ahead of the visited ones. */
+export function withAffixTabs(tabs: Tab[], affix: Tab[]): Tab[] {
+  const missing = affix.filter((tab) => !tabs.some((item) => item.path === tab.path));
+  return missing.length > 0 ? [...missing, ...tabs] : tabs;
+}
+
 export function closeTab(tabs: Tab[], path: string): Tab[] {
   return tabs.filter((tab) => tab.path !== path || tab.meta.noClosable);
 }

@@ -1,10 +1,11 @@
 import { create } from 'zustand';
-import { addTab, changeTabsMeta, closeAll, closeLeft, closeOthers, closeRight, closeTab, type Tab } from '../app/tabs';
+import { addTab, changeTabsMeta, closeAll, closeLeft, closeOthers, closeRight, closeTab, type Tab, withAffixTabs } from '../app/tabs';
 import { settings } from '../lib/settings';
 
 interface TabsState {
   tabs: Tab[];
   add(tab: Tab): void;
+  affix(tabs: Tab[]): void;
   close(path: string): void;
   closeOthers(path: string): void;
   closeLeft(path: string): void;
@@ -17,6 +18,7 @@ interface TabsState {
 export const useTabs = create<TabsState>((set) => ({
   tabs: [],
   add: (tab) => set((state) => ({ tabs: addTab(state.tabs, tab, settings.tabsMax) })),
+  affix: (tabs) => set((state) => ({ tabs: withAffixTabs(state.tabs, tabs) })),
   close: (path) => set((state) => ({ tabs: closeTab(state.tabs, path) })),
   closeOthers: (path) => set((state) => ({ tabs: closeOthers(state.tabs, path) })),
   closeLeft: (path) => set((state) => ({ tabs: closeLeft(state.tabs, path) })),

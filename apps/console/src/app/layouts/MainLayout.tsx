@@ -93,7 +93,7 @@ function Frame({ state, nav }: { state: RouteState; nav?: ReactNode }) {
     <>
       <HeaderBlock>
         {nav}
-        {showTabs && <TabsBar leaf={state.leaf} />}
+        {showTabs && <TabsBar leaf={state.leaf} routes={state.routes} />}
       </HeaderBlock>
       <AppMain leaf={state.leaf} />
     </>

@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test';
+import { BASE_URL, CHROMIUM_PATH } from './support/env';
+
+export default defineConfig({
+  testDir: './tests',
+  globalSetup: './support/global-setup.ts',
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  // Two cores: two workers share one server.
+  workers: 2,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  outputDir: '../.tmp/playwright-results',
+  use: {
+    baseURL: BASE_URL,
+    // Offline caching would make one test's build leak into the next.
+    serviceWorkers: 'block',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    },
+  },
+});

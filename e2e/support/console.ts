@@ -1,0 +1,74 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL } from './env';
+
+export const TOKEN_KEY = 'parley-token';
+export const THEME_KEY = 'parley-theme';
+export const LANGUAGE_KEY = 'parley-language';
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export async function apiLogin(request: APIRequestContext, username = ADMIN_USERNAME, password = ADMIN_PASSWORD): Promise<string> {
+  const response = await request.post(`${BASE_URL}/api/login`, { data: { username, password } });
+  const body = (await response.json()) as Envelope<{ token: string }>;
+  if (!body.data?.token) throw new Error(`login of ${username} failed: ${body.msg}`);
+  return body.data.token;
+}
+
+let counter = 0;
+
+/** A fresh account holding the built-in Agent role (workbench and history only). */
+export async function createAgent(request: APIRequestContext): Promise<{ username: string; password: string }> {
+  const token = await apiLogin(request);
+  const headers = { Authorization: `Bearer ${token}` };
+  const roles = (await (await request.get(`${BASE_URL}/api/role/getList?pageNo=1&pageSize=100`, { headers })).json()) as Envelope<{
+    list: { id: number; name: string }[];
+  }>;
+  const agentRole = roles.data.list.find((role) => role.name === 'Agent');
+  if (!agentRole) throw new Error('no Agent role');
+  const username = `agent${Date.now().toString(36)}${counter++}`;
+  const password = 'agent-pass-1';
+  const saved = await request.post(`${BASE_URL}/api/service/doEdit`, {
+    headers,
+    data: { username, nickname: username, password, roleId: agentRole.id },
+  });
+  if (!saved.ok()) throw new Error(`could not create ${username}: ${await saved.text()}`);
+  return { username, password };
+}
+
+/** Opens the console with stored settings (before the app reads them) and, optionally, a session. */
+export async function openConsole(
+  page: Page,
+  path: string,
+  options: { token?: string; theme?: Record<string, unknown>; language?: 'zh' | 'en' } = {},
+): Promise<void> {
+  await page.goto('/#/404');
+  await page.evaluate(
+    ([tokenKey, themeKey, languageKey, token, theme, language]) => {
+      localStorage.clear();
+      if (token) localStorage.setItem(tokenKey, token);
+      if (theme) localStorage.setItem(themeKey, theme);
+      if (language) localStorage.setItem(languageKey, language);
+    },
+    [
+      TOKEN_KEY,
+      THEME_KEY,
+      LANGUAGE_KEY,
+      options.token ?? '',
+      options.theme ? JSON.stringify(options.theme) : '',
+      options.language ?? '',
+    ] as const,
+  );
+  await page.goto(`/#${path}`);
+  await page.reload();
+}
+
+/** First-level entries of the sidebar menu (items and submenus), in the vertical layout. */
+export function menuEntries(page: Page) {
+  return page.locator(
+    '[data-testid="sider"] .ant-menu-root > li.ant-menu-item, [data-testid="sider"] .ant-menu-root > li.ant-menu-submenu',
+  );
+}

@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL, E2E_PORT } from './env';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function build(): void {
+  const all = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (all.status === 0) return;
+  // One broken part should not hide the others' results: build what these suites need on its own.
+  for (const workspace of ['@parley/console', '@parley/server']) {
+    const one = spawnSync('npm', ['run', 'build', '--silent', '-w', workspace], { cwd: root, stdio: 'inherit' });
+    if (one.status !== 0) throw new Error(`build of ${workspace} failed`);
+  }
+}
+
+async function waitUntilUp(child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const up = await fetch(`${BASE_URL}/api/publicKey`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not answer on ${BASE_URL}`);
+}
+
+/** Builds, then starts the server as `npm start` would, in its own data directory; stops it afterwards. */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  build();
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
+  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitUntilUp(child);
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,109 @@
+import { expect, test } from '@playwright/test';
+import { apiLogin, openConsole } from '../../support/console';
+
+const LAYOUTS: Record<string, string> = {
+  vertical: '[data-testid="sider"] .ant-menu-inline',
+  float: '[data-testid="sider"] .ant-menu-vertical',
+  horizontal: '.top-menu.ant-menu-horizontal',
+  common: '.top-bar-common',
+  column: '[data-testid="column-item"]',
+  comprehensive: '[data-testid="comprehensive-tab"]',
+};
+
+for (const [layout, marker] of Object.entries(LAYOUTS)) {
+  test(`the ${layout} layout renders`, async ({ page, request }) => {
+    await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout } });
+    await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', layout);
+    await expect(page.locator(marker).first()).toBeVisible();
+    await expect(page.getByTestId('home-page')).toBeVisible();
+    await expect(page.getByTestId('tabs-bar')).toBeVisible();
+  });
+}
+
+test('the column layout shows the chosen first-level route and its children', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout: 'column' } });
+  await page.getByTestId('column-item').filter({ hasText: '客服' }).first().click();
+  await expect(page).toHaveURL(/#\/service\/service$/);
+  await expect(page.locator('.column-menu')).toContainText('角色管理');
+});
+
+test('the comprehensive layout switches the sidebar by first-level tab', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout: 'comprehensive' } });
+  await page.getByTestId('comprehensive-tab').filter({ hasText: '客服' }).click();
+  await expect(page).toHaveURL(/#\/service\/service$/);
+  await expect(page.getByTestId('sider')).toContainText('登录日志');
+  await expect(page.getByTestId('sider')).not.toContainText('档案用户');
+});
+
+test('at 390 px the console is mobile: vertical, sidebar folded, overlay folds it again', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout: 'column' } });
+  await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'vertical');
+  const sider = page.getByTestId('sider');
+  await expect(sider).not.toBeInViewport();
+  await page.getByTestId('fold-button').click();
+  await expect(sider).toBeInViewport();
+  await expect(page.getByTestId('mobile-mask')).toBeVisible();
+  await page.getByTestId('mobile-mask').click({ position: { x: 370, y: 400 } });
+  await expect(sider).not.toBeInViewport();
+  await expect(page.getByTestId('mobile-mask')).toHaveCount(0);
+});
+
+test('tabs: visited pages become tabs and close-others keeps home and the current one', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout: 'vertical' } });
+  await expect(page.getByTestId('home-page')).toBeVisible();
+  for (const path of ['/service/role', '/service/record', '/service/service']) {
+    await page.goto(`/#${path}`);
+    await expect(page.locator(`[data-testid="tab"][data-path="${path}"]`)).toBeVisible();
+  }
+  await expect(page.getByTestId('tab')).toHaveCount(4);
+  await page.locator('[data-testid="tab"][data-path="/service/record"]').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: '关闭其他' }).click();
+  await expect(page.getByTestId('tab')).toHaveCount(2);
+  await expect(page).toHaveURL(/#\/service\/record$/);
+  await expect(page.locator('[data-testid="tab"][data-path="/index"]')).toBeVisible();
+});
+
+test('tabs: closing the active tab opens the last one', async ({ page, request }) => {
+  await openConsole(page, '/service/role', { token: await apiLogin(request), theme: { layout: 'vertical' } });
+  await expect(page.locator('[data-testid="tab"][data-path="/service/role"]')).toBeVisible();
+  await page.goto('/#/service/record');
+  await expect(page.getByTestId('tab')).toHaveCount(3);
+  await page.locator('.tabs-bar .ant-tabs-tab-active .ant-tabs-tab-remove').click();
+  await expect(page).toHaveURL(/#\/service\/role$/);
+  await expect(page.getByTestId('tab')).toHaveCount(2);
+});
+
+test('switching the language changes the menu and the title', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout: 'vertical', showLanguage: true } });
+  await expect(page).toHaveTitle('首页 - Parley 在线客服系统');
+  await expect(page.getByTestId('sider')).toContainText('客服管理'.slice(0, 2));
+  await page.getByTestId('header-language').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page).toHaveTitle('Home - Parley customer service');
+  await expect(page.getByTestId('sider')).toContainText('Agents');
+  await expect(page.getByTestId('sider')).not.toContainText('首页');
+});
+
+test('the theme drawer opens on the theme event, applies a layout and saves it', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request) });
+  await expect(page.getByTestId('home-page')).toBeVisible();
+  await page.evaluate(() => window.dispatchEvent(new Event('theme')));
+  const drawer = page.locator('.theme-drawer');
+  await expect(drawer).toBeVisible();
+  await drawer.getByTestId('theme-layout').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '横向' }).click();
+  await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'horizontal');
+  await page.getByTestId('theme-save').click();
+  await expect(page.getByTestId('theme-save')).toBeHidden();
+  await page.reload();
+  await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'horizontal');
+  await page.evaluate(() => window.dispatchEvent(new Event('theme')));
+  await page.getByTestId('theme-reset').click();
+  await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'column');
+});
+
+test('a page not built yet says so honestly', async ({ page, request }) => {
+  await openConsole(page, '/link/link', { token: await apiLogin(request) });
+  await expect(page.getByTestId('not-available')).toBeVisible();
+});
