@@ -32,6 +32,7 @@ function vitest(title, file, args, env) {
   countVitest(out);
 }
 
+run('build (console, widget, server)', process.execPath, ['scripts/build.mjs']);
 run('lint (biome)', 'npx', ['biome', 'check', '.']);
 run('types (tsc --noEmit)', process.execPath, ['scripts/typecheck.mjs']);
 

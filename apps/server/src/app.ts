@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
@@ -29,6 +30,7 @@ import { recordRoutes } from './modules/records/routes.js';
 import { RoleRepository } from './modules/roles/repository.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
+import { uploadRoutes } from './modules/uploads/routes.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
@@ -104,6 +106,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
       callback(null, visitorSide ? { origin: true, methods: ['GET', 'POST'], credentials: false, maxAge: 600 } : { origin: false });
     },
   });
+  await app.register(multipart);
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
@@ -136,6 +139,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   navigationRoutes(route, agentRepo);
   visitorRoutes(route, chat);
   talkRoutes(route, chat);
+  uploadRoutes(app, route, db, config.dataDir);
   registerAgentSocket(app, auth, agentSockets, liveness);
   registerVisitorSocket(app, chat, visitorSockets, liveness);
   app.get('/sounds/:name', (req, reply) => {

@@ -138,6 +138,18 @@ export interface LettersTable {
   created_at: string;
 }
 
+export interface UploadsTable {
+  id: Generated<number>;
+  /** The random file name under DATA_DIR/uploads, also the last part of its URL. */
+  name: string;
+  original_name: string;
+  mime: string;
+  size: number;
+  visitor_id: number | null;
+  agent_id: number | null;
+  created_at: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -149,4 +161,5 @@ export interface Database {
   conversations: ConversationsTable;
   monitors: MonitorsTable;
   letters: LettersTable;
+  uploads: UploadsTable;
 }

@@ -56,6 +56,9 @@ const messages = {
   transferTarget: { zh: '无法转接给该客服', en: 'The conversation cannot be transferred to this agent' },
   nothingToRate: { zh: '还没有可评价的对话', en: 'There is no conversation to rate yet' },
   supervisorOnly: { zh: '只有主管可以监控对话', en: 'Only supervisors can monitor conversations' },
+  uploadMissing: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },
+  uploadType: { zh: '不支持该文件类型', en: 'This type of file is not accepted' },
+  uploadTooLarge: { zh: '文件过大，最大 {mb} MB', en: 'The file is too large; the limit is {mb} MB' },
   // zod issue reasons
   reasonRequired: { zh: '必填', en: 'is required' },
   reasonType: { zh: '类型应为 {expected}', en: 'must be of type {expected}' },

@@ -2,11 +2,13 @@ import type { Migration } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { foundation } from './001_foundation.js';
 import { chat } from './002_chat.js';
+import { uploads } from './003_uploads.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '001_foundation': foundation(dialect),
     '002_chat': chat(dialect),
+    '003_uploads': uploads(dialect),
   };
 }

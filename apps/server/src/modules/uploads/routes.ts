@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile } from '@fastify/multipart';
+import { yqToken } from '@parley/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/index.js';
+import { ApiError } from '../../lib/errors.js';
+import type { DefineRoute } from '../../lib/http.js';
+import { isoNow } from '../../lib/time.js';
+import { UPLOAD_MAX_BYTES } from '../chat/settings.js';
+import { type Sniffed, sniff } from './sniff.js';
+
+export interface Uploaded {
+  url: string;
+  name: string;
+  size: number;
+  type: string;
+}
+
+const FILE_NAME = /^[A-Za-z0-9_-]{24}\.[a-z0-9]{1,8}$/;
+
+/** Uploads for chat messages, kept under DATA_DIR/uploads and served back with their sniffed type. */
+export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, dataDir: string): void {
+  const dir = join(dataDir, 'uploads');
+  mkdirSync(dir, { recursive: true });
+
+  type Owner = { visitor_id: number | null; agent_id: number | null };
+
+  async function receive(req: FastifyRequest, ownerOf: (file: MultipartFile) => Promise<Owner>): Promise<Uploaded> {
+    let file: MultipartFile | undefined;
+    try {
+      file = await req.file({ limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4 } });
+    } catch {
+      throw new ApiError(400, 'uploadMissing');
+    }
+    if (!file) throw new ApiError(400, 'uploadMissing');
+    const owner = await ownerOf(file);
+    const temporary = join(dir, `.incoming-${randomBytes(12).toString('hex')}`);
+    try {
+      await pipeline(file.file, createWriteStream(temporary));
+      if (file.file.truncated) throw new ApiError(413, 'uploadTooLarge', { mb: UPLOAD_MAX_BYTES / 1024 / 1024 });
+      const head = await readHead(temporary);
+      const type: Sniffed | undefined = sniff(head, file.filename);
+      if (!type) throw new ApiError(400, 'uploadType');
+      const name = `${randomBytes(18).toString('base64url')}.${type.extension}`;
+      const { size } = await stat(temporary);
+      await rename(temporary, join(dir, name));
+      const originalName = file.filename.replace(/[\\/\r\n"]/g, '_').slice(0, 255) || name;
+      await db
+        .insertInto('uploads')
+        .values({ name, original_name: originalName, mime: type.mime, size, ...owner, created_at: isoNow() })
+        .execute();
+      return { url: `/api/files/${name}`, name: originalName, size, type: type.mime };
+    } finally {
+      await rm(temporary, { force: true });
+    }
+  }
+
+  route({
+    method: 'POST',
+    url: '/api/visitor/upload',
+    access: 'public',
+    handler: ({ req }) =>
+      receive(req, async (file) => {
+        // The token comes in the query, or as a form field sent before the file.
+        const field = file.fields.YQToken;
+        const fromForm = field && !Array.isArray(field) && field.type === 'field' ? field.value : undefined;
+        const token = yqToken.safeParse((req.query as Record<string, unknown>).YQToken ?? fromForm);
+        const visitor = token.success
+          ? await db.selectFrom('visitors').select('id').where('token', '=', token.data).executeTakeFirst()
+          : undefined;
+        if (!visitor) {
+          file.file.resume();
+          throw new ApiError(401, 'visitorUnknown');
+        }
+        return { visitor_id: visitor.id, agent_id: null };
+      }),
+  });
+
+  route({
+    method: 'POST',
+    url: '/api/talk/upload',
+    access: 'agent',
+    handler: ({ req, auth }) => receive(req, async () => ({ visitor_id: null, agent_id: auth.agentId })),
+  });
+
+  app.get('/api/files/:name', async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const row = FILE_NAME.test(name)
+      ? await db.selectFrom('uploads').select(['mime', 'original_name', 'size']).where('name', '=', name).executeTakeFirst()
+      : undefined;
+    if (!row) return reply.callNotFound();
+    const inline = row.mime.startsWith('image/');
+    return reply
+      .type(row.mime)
+      .header('content-length', row.size)
+      .header('cache-control', 'private, max-age=31536000, immutable')
+      .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
+      .header('cross-origin-resource-policy', 'same-site')
+      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
+      .send(createReadStream(join(dir, name)));
+  });
+}
+
+async function readHead(path: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of createReadStream(path, { start: 0, end: 4095 })) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+  }
+  return Buffer.concat(chunks, length);
+}

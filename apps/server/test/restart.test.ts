@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Message } from '@parley/protocol';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ROOT, backends } from './harness.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'parley-kill-'));
+const schema = `k_${randomBytes(6).toString('hex')}`;
+
+/** The built server, run as a process of its own so that it can be killed outright. */
+function run(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: APP_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      ADMIN_PASSWORD: 'admin-pass-1',
+      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${text}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+  });
+}
+
+// `npm test` builds everything first; a lone run of this file builds what is missing or stale.
+beforeAll(async () => {
+  const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
+  await new Promise((resolve) => built.once('exit', resolve));
+}, 180_000);
+
+afterAll(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  if (backends.postgres) {
+    const client = new pg.Client({ connectionString: backends.postgres });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+});
+
+const post = async <T>(url: string, body: unknown): Promise<{ status: number; data: T }> => {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await response.json()) as { data: T };
+  return { status: response.status, data: json.data };
+};
+
+describe('a server killed with SIGKILL', () => {
+  it('keeps every acknowledged message, and seq continues with no gap or duplicate', async () => {
+    const first = await run();
+    const init = await post<{ YQToken: string }>(`${first.url}/api/visitor/init`, { url: 'https://shop.example/' });
+    const token = init.data.YQToken;
+    const acknowledged: Message[] = [];
+    // Keep sending while the process dies; what was acknowledged must survive.
+    const sending = (async () => {
+      for (let index = 0; index < 400; index += 1) {
+        try {
+          const sent = await post<Message>(`${first.url}/api/visitor/message`, {
+            YQToken: token,
+            msg: `message ${index}`,
+            onlyID: `kill-${index}`,
+          });
+          if (sent.status === 200) acknowledged.push(sent.data);
+        } catch {
+          return index;
+        }
+      }
+      return 400;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    first.child.kill('SIGKILL');
+    const stoppedAt = await sending;
+    expect(acknowledged.length).toBeGreaterThan(5);
+
+    const second = await run();
+    const stored = await fetch(`${second.url}/api/visitor/messages?YQToken=${token}&afterSeq=0`);
+    const { data } = (await stored.json()) as { data: { list: Message[] } };
+    const seqs = data.list.map((message) => message.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => index + 1));
+    for (const message of acknowledged) expect(data.list.find((item) => item.onlyID === message.onlyID)?.seq).toBe(message.seq);
+
+    // A retry of the send that was cut off is stored once; the next one continues the sequence.
+    const retry = await post<Message>(`${second.url}/api/visitor/message`, {
+      YQToken: token,
+      msg: `message ${stoppedAt}`,
+      onlyID: `kill-${stoppedAt}`,
+    });
+    const next = await post<Message>(`${second.url}/api/visitor/message`, {
+      YQToken: token,
+      msg: 'after restart',
+      onlyID: 'after-restart',
+    });
+    expect(next.data.seq).toBe(Math.max(retry.data.seq, seqs.length) + 1);
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  }, 90_000);
+});
