@@ -34,8 +34,6 @@ const chat: UserConfig = {
     assetsDir: 'assets',
     sourcemap: false,
     modulePreload: false,
-    // What remains of the protocol's module-level schemas once unused: calls on `z` have no effects.
-    rolldownOptions: { treeshake: { manualPureFunctions: ['z'] } },
   },
 };
 

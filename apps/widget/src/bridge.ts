@@ -25,7 +25,12 @@ export type HostMessage =
 export type ChatMessage =
   | { tag: typeof BRIDGE_TAG; type: 'look'; look: LauncherLook }
   | { tag: typeof BRIDGE_TAG; type: 'unread'; count: number }
+  /** The visitor's token, kept by the loader too: where the frame's own storage is blocked (third-party rules), the host page's is not. */
+  | { tag: typeof BRIDGE_TAG; type: 'token'; token: string }
   | { tag: typeof BRIDGE_TAG; type: 'close' };
+
+/** The shape of a YQToken (the protocol's `yqToken`), checked before one is stored or used. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

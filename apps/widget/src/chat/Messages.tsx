@@ -6,6 +6,7 @@ import { Alert, Bot, FileIcon, Headset } from './icons';
 import type { Lang, Translate } from './lib/i18n';
 import { fileName, linkify, safeUrl } from './lib/linkify';
 import type { ChatItem } from './lib/merge';
+import { tipText } from './lib/tips';
 
 /** Message text as text nodes and anchors: content never reaches the page as markup. */
 export function RichText({ text }: { text: string }) {
@@ -26,9 +27,11 @@ export function RichText({ text }: { text: string }) {
 
 export function Avatar({ person, robot, size = 32 }: { person: Person | null; robot?: boolean; size?: number }) {
   const src = person?.avatar ? safeUrl(person.avatar) : null;
+  // Without a picture a named agent shows the first letter of the name, as people recognise it faster.
+  const initial = !robot && person?.name ? Array.from(person.name.trim())[0]?.toUpperCase() : undefined;
   return (
-    <span class="av" style={{ width: `${size}px`, height: `${size}px` }}>
-      {src ? <img src={src} alt="" /> : robot ? <Bot size={size * 0.55} /> : <Headset size={size * 0.55} />}
+    <span class="av" style={{ width: `${size}px`, height: `${size}px`, fontSize: `${size}px` }}>
+      {src ? <img src={src} alt="" /> : initial ? <b>{initial}</b> : robot ? <Bot size={size * 0.55} /> : <Headset size={size * 0.55} />}
     </span>
   );
 }
@@ -147,7 +150,7 @@ export function MessageList({ state, lang, t, welcome, title, onRetry, after }: 
     } else if (item.role === 'tip') {
       rows.push(
         <div class="tip" key={item.onlyID}>
-          <RichText text={item.msg} />
+          <RichText text={tipText(item.msg, item.nickname, lang)} />
         </div>,
       );
     } else {

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Check, Star } from './icons';
 import { ApiError } from './lib/api';
 import type { Translate } from './lib/i18n';
@@ -17,6 +17,11 @@ export function RatingCard({ t, done, onRate }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const labels = t('rateLabels').split('|');
+  const card = useRef<HTMLDivElement>(null);
+  // Choosing a score opens the comment box below the fold; bring it into view.
+  useEffect(() => {
+    if (score > 0) card.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [score > 0]);
 
   if (done) {
     return (
@@ -41,7 +46,7 @@ export function RatingCard({ t, done, onRate }: Props) {
     }
   };
   return (
-    <div class="card rate">
+    <div class="card rate" ref={card}>
       <div class="card-title">{t('rateTitle')}</div>
       <div class="card-hint">{t('rateHint')}</div>
       <div class="stars">

@@ -43,6 +43,10 @@ export interface ClientOptions {
   /** Told whenever the unread count changes (the loader draws the badge). */
   onUnread: (count: number) => void;
   onSettings: (settings: WidgetSettings) => void;
+  /** The token the loader kept on the host page; used when this origin's storage has none. */
+  hostToken?: string | undefined;
+  /** Told the token after every init, so the loader can keep it too. */
+  onToken: (token: string) => void;
 }
 
 interface Outgoing {
@@ -142,13 +146,14 @@ export class ChatClient {
     });
     let data: InitData;
     try {
-      const stored = storage(this.tokenKey) ?? undefined;
+      const stored = storage(this.tokenKey) ?? this.options.hostToken ?? undefined;
       try {
         data = await this.options.api.post<InitData>('/api/visitor/init', body(stored));
       } catch (error) {
         // A token the server rejects (malformed, forgotten) is dropped and the visitor starts anew.
         if (!stored || !(error instanceof ApiError) || !error.permanent) throw error;
         storage(this.tokenKey, null);
+        this.options.hostToken = undefined;
         data = await this.options.api.post<InitData>('/api/visitor/init', body(undefined));
       }
     } catch {
@@ -158,6 +163,7 @@ export class ChatClient {
     if (this.token !== data.YQToken) this.set({ items: [] });
     this.token = data.YQToken;
     storage(this.tokenKey, this.token);
+    this.options.onToken(this.token);
     const settings = normalizeSettings(data.settings);
     const messages = Array.isArray(data.messages) ? data.messages.filter(isMessage) : [];
     this.set({ phase: 'ready', settings, conversation: data.state, items: mergeMessages(this.state.items, messages) });
@@ -187,6 +193,7 @@ export class ChatClient {
     if (this.reinits >= MAX_REINITS) return;
     await new Promise((resolve) => setTimeout(resolve, backoffDelay(this.reinits++, RESEND)));
     storage(this.tokenKey, null);
+    this.options.hostToken = undefined;
     this.socket?.stop();
     this.socket = null;
     await this.init();

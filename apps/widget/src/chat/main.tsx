@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { BRIDGE_TAG, type ChatMessage, type LauncherLook, readHostMessage } from '../bridge';
+import { BRIDGE_TAG, type ChatMessage, type LauncherLook, readHostMessage, TOKEN_PATTERN } from '../bridge';
 import { App } from './App';
 import { ChatClient } from './client';
 import { createApi } from './lib/api';
@@ -26,6 +26,13 @@ const lang = pickLang(requestedLang);
 const t = translator(lang);
 document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
 
+/** The token the loader kept on the host page, for when this frame's own storage is blocked. */
+function tokenFromFragment(): string | undefined {
+  const token = new URLSearchParams(location.hash.slice(1)).get('yq');
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  return token && TOKEN_PATTERN.test(token) ? token : undefined;
+}
+
 const toHost = (message: ChatMessage) => {
   // Pinned to the embedding page's origin: if the frame sits anywhere else, the browser drops it.
   if (site) window.parent.postMessage(message, site);
@@ -37,6 +44,8 @@ const client = new ChatClient({
   t,
   lang: requestedLang,
   site: site ?? location.origin,
+  hostToken: embedded ? tokenFromFragment() : undefined,
+  onToken: (token) => toHost({ tag: BRIDGE_TAG, type: 'token', token }),
   page: embedded
     ? { url: params.get('url') || location.href, title: params.get('title') ?? '', referrer: params.get('referrer') ?? '' }
     : { url: location.href, title: document.title, referrer: document.referrer },

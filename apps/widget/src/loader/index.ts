@@ -3,7 +3,7 @@
  * root, so the host page's styles and ours never meet, and it talks to the chat window (an iframe on
  * our origin) with postMessage pinned to that origin.
  */
-import { BRIDGE_TAG, type HostMessage, type LauncherLook } from '../bridge';
+import { BRIDGE_TAG, type HostMessage, type LauncherLook, TOKEN_PATTERN } from '../bridge';
 import { CSS } from './style';
 
 const TAG = 'parley-widget';
@@ -42,15 +42,17 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, pa
   return node;
 }
 
-function safeSession(key: string, value?: string): string | null {
-  // Storage can throw (disabled cookies, sandboxed pages); the invitation then simply shows again.
+function safeStorage(kind: 'sessionStorage' | 'localStorage', key: string, value?: string): string | null {
+  // Storage can throw (disabled cookies, sandboxed pages); we then simply do without it.
   try {
-    if (value !== undefined) sessionStorage.setItem(key, value);
-    return sessionStorage.getItem(key);
+    const store = window[kind];
+    if (value !== undefined) store.setItem(key, value);
+    return store.getItem(key);
   } catch {
     return null;
   }
 }
+const TOKEN_KEY = 'parley-yq';
 
 function start(origin: string): void {
   if (document.querySelector(TAG)) return;
@@ -79,7 +81,9 @@ function start(origin: string): void {
     referrer: document.referrer.slice(0, 2048),
     lang: navigator.language,
   });
-  frame.src = `${origin}/chat?${params}`;
+  // The stored token rides in the fragment, which is never sent to a server or written to its logs.
+  const token = safeStorage('localStorage', TOKEN_KEY);
+  frame.src = `${origin}/chat?${params}${token && TOKEN_PATTERN.test(token) ? `#yq=${token}` : ''}`;
   frame.title = texts.chatTitle;
   frame.allow = 'clipboard-write';
 
@@ -147,10 +151,10 @@ function start(origin: string): void {
 
   const showInvitation = (current: LauncherLook) => {
     const key = 'parley-invited';
-    if (!current.invitation.enabled || safeSession(key) === '1') return;
+    if (!current.invitation.enabled || safeStorage('sessionStorage', key) === '1') return;
     setTimeout(() => {
-      if (open || safeSession(key) === '1') return;
-      safeSession(key, '1');
+      if (open || safeStorage('sessionStorage', key) === '1') return;
+      safeStorage('sessionStorage', key, '1');
       invite.textContent = '';
       invite.classList.toggle('left', current.position === 'left');
       const dismiss = el('button', 'x', invite);
@@ -200,6 +204,8 @@ function start(origin: string): void {
       unread = data.count;
       if (open || unread === 0) stopBlink();
       else if (grew) startBlink();
+    } else if (data.type === 'token' && 'token' in data && typeof data.token === 'string' && TOKEN_PATTERN.test(data.token)) {
+      safeStorage('localStorage', TOKEN_KEY, data.token);
     } else if (data.type === 'close') {
       setOpen(false);
     }
