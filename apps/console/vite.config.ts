@@ -37,7 +37,17 @@ self.addEventListener('fetch', (event) => {
 export default defineConfig({
   plugins: [react(), serviceWorker()],
   base: '/',
-  build: { outDir: 'dist', assetsDir: 'static', chunkSizeWarningLimit: 1500, sourcemap: false },
+  build: {
+    outDir: 'dist',
+    assetsDir: 'static',
+    chunkSizeWarningLimit: 1500,
+    sourcemap: false,
+    rollupOptions: {
+      // The protocol package only declares things; marking it side-effect free keeps its zod schemas
+      // (server-side validation) out of the console bundle when nothing here uses them.
+      treeshake: { moduleSideEffects: (id: string) => !id.includes('/packages/protocol/src/') },
+    },
+  },
   server: {
     port: 10001,
     proxy: { '/api': 'http://127.0.0.1:10000', '/ws': { target: 'ws://127.0.0.1:10000', ws: true } },

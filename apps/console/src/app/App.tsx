@@ -1,8 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, theme as antTheme, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import { type ReactNode, useEffect, useMemo } from 'react';
+import { theme as antTheme, ConfigProvider, message, notification } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { registerFeedback } from '../lib/feedback';
 import { i18n } from '../lib/i18n';
@@ -10,36 +8,42 @@ import { useSettings } from '../stores/settings';
 import { createAppRouter } from './router';
 import { PALETTES } from './theme';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    // The HTTP client has already told the user; a failed read is retried only when asked again.
-    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
-    mutations: { retry: false },
-  },
-});
-
 const router = createAppRouter();
 
-function FeedbackBridge({ children }: { children: ReactNode }) {
-  const { message, notification } = AntApp.useApp();
-  useEffect(() => registerFeedback(message, notification), [message, notification]);
-  return children;
+/** Themed toasts and notices for code outside React (the HTTP client, the service worker). */
+function FeedbackHost() {
+  const [messageApi, messageHolder] = message.useMessage();
+  const [notificationApi, notificationHolder] = notification.useNotification();
+  useEffect(() => registerFeedback(messageApi, notificationApi), [messageApi, notificationApi]);
+  return (
+    <>
+      {messageHolder}
+      {notificationHolder}
+    </>
+  );
 }
 
-/** The session is over: forget every server answer of the previous user. */
-function useSessionReset() {
+/** antd's own texts (pagination, pickers) load with the language instead of with the login page. */
+function useAntdLocale(language: string): Locale | undefined {
+  const [locale, setLocale] = useState<Locale | undefined>(undefined);
   useEffect(() => {
-    const reset = () => queryClient.clear();
-    window.addEventListener('session-reset', reset);
-    return () => window.removeEventListener('session-reset', reset);
-  }, []);
+    let live = true;
+    const load = language === 'en' ? import('antd/locale/en_US') : import('antd/locale/zh_CN');
+    void load.then((module) => {
+      if (live) setLocale(module.default);
+    });
+    return () => {
+      live = false;
+    };
+  }, [language]);
+  return locale;
 }
 
 export function App() {
   const themeName = useSettings((state) => state.theme.themeName);
   const language = useSettings((state) => state.language);
   const palette = PALETTES[themeName];
-  useSessionReset();
+  const locale = useAntdLocale(language);
 
   useEffect(() => {
     if (i18n.language !== language) void i18n.changeLanguage(language);
@@ -74,14 +78,9 @@ export function App() {
   );
 
   return (
-    <ConfigProvider theme={themeConfig} locale={language === 'en' ? enUS : zhCN}>
-      <AntApp>
-        <FeedbackBridge>
-          <QueryClientProvider client={queryClient}>
-            <RouterProvider router={router} />
-          </QueryClientProvider>
-        </FeedbackBridge>
-      </AntApp>
+    <ConfigProvider theme={themeConfig} locale={locale}>
+      <FeedbackHost />
+      <RouterProvider router={router} />
     </ConfigProvider>
   );
 }

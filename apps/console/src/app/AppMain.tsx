@@ -3,7 +3,7 @@ import { useLocation, useOutlet } from 'react-router';
 import { settings } from '../lib/settings';
 import { useTabs } from '../stores/tabs';
 import { useUi } from '../stores/ui';
-import { FullPageSpin } from './AuthGuard';
+import { FullPageSpin } from './FullPageSpin';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import type { AppRoute } from './routeTree';
 import { tabKey } from './TabsBar';

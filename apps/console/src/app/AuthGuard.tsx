@@ -1,29 +1,23 @@
 import { can } from '@parley/protocol';
-import { Spin } from 'antd';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useUserInfo } from '../features/auth/queries';
+import { queryClient } from '../lib/queryClient';
 import { endSession, loginPath } from '../lib/request';
 import { settings } from '../lib/settings';
 import { routeTree } from '../routes';
 import { useSession } from '../stores/session';
+import { FullPageSpin } from './FullPageSpin';
 import { findChain } from './routeTree';
 
 const MainLayout = lazy(() => import('./layouts/MainLayout'));
-
-export function FullPageSpin() {
-  return (
-    <div className="full-page-spin">
-      <Spin size="large" />
-    </div>
-  );
-}
 
 /**
  * The navigation guard of seed §2: no token → login with the path as redirect; a token → user info,
  * then the page if every route on its chain passes can(), else /403; any failure → reset and login.
  */
-export function AuthGuard() {
+function Guard() {
   const token = useSession((state) => state.token);
   const location = useLocation();
   const info = useUserInfo();
@@ -41,5 +35,14 @@ export function AuthGuard() {
     <Suspense fallback={<FullPageSpin />}>
       <MainLayout />
     </Suspense>
+  );
+}
+
+/** Loaded only behind the login: the query client and everything signed-in pages share. */
+export default function AuthGuard() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Guard />
+    </QueryClientProvider>
   );
 }

@@ -1,6 +1,6 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
 import { businessRoutes, publicRoutes } from '../routes';
-import { AuthGuard, FullPageSpin } from './AuthGuard';
+import { FullPageSpin } from './FullPageSpin';
 import { RootFrame } from './RootFrame';
 import { type AppRoute, leaves, type PageLoader, redirects } from './routeTree';
 
@@ -24,7 +24,7 @@ export function createAppRouter() {
       children: [
         ...publicRoutes.map(pageRoute),
         {
-          element: <AuthGuard />,
+          lazy: async () => ({ Component: (await import('./AuthGuard')).default }),
           children: [
             ...leaves(businessRoutes).map(pageRoute),
             ...redirects(businessRoutes).map((route) => ({

@@ -22,3 +22,9 @@ export function toastSuccess(content: string): void {
 export function notify(title: string, description: string, seconds: number): void {
   notificationApi?.info({ title, description, duration: seconds });
 }
+
+/** A loading toast that stays until the returned function closes it. */
+export function toastLoading(content: string): () => void {
+  const close = messageApi?.loading({ content, duration: 0 });
+  return () => close?.();
+}

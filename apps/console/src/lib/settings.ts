@@ -30,6 +30,8 @@ export const settings = {
   /** Loading overlay for calls whose URL contains this fragment. */
   loadingFragment: 'doEdit',
   pageSize: 20,
+  /** Seed §9: the shortest password the forms accept (the server checks the same). */
+  minPasswordLength: 6,
 } as const;
 
 /** Routes reachable without a session. */

@@ -1,8 +1,9 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { App as AntApp, Spin, Tabs } from 'antd';
+import { Spin, Tabs } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { toastLoading } from '../../lib/feedback';
 import { settings } from '../../lib/settings';
 import { useSettings } from '../../stores/settings';
 import { useTabs } from '../../stores/tabs';
@@ -31,18 +32,17 @@ function useDevice() {
 }
 
 function useThemeEvents() {
-  const { message } = AntApp.useApp();
   const { t } = useTranslation();
   const randomTheme = useSettings((state) => state.randomTheme);
   useEffect(() => {
     const onRandom = () => {
-      const close = message.loading({ content: t('theme.randomLoading'), duration: 0 });
+      const close = toastLoading(t('theme.randomLoading'));
       randomTheme();
       setTimeout(close, settings.randomThemeLoadingMs);
     };
     window.addEventListener('random-theme', onRandom);
     return () => window.removeEventListener('random-theme', onRandom);
-  }, [message, t, randomTheme]);
+  }, [t, randomTheme]);
 }
 
 /** A logged-out session leaves no tabs behind for the next user. */

@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../stores/session';
 import { AuthShell } from './AuthShell';
 import { socialLogin } from './api';
-import { safeRedirect } from './LoginPage';
+import { safeRedirect } from './validation';
 
 /** The social provider returns here with ?code=; the server trades it for a token. */
 export default function CallbackPage() {

@@ -1,66 +1,92 @@
 import { LockOutlined, MobileOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { MIN_PASSWORD_LENGTH } from '@parley/protocol';
-import { Button, Form, Input, Tabs } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Input } from 'antd';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../lib/feedback';
 import { useSession } from '../../stores/session';
-import { AuthShell as AuthLayout } from './AuthShell';
+import { AuthShell } from './AuthShell';
 import { login, sendCode, socialLogin } from './api';
+import { type FieldErrors, safeRedirect, validateAccount, validatePhone, validatePhoneLogin } from './validation';
 
-const PHONE = /^1\d{10}$/;
 const CODE_WAIT_SECONDS = 60;
 
-/** Only paths inside the console are followed after login, never another site. */
-export function safeRedirect(value: string | null): string {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/login')) return '/';
-  return value;
+/**
+ * The login page stays light (it is the first thing every agent loads): plain forms with the seed's
+ * messages instead of the full form library, which the pages behind the login use.
+ */
+function Field({ error, children }: { error: FieldErrors<string>[string]; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className={`auth-field${error ? ' has-error' : ''}`}>
+      {children}
+      <div className="auth-field-error" role={error ? 'alert' : undefined}>
+        {error ? t(error.key, error.values ?? {}) : ''}
+      </div>
+    </div>
+  );
 }
 
 function AccountForm({ onToken }: { onToken: (token: string) => void }) {
   const { t } = useTranslation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors<'username' | 'password'>>({});
   const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateAccount({ username, password });
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      onToken(await login(username.trim(), password));
+    } catch {
+      // The HTTP client has shown the server's message.
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <Form
-      size="large"
-      layout="vertical"
-      requiredMark={false}
-      onFinish={async (values: { username: string; password: string }) => {
-        setBusy(true);
-        try {
-          onToken(await login(values.username.trim(), values.password));
-        } catch {
-          // The HTTP client has shown the server's message.
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('auth.usernameRequired') }]}>
-        <Input prefix={<UserOutlined />} placeholder={t('auth.username')} autoComplete="username" data-testid="login-username" />
-      </Form.Item>
-      <Form.Item
-        name="password"
-        rules={[{ required: true, min: MIN_PASSWORD_LENGTH, message: t('auth.passwordMin', { min: MIN_PASSWORD_LENGTH }) }]}
-      >
+    <form onSubmit={submit} noValidate>
+      <Field error={errors.username}>
+        <Input
+          size="large"
+          prefix={<UserOutlined />}
+          placeholder={t('auth.username')}
+          autoComplete="username"
+          data-testid="login-username"
+          status={errors.username ? 'error' : undefined}
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+      </Field>
+      <Field error={errors.password}>
         <Input.Password
+          size="large"
           prefix={<LockOutlined />}
           placeholder={t('auth.password')}
           autoComplete="current-password"
           data-testid="login-password"
+          status={errors.password ? 'error' : undefined}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
         />
-      </Form.Item>
-      <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+      </Field>
+      <Button type="primary" htmlType="submit" size="large" block loading={busy} data-testid="login-submit">
         {t('auth.login')}
       </Button>
-    </Form>
+    </form>
   );
 }
 
 function PhoneForm({ onToken }: { onToken: (token: string) => void }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ phone: string; code: string }>();
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<FieldErrors<'phone' | 'code'>>({});
   const [wait, setWait] = useState(0);
   const [busy, setBusy] = useState(false);
 
@@ -71,9 +97,11 @@ function PhoneForm({ onToken }: { onToken: (token: string) => void }) {
   }, [wait]);
 
   const requestCode = async () => {
-    const { phone } = await form.validateFields(['phone']);
+    const found = validatePhone(phone);
+    setErrors(found);
+    if (found.phone) return;
     try {
-      await sendCode(phone);
+      await sendCode(phone.trim());
       toastSuccess(t('auth.codeSent'));
       setWait(CODE_WAIT_SECONDS);
     } catch {
@@ -81,50 +109,58 @@ function PhoneForm({ onToken }: { onToken: (token: string) => void }) {
     }
   };
 
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validatePhoneLogin({ phone, code });
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      onToken(await socialLogin(code.trim()));
+    } catch {
+      // The HTTP client has shown the server's message.
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <Form
-      form={form}
-      size="large"
-      layout="vertical"
-      requiredMark={false}
-      onFinish={async (values) => {
-        setBusy(true);
-        try {
-          onToken(await socialLogin(values.code));
-        } catch {
-          // The HTTP client has shown the server's message.
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      <Form.Item
-        name="phone"
-        rules={[
-          { required: true, message: t('auth.phoneRequired') },
-          { pattern: PHONE, message: t('auth.phoneInvalid') },
-        ]}
-      >
-        <Input prefix={<MobileOutlined />} placeholder={t('auth.phone')} maxLength={11} inputMode="numeric" autoComplete="tel" />
-      </Form.Item>
-      <Form.Item name="code" rules={[{ required: true, message: t('auth.codeRequired') }]}>
+    <form onSubmit={submit} noValidate>
+      <Field error={errors.phone}>
         <Input
+          size="large"
+          prefix={<MobileOutlined />}
+          placeholder={t('auth.phone')}
+          maxLength={11}
+          inputMode="numeric"
+          autoComplete="tel"
+          status={errors.phone ? 'error' : undefined}
+          value={phone}
+          onChange={(event) => setPhone(event.target.value)}
+        />
+      </Field>
+      <Field error={errors.code}>
+        <Input
+          size="large"
           prefix={<SafetyCertificateOutlined />}
           placeholder={t('auth.code')}
           maxLength={8}
           inputMode="numeric"
           autoComplete="one-time-code"
+          status={errors.code ? 'error' : undefined}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
           suffix={
             <Button type="link" size="small" disabled={wait > 0} onClick={requestCode}>
               {wait > 0 ? t('auth.codeWait', { seconds: wait }) : t('auth.sendCode')}
             </Button>
           }
         />
-      </Form.Item>
-      <Button type="primary" htmlType="submit" block loading={busy}>
+      </Field>
+      <Button type="primary" htmlType="submit" size="large" block loading={busy}>
         {t('auth.login')}
       </Button>
-    </Form>
+    </form>
   );
 }
 
@@ -136,6 +172,7 @@ export default function LoginPage() {
   const setToken = useSession((state) => state.setToken);
   const redirect = safeRedirect(params.get('redirect'));
   const [signedIn, setSignedIn] = useState(false);
+  const [mode, setMode] = useState<'account' | 'phone'>('account');
 
   if (token && !signedIn) return <Navigate to="/" replace />;
 
@@ -147,19 +184,28 @@ export default function LoginPage() {
   };
 
   return (
-    <AuthLayout>
+    <AuthShell>
       <h2 className="auth-title">{t('auth.loginTitle')}</h2>
       <p className="auth-subtitle">{t('auth.loginSubtitle')}</p>
-      <Tabs
-        items={[
-          { key: 'account', label: t('auth.tabAccount'), children: <AccountForm onToken={onToken} /> },
-          { key: 'phone', label: t('auth.tabPhone'), children: <PhoneForm onToken={onToken} /> },
-        ]}
-      />
+      <div className="auth-tabs" role="tablist">
+        {(['account', 'phone'] as const).map((key) => (
+          <button
+            key={key}
+            type="button"
+            role="tab"
+            aria-selected={mode === key}
+            className={mode === key ? 'is-active' : ''}
+            onClick={() => setMode(key)}
+          >
+            {t(key === 'account' ? 'auth.tabAccount' : 'auth.tabPhone')}
+          </button>
+        ))}
+      </div>
+      {mode === 'account' ? <AccountForm onToken={onToken} /> : <PhoneForm onToken={onToken} />}
       <div className="auth-links">
         <Link to="/register">{t('auth.toRegister')}</Link>
         <Link to="/authLogin">{t('auth.toSocial')}</Link>
       </div>
-    </AuthLayout>
+    </AuthShell>
   );
 }

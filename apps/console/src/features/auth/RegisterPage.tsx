@@ -1,9 +1,9 @@
 import { LockOutlined, SmileOutlined, UserOutlined } from '@ant-design/icons';
-import { MIN_PASSWORD_LENGTH } from '@parley/protocol';
 import { Button, Form, Input, Result } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { settings } from '../../lib/settings';
 import { AuthShell } from './AuthShell';
 import { register } from './api';
 
@@ -63,7 +63,9 @@ export default function RegisterPage() {
             </Form.Item>
             <Form.Item
               name="password"
-              rules={[{ required: true, min: MIN_PASSWORD_LENGTH, message: t('auth.passwordMin', { min: MIN_PASSWORD_LENGTH }) }]}
+              rules={[
+                { required: true, min: settings.minPasswordLength, message: t('auth.passwordMin', { min: settings.minPasswordLength }) },
+              ]}
             >
               <Input.Password prefix={<LockOutlined />} placeholder={t('auth.password')} autoComplete="new-password" />
             </Form.Item>
