@@ -119,7 +119,13 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory }: Pro
             )}
             {error && (
               <div class="field-error" id={`${id}-error`}>
-                {t(error)}
+                {t(
+                  error === 'invalid' && field === 'email'
+                    ? 'invalidEmail'
+                    : error === 'invalid' && field === 'phone'
+                      ? 'invalidPhone'
+                      : error,
+                )}
               </div>
             )}
           </div>

@@ -20,7 +20,7 @@ export function RatingCard({ t, done, onRate }: Props) {
   const card = useRef<HTMLDivElement>(null);
   // Choosing a score opens the comment box below the fold; bring it into view.
   useEffect(() => {
-    if (score > 0) card.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    if (score > 0) card.current?.scrollIntoView({ block: 'nearest' });
   }, [score > 0]);
 
   if (done) {
