@@ -34,8 +34,29 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; the same few hundred SQL texts run all day, so their prepared
+ * statements are kept. better-sqlite3 runs a statement to completion synchronously, so one statement
+ * object is never used by two queries at once.
+ */
+function withStatementCache(database: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (cache.size >= 500) cache.clear();
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 async function openPostgres(connectionString: string, schema: string | undefined): Promise<Storage> {
