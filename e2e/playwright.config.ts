@@ -11,7 +11,7 @@ export default defineConfig({
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
-  outputDir: '../.tmp/playwright-results',
+  outputDir: process.env.E2E_OUTPUT_DIR || '../.tmp/playwright-results',
   use: {
     baseURL: BASE_URL,
     // Offline caching would make one test's build leak into the next.

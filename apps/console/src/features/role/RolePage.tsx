@@ -1,1 +1,191 @@
-export { default } from '../placeholder/NotAvailablePage';
+import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { PERMISSION_LABELS, PERMISSIONS, type Permission, type Role } from '@parley/protocol';
+import { Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Permission as Allowed } from '../../lib/access';
+import { formatTime, useListMutations, useListPage } from '../shared/list';
+
+interface RoleForm {
+  id?: number;
+  name: string;
+  permissions: Permission[];
+}
+
+const MANAGE = { permission: ['setPermissions:roleManagement'] };
+
+export default function RolePage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
+  const page = useListPage<Role>('role');
+  const { save, remove } = useListMutations<RoleForm>('role');
+  const [editing, setEditing] = useState<RoleForm | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [form] = Form.useForm<RoleForm>();
+  const [searchForm] = Form.useForm<{ name?: string }>();
+
+  const open = (role?: Role) => {
+    const value: RoleForm = role
+      ? {
+          id: role.id,
+          name: role.name,
+          permissions: role.permissions.filter((item): item is Permission => (PERMISSIONS as readonly string[]).includes(item)),
+        }
+      : { name: '', permissions: [] };
+    setEditing(value);
+    form.setFieldsValue(value);
+  };
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    await save.mutateAsync({ ...values, id: editing?.id });
+    setEditing(null);
+  };
+
+  return (
+    <div className="page-card list-page" data-testid="role-page">
+      <div className="list-toolbar">
+        <Form
+          name="roleSearch"
+          form={searchForm}
+          layout="inline"
+          onFinish={(values) => page.search({ name: values.name?.trim() || undefined })}
+        >
+          <Form.Item name="name">
+            <Input allowClear placeholder={t('role.name')} prefix={<SearchOutlined />} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit">
+            {t('common.search')}
+          </Button>
+        </Form>
+        <Allowed guard={MANAGE}>
+          <Space wrap>
+            <Button icon={<ReloadOutlined />} onClick={() => page.query.refetch()} aria-label={t('common.refresh')} />
+            <Popconfirm
+              title={t('common.confirmTitle')}
+              description={t('common.deleteConfirm', { count: selected.length })}
+              okText={t('common.ok')}
+              cancelText={t('common.cancel')}
+              disabled={selected.length === 0}
+              onConfirm={() => remove.mutateAsync(selected).then(() => setSelected([]))}
+            >
+              <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
+                {t('common.batchDelete')}
+              </Button>
+            </Popconfirm>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => open()} data-testid="role-create">
+              {t('common.create')}
+            </Button>
+          </Space>
+        </Allowed>
+      </div>
+      <Table<Role>
+        rowKey="id"
+        loading={page.query.isFetching}
+        dataSource={page.list}
+        scroll={{ x: 900 }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys.map(Number)),
+          getCheckboxProps: (role) => ({ disabled: role.builtin }),
+        }}
+        pagination={{
+          current: page.pageNo,
+          pageSize: page.pageSize,
+          total: page.total,
+          showSizeChanger: true,
+          showTotal: (total) => t('common.total', { total }),
+          onChange: page.changePage,
+        }}
+        columns={[
+          {
+            title: t('role.name'),
+            dataIndex: 'name',
+            width: 180,
+            render: (name: string, role) => (
+              <Space>
+                <span>{name}</span>
+                {role.builtin && <Tag>{t('role.builtin')}</Tag>}
+              </Space>
+            ),
+          },
+          {
+            title: t('role.permissions'),
+            dataIndex: 'permissions',
+            render: (permissions: string[], role) =>
+              role.name === 'Admin' ? (
+                <Tag color="gold">{t('role.allPermissions')}</Tag>
+              ) : permissions.length === 0 ? (
+                <span className="muted">{t('role.noPermissions')}</span>
+              ) : (
+                <Space size={[4, 4]} wrap>
+                  {permissions.map((item) => (
+                    <Tag key={item} color="blue">
+                      {PERMISSION_LABELS[item as Permission]?.[lang] ?? item}
+                    </Tag>
+                  ))}
+                </Space>
+              ),
+          },
+          { title: t('role.agents'), dataIndex: 'agents', width: 100 },
+          { title: t('common.createdAt'), dataIndex: 'created_at', width: 190, render: (value: string) => formatTime(value, lang) },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            width: 150,
+            fixed: 'right',
+            render: (_, role) => (
+              <Space>
+                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(role)}>
+                  {t('common.edit')}
+                </Button>
+                {role.builtin ? (
+                  <Tooltip title={t('role.builtinHint')}>
+                    <Button type="link" size="small" danger disabled icon={<DeleteOutlined />} />
+                  </Tooltip>
+                ) : (
+                  <Popconfirm
+                    title={t('common.confirmTitle')}
+                    description={t('common.deleteConfirm', { count: 1 })}
+                    okText={t('common.ok')}
+                    cancelText={t('common.cancel')}
+                    onConfirm={() => remove.mutateAsync([role.id])}
+                  >
+                    <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} />
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        title={editing?.id ? t('role.editTitle') : t('role.createTitle')}
+        open={editing !== null}
+        onCancel={() => setEditing(null)}
+        onOk={submit}
+        okText={t('common.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={save.isPending}
+        destroyOnHidden
+        width={560}
+      >
+        <Form name="roleEdit" form={form} layout="vertical" preserve={false}>
+          <Form.Item
+            name="name"
+            label={t('role.name')}
+            rules={[{ required: true, whitespace: true, message: t('role.nameRequired') }, { max: 64 }]}
+          >
+            <Input maxLength={64} disabled={editing?.name === 'Admin' || editing?.name === 'Agent'} />
+          </Form.Item>
+          <Form.Item name="permissions" label={t('role.permissions')}>
+            <Checkbox.Group
+              className="permission-grid"
+              options={PERMISSIONS.map((item) => ({ value: item, label: PERMISSION_LABELS[item][lang] }))}
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+}

@@ -1,1 +1,267 @@
-export { default } from '../placeholder/NotAvailablePage';
+import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined, UserOutlined } from '@ant-design/icons';
+import type { Agent, ListData, Role } from '@parley/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { Avatar, Badge, Button, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../lib/request';
+import { settings } from '../../lib/settings';
+import { formatTime, useListMutations, useListPage } from '../shared/list';
+
+interface AgentForm {
+  id?: number;
+  username: string;
+  nickname: string;
+  password?: string;
+  roleId: number;
+  maxChats?: number;
+  disabled?: boolean;
+}
+
+interface SearchValues {
+  username?: string;
+  roleId?: number;
+  disabled?: 'true' | 'false';
+}
+
+function useRoleOptions() {
+  return useQuery({
+    queryKey: ['role', 'options'],
+    queryFn: () => http.get<ListData<Role>>('/api/role/getList', { params: { pageNo: 1, pageSize: 100 }, silent: true }),
+  });
+}
+
+export default function ServicePage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
+  const page = useListPage<Agent>('service');
+  const { save, remove } = useListMutations<AgentForm>('service');
+  const roles = useRoleOptions();
+  const roleOptions = (roles.data?.list ?? []).map((role) => ({ value: role.id, label: role.name }));
+  const [editing, setEditing] = useState<AgentForm | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [form] = Form.useForm<AgentForm>();
+
+  const open = (agent?: Agent) => {
+    const value: AgentForm = agent
+      ? {
+          id: agent.id,
+          username: agent.username,
+          nickname: agent.nickname,
+          roleId: agent.roleId,
+          maxChats: agent.maxChats,
+          disabled: agent.disabled,
+        }
+      : {
+          username: '',
+          nickname: '',
+          roleId: roleOptions.find((option) => option.label === 'Agent')?.value ?? 0,
+          maxChats: 10,
+          disabled: false,
+        };
+    setEditing(value);
+    form.setFieldsValue({ ...value, roleId: value.roleId || undefined } as AgentForm);
+  };
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    await save.mutateAsync({ ...values, id: editing?.id, password: values.password || undefined });
+    setEditing(null);
+  };
+
+  const enable = (agent: Agent) =>
+    save.mutateAsync({
+      id: agent.id,
+      username: agent.username,
+      nickname: agent.nickname,
+      roleId: agent.roleId,
+      maxChats: agent.maxChats,
+      disabled: false,
+    });
+
+  return (
+    <div className="page-card list-page" data-testid="service-page">
+      <div className="list-toolbar">
+        <Form<SearchValues>
+          name="serviceSearch"
+          layout="inline"
+          onFinish={(values) =>
+            page.search({ username: values.username?.trim() || undefined, roleId: values.roleId, disabled: values.disabled })
+          }
+        >
+          <Form.Item name="username">
+            <Input allowClear placeholder={t('service.username')} prefix={<SearchOutlined />} />
+          </Form.Item>
+          <Form.Item name="roleId">
+            <Select allowClear placeholder={t('service.role')} style={{ width: 140 }} options={roleOptions} />
+          </Form.Item>
+          <Form.Item name="disabled">
+            <Select
+              allowClear
+              placeholder={t('service.status')}
+              style={{ width: 140 }}
+              options={[
+                { value: 'false', label: t('service.enabled') },
+                { value: 'true', label: t('service.disabled') },
+              ]}
+            />
+          </Form.Item>
+          <Button type="primary" htmlType="submit">
+            {t('common.search')}
+          </Button>
+        </Form>
+        <Space wrap>
+          <Popconfirm
+            title={t('common.confirmTitle')}
+            description={t('common.deleteConfirm', { count: selected.length })}
+            okText={t('common.ok')}
+            cancelText={t('common.cancel')}
+            disabled={selected.length === 0}
+            onConfirm={() => remove.mutateAsync(selected).then(() => setSelected([]))}
+          >
+            <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
+              {t('common.batchDelete')}
+            </Button>
+          </Popconfirm>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => open()} data-testid="service-create">
+            {t('common.create')}
+          </Button>
+        </Space>
+      </div>
+      <Table<Agent>
+        rowKey="id"
+        loading={page.query.isFetching}
+        dataSource={page.list}
+        scroll={{ x: 1000 }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+        pagination={{
+          current: page.pageNo,
+          pageSize: page.pageSize,
+          total: page.total,
+          showSizeChanger: true,
+          showTotal: (total) => t('common.total', { total }),
+          onChange: page.changePage,
+        }}
+        columns={[
+          {
+            title: t('service.agent'),
+            dataIndex: 'nickname',
+            width: 220,
+            render: (nickname: string, agent) => (
+              <Space>
+                <Avatar size="small" src={agent.avatar || undefined} icon={<UserOutlined />} />
+                <span>
+                  <span className="cell-strong">{nickname}</span>
+                  <span className="cell-sub">{agent.username}</span>
+                </span>
+              </Space>
+            ),
+          },
+          {
+            title: t('service.role'),
+            dataIndex: 'roleName',
+            width: 120,
+            render: (name: string) => <Tag color={name === 'Admin' ? 'gold' : 'blue'}>{name}</Tag>,
+          },
+          {
+            title: t('service.presence'),
+            dataIndex: 'state',
+            width: 110,
+            render: (state: Agent['state']) => (
+              <Badge status={state === '0' ? 'success' : 'default'} text={t(state === '0' ? 'service.online' : 'service.hidden')} />
+            ),
+          },
+          {
+            title: t('service.status'),
+            key: 'status',
+            width: 120,
+            render: (_, agent) =>
+              agent.pending ? (
+                <Tag color="orange">{t('service.pending')}</Tag>
+              ) : agent.disabled ? (
+                <Tag>{t('service.disabled')}</Tag>
+              ) : (
+                <Tag color="green">{t('service.enabled')}</Tag>
+              ),
+          },
+          { title: t('service.maxChats'), dataIndex: 'maxChats', width: 110 },
+          { title: t('common.createdAt'), dataIndex: 'created_at', width: 190, render: (value: string) => formatTime(value, lang) },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            width: 200,
+            fixed: 'right',
+            render: (_, agent) => (
+              <Space size={0}>
+                {agent.pending && (
+                  <Button type="link" size="small" icon={<CheckCircleOutlined />} onClick={() => enable(agent)}>
+                    {t('service.enable')}
+                  </Button>
+                )}
+                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(agent)}>
+                  {t('common.edit')}
+                </Button>
+                <Popconfirm
+                  title={t('common.confirmTitle')}
+                  description={t('common.deleteConfirm', { count: 1 })}
+                  okText={t('common.ok')}
+                  cancelText={t('common.cancel')}
+                  onConfirm={() => remove.mutateAsync([agent.id])}
+                >
+                  <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} />
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        title={editing?.id ? t('service.editTitle') : t('service.createTitle')}
+        open={editing !== null}
+        onCancel={() => setEditing(null)}
+        onOk={submit}
+        okText={t('common.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={save.isPending}
+        destroyOnHidden
+      >
+        <Form name="serviceEdit" form={form} layout="vertical" preserve={false}>
+          <Form.Item
+            name="username"
+            label={t('service.username')}
+            rules={[{ required: true, whitespace: true, message: t('service.usernameRequired') }, { max: 64 }]}
+          >
+            <Input maxLength={64} autoComplete="off" />
+          </Form.Item>
+          <Form.Item
+            name="nickname"
+            label={t('service.nickname')}
+            rules={[{ required: true, whitespace: true, message: t('service.nicknameRequired') }, { max: 64 }]}
+          >
+            <Input maxLength={64} />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('service.password')}
+            extra={editing?.id ? t('service.passwordKeep') : undefined}
+            rules={[
+              { required: !editing?.id, message: t('auth.passwordMin', { min: settings.minPasswordLength }) },
+              { min: settings.minPasswordLength, message: t('auth.passwordMin', { min: settings.minPasswordLength }) },
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item name="roleId" label={t('service.role')} rules={[{ required: true, message: t('service.roleRequired') }]}>
+            <Select options={roleOptions} loading={roles.isPending} />
+          </Form.Item>
+          <Form.Item name="maxChats" label={t('service.maxChats')}>
+            <InputNumber min={1} max={100} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="disabled" label={t('service.disabledLabel')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+}

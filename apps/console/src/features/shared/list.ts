@@ -1,0 +1,64 @@
+import type { ListData } from '@parley/protocol';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toastSuccess } from '../../lib/feedback';
+import { i18n } from '../../lib/i18n';
+import { http } from '../../lib/request';
+import { settings } from '../../lib/settings';
+
+export type Filters = Record<string, string | number | boolean | undefined>;
+
+/** A CONTRACT §2 list: paging and filters in state, the page itself in TanStack Query. */
+export function useListPage<T>(area: string, initial: Filters = {}) {
+  const [pageNo, setPageNo] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(settings.pageSize);
+  const [filters, setFilters] = useState<Filters>(initial);
+  const query = useQuery({
+    queryKey: [area, 'list', { pageNo, pageSize, ...filters }],
+    queryFn: () => http.get<ListData<T>>(`/api/${area}/getList`, { params: { pageNo, pageSize, ...filters } }),
+    placeholderData: keepPreviousData,
+  });
+  return {
+    query,
+    list: query.data?.list ?? [],
+    total: query.data?.total ?? 0,
+    pageNo,
+    pageSize,
+    filters,
+    search(next: Filters) {
+      setFilters(next);
+      setPageNo(1);
+    },
+    changePage(page: number, size: number) {
+      setPageNo(size === pageSize ? page : 1);
+      setPageSize(size);
+    },
+  };
+}
+
+/** Create/update and delete for one area; both refresh its lists when done. */
+export function useListMutations<Body>(area: string) {
+  const client = useQueryClient();
+  const refresh = () => client.invalidateQueries({ queryKey: [area] });
+  const save = useMutation({
+    mutationFn: (body: Body) => http.post<{ id: number }>(`/api/${area}/doEdit`, body),
+    onSuccess: () => {
+      toastSuccess(i18n.t('common.saved'));
+      return refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (ids: number[]) => http.post<unknown>(`/api/${area}/doDelete`, { ids }),
+    onSuccess: () => {
+      toastSuccess(i18n.t('common.deleted'));
+      return refresh();
+    },
+  });
+  return { save, remove };
+}
+
+export function formatTime(value: string, language: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleString(language === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
+}

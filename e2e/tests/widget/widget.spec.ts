@@ -1,0 +1,174 @@
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { apiLogin, createAgent } from '../../support/console';
+import { BASE_URL } from '../../support/env';
+
+/** A shop on another origin: the browser never resolves it, Playwright answers for it. */
+const HOST = 'http://shop.parley.test';
+
+test.use({ locale: 'en-US' });
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+interface VisitorRow {
+  YQToken: string;
+  state: string;
+  lastMessage: { msg: string } | null;
+}
+
+/** Opens the shop page that embeds the widget. Its own styles are hostile on purpose: they must not reach the widget. */
+async function openShop(page: Page, path = '/index.html'): Promise<void> {
+  await page.route(`${HOST}/**`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><meta charset="utf-8"><title>Acme Shop</title>
+<style>div,span{outline:3px solid red!important} button{background:red!important;width:10px!important}</style></head>
+<body><h1>Acme Shop</h1><script src="${BASE_URL}/widget.js" async></script></body></html>`,
+    }),
+  );
+  await page.goto(`${HOST}${path}`);
+}
+
+const launcher = (page: Page) => page.locator('parley-widget button.l');
+const chat = (page: Page) => page.frameLocator('parley-widget iframe');
+
+/** An agent that is online with a connected socket, as routing requires, held open in a page of its own. */
+async function onlineAgent(browser: Browser, request: APIRequestContext) {
+  const { username, password } = await createAgent(request);
+  const token = await apiLogin(request, username, password);
+  const headers = { Authorization: `Bearer ${token}` };
+  const index = (await (await request.get(`${BASE_URL}/api/index`, { headers })).json()) as Envelope<{ info: { uuid: string } }>;
+  const context = await browser.newContext();
+  const socketPage = await context.newPage();
+  await socketPage.goto(`${BASE_URL}/api/publicKey`);
+  await socketPage.evaluate(
+    ([url, uuid]) =>
+      new Promise<void>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.onmessage = (event) => {
+          if (event.data === 'Y') return;
+          if (JSON.parse(event.data).code === '0000') {
+            socket.send(JSON.stringify({ code: '5000', type: 'service', uuid }));
+            setInterval(() => socket.send('Y'), 5000);
+            resolve();
+          }
+        };
+      }),
+    [`${BASE_URL.replace('http', 'ws')}/ws/agent?token=${token}`, index.data.info.uuid] as const,
+  );
+  await request.post(`${BASE_URL}/api/index/state`, { headers, data: { state: '0' } });
+  const call = async <T>(path: string, data?: unknown): Promise<T> => {
+    const response =
+      data === undefined
+        ? await request.get(`${BASE_URL}${path}`, { headers })
+        : await request.post(`${BASE_URL}${path}`, { headers, data });
+    const body = (await response.json()) as Envelope<T>;
+    if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
+    return body.data;
+  };
+  return {
+    call,
+    /** The visitor whose last message is this text; accepted when it is still waiting. */
+    async take(text: string): Promise<string> {
+      let found: VisitorRow | undefined;
+      await expect
+        .poll(async () => {
+          found = (await call<{ list: VisitorRow[] }>('/api/talk/userList')).list.find((row) => row.lastMessage?.msg === text);
+          return found !== undefined;
+        })
+        .toBe(true);
+      if (!found) throw new Error('visitor not found');
+      if (found.state === 'wait') await call('/api/talk/accept', { YQToken: found.YQToken });
+      return found.YQToken;
+    },
+    send: (YQToken: string, msg: string) =>
+      call('/api/talk/send', { YQToken, msg, onlyID: `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}` }),
+    close: () => context.close(),
+  };
+}
+
+test('a visitor on another site chats with an agent; markup stays text; pages are reported; a reload keeps the history', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const agent = await onlineAgent(browser, request);
+  await openShop(page);
+  await expect(launcher(page)).toBeVisible();
+  await launcher(page).click();
+
+  const first = `Where is my order ${Date.now()}?`;
+  await chat(page).locator('.composer textarea').fill(first);
+  await chat(page).locator('.composer textarea').press('Enter');
+  const mine = chat(page).locator('.row.me .bubble', { hasText: first });
+  await expect(mine).toBeVisible();
+  await expect(chat(page).locator('.row.me .state')).toHaveCount(0);
+
+  const token = await agent.take(first);
+  const markup = '<img src=x onerror="window.parleyPwned=1"><b>On its way</b>';
+  await agent.send(token, markup);
+  await expect(chat(page).locator('.row.them .bubble', { hasText: markup })).toBeVisible();
+  await expect(chat(page).locator('.row.them .bubble img, .row.them .bubble b')).toHaveCount(0);
+
+  await page.evaluate(() => {
+    history.pushState({}, '', '/products/rocket');
+    document.title = 'Rocket - Acme Shop';
+  });
+  await expect
+    .poll(async () => (await agent.call<{ list: { URL: string }[] }>(`/api/talk/visits?YQToken=${token}`)).list.map((visit) => visit.URL))
+    .toContain(`${HOST}/products/rocket`);
+
+  await page.reload();
+  await launcher(page).click();
+  await expect(chat(page).locator('.row.me .bubble', { hasText: first })).toBeVisible();
+  await expect(chat(page).locator('.row.them .bubble', { hasText: markup })).toBeVisible();
+  expect(await page.evaluate(() => 'parleyPwned' in window)).toBe(false);
+  await agent.close();
+});
+
+test('while the window is closed, an agent message raises the badge and blinks the title', async ({ page, browser, request }) => {
+  const agent = await onlineAgent(browser, request);
+  await openShop(page);
+  await launcher(page).click();
+  const first = `Hello ${Date.now()}`;
+  await chat(page).locator('.composer textarea').fill(first);
+  await chat(page).locator('.composer textarea').press('Enter');
+  const token = await agent.take(first);
+  await launcher(page).click();
+
+  await agent.send(token, 'Are you still there?');
+  await expect(page.locator('parley-widget .b')).toHaveText('1');
+  await expect.poll(() => page.title(), { intervals: [250] }).toContain('New message');
+  await launcher(page).click();
+  await expect(page.locator('parley-widget .b')).toBeHidden();
+  await expect.poll(() => page.title()).toBe('Acme Shop');
+  await agent.close();
+});
+
+test('with no agent online, the visitor leaves a message through a validated form', async ({ page }) => {
+  // Other suites may have agents online on the shared server; the widget is shown the offline settings.
+  await page.route(`${BASE_URL}/api/visitor/init`, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as Envelope<{ settings: { online: boolean } }>;
+    body.data.settings.online = false;
+    await route.fulfill({ response, json: body });
+  });
+  await openShop(page);
+  await launcher(page).click();
+  const form = chat(page).locator('form.letter');
+  await expect(form).toBeVisible();
+  await form.locator('#letter-email').fill('not-an-email');
+  await form.locator('button[type=submit]').click();
+  await expect(form.locator('#letter-name-error')).toHaveText('Required');
+  await expect(form.locator('#letter-email-error')).toHaveText('Enter a valid email address');
+  await expect(form.locator('#letter-content-error')).toHaveText('Required');
+
+  await form.locator('#letter-name').fill('Li Lei');
+  await form.locator('#letter-email').fill('lilei@example.com');
+  await form.locator('#letter-content').fill('Please call me back about the rocket.');
+  await form.locator('button[type=submit]').click();
+  await expect(chat(page).getByText('Message received')).toBeVisible();
+});
