@@ -1,0 +1,212 @@
+// Load benchmark: N visitor sockets, M agents, R visitor messages per second for D seconds, through the
+// real server (HTTP send → stored with seq → routed → agent socket), beside a bare `ws` relay measured
+// in the same run. Prints p50/p99 visitor → agent latency and the server's RSS.
+//
+//   node bench/chat-load.mjs --visitors 1000 --agents 10 --rate 1000 --seconds 20
+//
+// The server is the built one (`node scripts/build.mjs` first), on a fresh SQLite DATA_DIR unless
+// DATABASE_URL is set. Everything runs on this machine, on loopback only.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import WebSocket from 'ws';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const VISITORS = arg('visitors', 1000);
+const AGENTS = arg('agents', 10);
+const RATE = arg('rate', 1000);
+const SECONDS = arg('seconds', 20);
+
+const percentile = (values, p) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const rssOf = (pid) => {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+};
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Milliseconds on a clock shared by the sending thread and the receiving one. */
+const now = () => performance.timeOrigin + performance.now();
+
+function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  // BENCH_SERVER_ARGS passes Node flags to the server, e.g. --cpu-prof to see where its time goes.
+  const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
+  const child = spawn(process.execPath, [...nodeArgs, 'apps/server/dist/main.js'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: 'bench-pass-1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
+      if (match) resolve({ child, url: match[1], dataDir });
+    });
+  });
+}
+
+async function api(url, path, body, token) {
+  const response = await fetch(url + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (json.code !== 200) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+const open = (url) =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+
+/** Runs the sending thread (bench/sender.mjs) and waits for its figures. */
+async function drive(options) {
+  const worker = new Worker(new URL('./sender.mjs', import.meta.url), { workerData: { ...options, rate: RATE, seconds: SECONDS } });
+  await new Promise((resolve) => worker.once('message', resolve));
+  worker.postMessage('go');
+  const result = await new Promise((resolve) => worker.once('message', resolve));
+  await worker.terminate();
+  return result;
+}
+
+async function benchParley() {
+  const server = await startServer();
+  const { url, child } = server;
+  const ws = url.replace('http', 'ws');
+  const admin = (await api(url, '/api/login', { username: 'admin', password: 'bench-pass-1' })).token;
+  const roles = await api(url, '/api/role/getList', undefined, admin);
+  const agentRole = roles.list.find((role) => role.name === 'Agent').id;
+  await api(url, '/api/index/state', { state: '1' }, admin);
+  const latencies = [];
+  let received = 0;
+  const agentSockets = [];
+  for (let index = 0; index < AGENTS; index += 1) {
+    const username = `bench-agent-${index}`;
+    await api(
+      url,
+      '/api/service/doEdit',
+      { username, nickname: username, password: 'bench-pass-1', roleId: agentRole, maxChats: 100 },
+      admin,
+    );
+    const token = (await api(url, '/api/login', { username, password: 'bench-pass-1' })).token;
+    const socket = await open(`${ws}/ws/agent?token=${token}`);
+    socket.on('message', (raw) => {
+      const text = raw.toString();
+      if (text === 'Y') return;
+      const frame = JSON.parse(text);
+      if (frame.code === '8006' && frame.recipient) {
+        received += 1;
+        latencies.push(now() - Number(frame.data.msg.split(' ')[1]));
+      }
+    });
+    agentSockets.push(socket);
+  }
+  const visitors = [];
+  for (let index = 0; index < VISITORS; index += 1) {
+    const { YQToken } = await api(url, '/api/visitor/init', { url: `https://shop.example/p/${index}` });
+    const socket = await open(`${ws}/ws/visitor?YQToken=${YQToken}`);
+    visitors.push({ token: YQToken, socket });
+  }
+  const heartbeat = setInterval(() => {
+    for (const { socket } of visitors) socket.send('Y');
+    for (const socket of agentSockets) socket.send('Y');
+  }, 5000);
+  // Open every conversation first, so the timed run measures the steady message path.
+  await Promise.all(
+    visitors.map((visitor, index) => api(url, '/api/visitor/message', { YQToken: visitor.token, msg: 'hello 0', onlyID: `open-${index}` })),
+  );
+  latencies.length = 0;
+  received = 0;
+  const rssBefore = rssOf(child.pid);
+  const { failures, elapsed } = await drive({ mode: 'http', target: url, tokens: visitors.map((visitor) => visitor.token) });
+  await sleep(500);
+  const rss = rssOf(child.pid);
+  clearInterval(heartbeat);
+  for (const { socket } of visitors) socket.terminate();
+  for (const socket of agentSockets) socket.terminate();
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  rmSync(server.dataDir, { recursive: true, force: true });
+  return {
+    name: 'parley (HTTP send → SQLite → routed push)',
+    sent: RATE * SECONDS,
+    received,
+    failures,
+    elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rss,
+    rssBefore,
+  };
+}
+
+/** The floor: a `ws` server that relays each visitor frame to one agent socket, storing nothing. */
+async function benchRelay() {
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { WebSocketServer } from 'ws';
+       const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+       const agents = [];
+       server.on('connection', (socket, req) => {
+         if (req.url.startsWith('/agent')) { agents.push(socket); return; }
+         let turn = 0;
+         socket.on('message', (raw) => { const text = raw.toString(); if (text === 'Y') return socket.send('Y');
+           agents[(turn++) % agents.length]?.send(text); });
+       });
+       server.on('listening', () => console.log('port ' + server.address().port));`,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise((resolve) => child.stdout.on('data', (chunk) => resolve(Number(/port (\d+)/.exec(String(chunk))[1]))));
+  const latencies = [];
+  const agents = [];
+  for (let index = 0; index < AGENTS; index += 1) {
+    const socket = await open(`ws://127.0.0.1:${port}/agent`);
+    socket.on('message', (raw) => latencies.push(now() - Number(raw.toString().split(' ')[1])));
+    agents.push(socket);
+  }
+  const { elapsed } = await drive({ mode: 'ws', target: `ws://127.0.0.1:${port}`, visitors: VISITORS });
+  await sleep(500);
+  const rss = rssOf(child.pid);
+  for (const socket of agents) socket.terminate();
+  child.kill('SIGTERM');
+  return {
+    name: 'bare ws relay (nothing stored)',
+    sent: RATE * SECONDS,
+    received: latencies.length,
+    failures: 0,
+    elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rss,
+  };
+}
+
+console.log(`visitors ${VISITORS}, agents ${AGENTS}, ${RATE} messages/s for ${SECONDS} s`);
+const relay = await benchRelay();
+const parley = await benchParley();
+for (const result of [relay, parley]) {
+  console.log(
+    `${result.name.padEnd(45)} sent ${result.sent} received ${result.received} failed ${result.failures} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms | RSS ${mb(result.rss)}`,
+  );
+}
+console.log(`p99 ratio parley / relay: ${(parley.p99 / relay.p99).toFixed(2)}`);
