@@ -107,7 +107,14 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     },
   });
   await app.register(multipart);
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 1024 * 1024 },
+    // On shutdown every socket hears "going away", so clients reconnect instead of reporting an error.
+    preClose(done) {
+      for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
+      app.websocketServer.close(() => done());
+    },
+  });
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     const lang = langOf(req);
@@ -159,7 +166,6 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     clearInterval(pruner);
     liveness.stop();
     visitorSockets.stop();
-    for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
   });
   return app;
 }

@@ -20,14 +20,15 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  // Printed whatever the log level: scripts and people wait for this line to learn the real port.
-  process.stdout.write(`Parley listening on ${url} (storage ${storage.dialect}, bus ${config.redisUrl ? 'redis' : 'local'})\n`);
   if (seeded.generatedPassword) {
     // Shown once, on the first start only: the hash is all that is kept.
     process.stdout.write(
       `\n  First administrator created.\n  username: ${seeded.createdAdmin}\n  password: ${seeded.generatedPassword}\n  Sign in at ${config.publicUrl ?? url} and change it.\n\n`,
     );
   }
+
+  // Printed whatever the log level: scripts and people wait for this line to learn the real port.
+  process.stdout.write(`Parley listening on ${url} (storage ${storage.dialect}, bus ${config.redisUrl ? 'redis' : 'local'})\n`);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_ROOT, backends } from './harness.js';
+import { TestSocket } from './sockets.js';
 
 interface Started {
   child: ChildProcess;
@@ -88,8 +89,16 @@ describe('npm start', () => {
     const token = good.body.data?.token ?? '';
     const info = await fetch(`${first.url}/api/userInfo`, { headers: { authorization: `Bearer ${token}` } });
     expect(info.status).toBe(200);
+    // A socket whose token rides in the URL: the request log must not show it.
+    const socket = await TestSocket.open(`${first.url.replace('http', 'ws')}/ws/agent?token=${token}`);
+    await socket.frame('0000');
+    await fetch(`${first.url}/api/talk/messages?YQToken=${'Q'.repeat(24)}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(first.output()).toContain('[redacted]');
     expect(first.output()).not.toContain(token);
+    expect(first.output()).not.toContain('Q'.repeat(24));
+    // SIGTERM closes sockets cleanly ("going away") and the process exits 0.
     expect(await stop(first)).toBe(0);
+    expect(await socket.closed()).toBe(1001);
 
     const second = await start();
     expect(second.output()).not.toMatch(/password:/);
