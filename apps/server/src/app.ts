@@ -143,7 +143,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   agentRoutes(route, agents);
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db));
-  navigationRoutes(route, agentRepo);
+  navigationRoutes(route, agentRepo, { unread: () => chatRepo.unreadLetters() });
   visitorRoutes(route, chat);
   talkRoutes(route, chat);
   uploadRoutes(app, route, db, config.dataDir);

@@ -66,9 +66,20 @@ describe('GET /api/notice/getList', () => {
       lang: 'en',
     });
     expect(notices.body.data.list).toEqual([
-      expect.objectContaining({ kind: 'registration', notice: '2 registered accounts wait to be enabled', url: '#/service/service' }),
+      expect.objectContaining({ kind: 'registration', notice: 'Registered accounts waiting to be enabled: 2', url: '#/service/service' }),
     ]);
     const forAgent = await server.get<{ list: unknown[] }>('/api/notice/getList', { token: agent });
     expect(forAgent.body.data.list).toEqual([]);
+  });
+
+  it('tells of unread leave-messages those who may read them', async () => {
+    await server.post('/api/visitor/letter', { name: 'Ann', content: 'Please call me back' });
+    const notices = await server.get<{ list: { kind: string; notice: string; url: string }[] }>('/api/notice/getList', {
+      token: agent,
+      lang: 'en',
+    });
+    expect(notices.body.data.list).toEqual([
+      expect.objectContaining({ kind: 'letter', notice: 'Unread leave-messages: 1', url: '#/history/letter' }),
+    ]);
   });
 });

@@ -235,13 +235,13 @@ export class ChatRepository {
     return inserted.id;
   }
 
-  async unreadLetters(): Promise<number> {
+  async unreadLetters(): Promise<{ count: number; latest: string | null }> {
     const row = await this.db
       .selectFrom('letters')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('created_at').as('latest')])
       .where('read', '=', 0)
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return { count: Number(row.n), latest: row.latest ?? null };
   }
 
   /** On a start without other processes, nobody's socket survived the previous run. */

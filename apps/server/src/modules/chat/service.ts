@@ -651,6 +651,6 @@ export class ChatService {
   }
 
   async unreadLetters(): Promise<number> {
-    return this.repo.unreadLetters();
+    return (await this.repo.unreadLetters()).count;
   }
 }

@@ -40,7 +40,11 @@ function menuEntries(routes: RouteRecord[], lang: Lang, parent = ''): SearchSugg
   });
 }
 
-export function navigationRoutes(route: DefineRoute, agents: AgentRepository): void {
+export function navigationRoutes(
+  route: DefineRoute,
+  agents: AgentRepository,
+  letters: { unread(): Promise<{ count: number; latest: string | null }> },
+): void {
   route({ method: 'GET', url: '/api/router/getList', access: 'agent', handler: ({ auth }) => ({ list: routesFor(auth) }) });
 
   route({
@@ -67,6 +71,19 @@ export function navigationRoutes(route: DefineRoute, agents: AgentRepository): v
     access: 'agent',
     async handler({ auth, lang }) {
       const list: Notice[] = [];
+      if (can(auth, { permission: ['seePermissions:seeHistorical'] })) {
+        const unread = await letters.unread();
+        if (unread.count > 0 && unread.latest) {
+          list.push({
+            id: 'letters',
+            kind: 'letter',
+            title: translate(lang, 'noticeLettersTitle'),
+            notice: translate(lang, 'noticeLetters', { count: unread.count }),
+            url: '#/history/letter',
+            created_at: unread.latest,
+          });
+        }
+      }
       if (can(auth, { permission: ['setPermissions:service'] })) {
         const pending = await agents.countPending();
         if (pending.count > 0 && pending.latest) {
