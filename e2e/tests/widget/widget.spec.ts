@@ -1,11 +1,8 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { apiLogin, createAgent } from '../../support/console';
 import { BASE_URL } from '../../support/env';
-
-/** A shop on another origin: the browser never resolves it, Playwright answers for it. */
-const HOST = 'http://shop.parley.test';
-
-test.use({ locale: 'en-US' });
 
 interface Envelope<T> {
   code: number;
@@ -16,19 +13,25 @@ interface Envelope<T> {
 interface VisitorRow {
   YQToken: string;
   state: string;
-  lastMessage: { msg: string } | null;
 }
 
-/** Opens the shop page that embeds the widget. Its own styles are hostile on purpose: they must not reach the widget. */
-async function openShop(page: Page, path = '/index.html'): Promise<void> {
-  await page.route(`${HOST}/**`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html><head><meta charset="utf-8"><title>Acme Shop</title>
+/** The shop that embeds the widget, on another origin than the server's (its own port). */
+let shop: Server;
+let HOST = '';
+
+test.beforeAll(async () => {
+  // The shop's own styles are hostile on purpose: they must not reach the widget.
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Acme Shop</title>
 <style>div,span{outline:3px solid red!important} button{background:red!important;width:10px!important}</style></head>
-<body><h1>Acme Shop</h1><script src="${BASE_URL}/widget.js" async></script></body></html>`,
-    }),
-  );
+<body><h1>Acme Shop</h1><script src="${BASE_URL}/widget.js" async></script></body></html>`;
+  shop = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  HOST = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+});
+
+test.afterAll(() => new Promise<void>((resolve) => shop.close(() => resolve())));
+
+async function openShop(page: Page, path = '/index.html'): Promise<void> {
   await page.goto(`${HOST}${path}`);
 }
 
@@ -71,18 +74,20 @@ async function onlineAgent(browser: Browser, request: APIRequestContext) {
   };
   return {
     call,
-    /** The visitor whose last message is this text; accepted when it is still waiting. */
-    async take(text: string): Promise<string> {
-      let found: VisitorRow | undefined;
+    /** The visitor of this page (the loader keeps its token on the shop's side too), accepted when it waits. */
+    async take(page: Page): Promise<string> {
+      let token: string | null = null;
       await expect
         .poll(async () => {
-          found = (await call<{ list: VisitorRow[] }>('/api/talk/userList')).list.find((row) => row.lastMessage?.msg === text);
-          return found !== undefined;
+          token = await page.evaluate(() => localStorage.getItem('parley-yq'));
+          return token;
         })
-        .toBe(true);
-      if (!found) throw new Error('visitor not found');
-      if (found.state === 'wait') await call('/api/talk/accept', { YQToken: found.YQToken });
-      return found.YQToken;
+        .toBeTruthy();
+      if (!token) throw new Error('no visitor token');
+      const YQToken: string = token;
+      const row = (await call<{ list: VisitorRow[] }>('/api/talk/userList')).list.find((visitor) => visitor.YQToken === YQToken);
+      if (row?.state === 'wait') await call('/api/talk/accept', { YQToken });
+      return YQToken;
     },
     send: (YQToken: string, msg: string) =>
       call('/api/talk/send', { YQToken, msg, onlyID: `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}` }),
@@ -107,7 +112,7 @@ test('a visitor on another site chats with an agent; markup stays text; pages ar
   await expect(mine).toBeVisible();
   await expect(chat(page).locator('.row.me .state')).toHaveCount(0);
 
-  const token = await agent.take(first);
+  const token = await agent.take(page);
   const markup = '<img src=x onerror="window.parleyPwned=1"><b>On its way</b>';
   await agent.send(token, markup);
   await expect(chat(page).locator('.row.them .bubble', { hasText: markup })).toBeVisible();
@@ -136,7 +141,7 @@ test('while the window is closed, an agent message raises the badge and blinks t
   const first = `Hello ${Date.now()}`;
   await chat(page).locator('.composer textarea').fill(first);
   await chat(page).locator('.composer textarea').press('Enter');
-  const token = await agent.take(first);
+  const token = await agent.take(page);
   await launcher(page).click();
 
   await agent.send(token, 'Are you still there?');

@@ -17,8 +17,14 @@ interface Props {
 
 function useChatState(client: ChatClient): ChatState {
   const [, rerender] = useReducer((count: number) => count + 1, 0);
-  useEffect(() => client.subscribe(() => rerender(undefined)), [client]);
-  return client.state;
+  const state = client.state;
+  useEffect(() => {
+    const unsubscribe = client.subscribe(() => rerender(undefined));
+    // Effects run after paint (later still in a hidden frame): a change made before we listened is caught here.
+    if (client.state !== state) rerender(undefined);
+    return unsubscribe;
+  }, [client]);
+  return state;
 }
 
 /** What the header says under the title. */
