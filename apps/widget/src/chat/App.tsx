@@ -1,6 +1,6 @@
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { Composer } from './Composer';
-import type { ChatClient, ChatState } from './client';
+import type { ChatClient, ChatState, Person } from './client';
 import { ChevronDown, Refresh } from './icons';
 import { LetterForm } from './Letter';
 import type { Lang, Translate } from './lib/i18n';
@@ -27,12 +27,27 @@ function useChatState(client: ChatClient): ChatState {
   return state;
 }
 
+/**
+ * The agent of the conversation: from 2000 when it came during this page, else (after a reload) the
+ * author of the latest agent message.
+ */
+function currentAgent(state: ChatState): Person | null {
+  if (state.agent) return state.agent;
+  for (let i = state.items.length - 1; i >= 0; i--) {
+    const item = state.items[i];
+    if (item?.role === 'service' && item.nickname) return { name: item.nickname, avatar: '' };
+  }
+  return null;
+}
+
 /** What the header says under the title. */
 function statusLine(state: ChatState, t: Translate): { text: string; live: boolean } {
   switch (state.conversation) {
     case 'current':
-    case 'monitor':
-      return { text: state.agent?.name ? t('chatting', { name: state.agent.name }) : t('online'), live: true };
+    case 'monitor': {
+      const agent = currentAgent(state);
+      return { text: agent?.name ? t('chatting', { name: agent.name }) : t('online'), live: true };
+    }
     case 'wait':
       return { text: state.position ? t('queue', { n: state.position }) : t('waiting'), live: true };
     case 'robot':
@@ -65,7 +80,7 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
 
   const title = state.settings.title || t('defaultTitle');
   const status = statusLine(state, t);
-  const headPerson = state.conversation === 'robot' ? state.robot : ACTIVE.has(state.conversation ?? '') ? state.agent : null;
+  const headPerson = state.conversation === 'robot' ? state.robot : ACTIVE.has(state.conversation ?? '') ? currentAgent(state) : null;
 
   let body = null;
   if (state.phase === 'loading') {
@@ -100,11 +115,14 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
     const rating = state.rating;
     body = (
       <>
-        {!state.connected && state.phase === 'ready' && <div class="banner warn">{t('reconnecting')}</div>}
-        {state.connected && state.conversation === 'wait' && (
-          <div class="banner">{state.position ? t('queueBanner', { n: state.position }) : t('waitBanner')}</div>
+        {state.lost && <div class="banner warn delayed">{t('reconnecting')}</div>}
+        {!state.lost && state.conversation === 'wait' && (
+          <div class="banner">
+            <span class="pulse" />
+            {state.position ? t('queueBanner', { n: state.position }) : t('waitBanner')}
+          </div>
         )}
-        {state.connected && !state.settings.online && !ACTIVE.has(state.conversation ?? '') && (
+        {!state.lost && !state.settings.online && !ACTIVE.has(state.conversation ?? '') && (
           <div class="banner">
             {t('letterOffline')}{' '}
             <button type="button" class="link" onClick={() => setView('letter')}>

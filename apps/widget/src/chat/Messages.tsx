@@ -6,7 +6,7 @@ import { Alert, Bot, FileIcon, Headset } from './icons';
 import type { Lang, Translate } from './lib/i18n';
 import { fileName, linkify, safeUrl } from './lib/linkify';
 import type { ChatItem } from './lib/merge';
-import { tipText } from './lib/tips';
+import { shownToVisitor, tipText } from './lib/tips';
 
 /** Message text as text nodes and anchors: content never reaches the page as markup. */
 export function RichText({ text }: { text: string }) {
@@ -133,7 +133,7 @@ export function MessageList({ state, lang, t, welcome, title, onRetry, after }: 
     placed = true;
   };
   attach();
-  for (const item of state.items) {
+  for (const item of state.items.filter(shownToVisitor)) {
     if (farApart(previous?.time, item.time)) {
       rows.push(
         <div class="stamp" key={`t${item.onlyID}`}>

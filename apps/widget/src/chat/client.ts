@@ -22,6 +22,8 @@ export interface ChatState {
   position: number | null;
   items: ChatItem[];
   connected: boolean;
+  /** The socket had been open and dropped: worth telling the visitor (the first connect is not). */
+  lost: boolean;
   /** A rating is asked for below the message with this seq, until it is given. */
   rating: { afterSeq: number; done: boolean } | null;
   unread: number;
@@ -92,6 +94,7 @@ export class ChatClient {
     position: null,
     items: [],
     connected: false,
+    lost: false,
     rating: null,
     unread: 0,
   };
@@ -176,7 +179,7 @@ export class ChatClient {
           if (again) void this.catchUp();
           this.wake?.();
         },
-        onConnectedChange: (connected) => this.set({ connected }),
+        onConnectedChange: (connected) => this.set({ connected, lost: !connected }),
         onUnknownVisitor: () => void this.reinit(),
       });
       this.socket.start();

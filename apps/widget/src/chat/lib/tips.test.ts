@@ -1,6 +1,6 @@
 import { TIP_TEXTS as PROTOCOL_TIPS, tipText as protocolTipText } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { TIP_TEXTS, tipText } from './tips';
+import { shownToVisitor, TIP_TEXTS, tipText } from './tips';
 
 describe('tipText', () => {
   it('has the same tips as the protocol, worded the same', () => {
@@ -13,5 +13,14 @@ describe('tipText', () => {
   it('names the agent', () => {
     expect(tipText('tip.accepted', 'Alice', 'en')).toBe('Alice joined the conversation');
     expect(tipText('tip.transferred', '小李', 'zh')).toBe('对话已转接给 小李');
+  });
+});
+
+describe('shownToVisitor', () => {
+  it('leaves out tips about the visitor and keeps everything else', () => {
+    expect(shownToVisitor({ role: 'tip', msg: 'tip.visitorLeft' })).toBe(false);
+    expect(shownToVisitor({ role: 'tip', msg: 'tip.visitorBack' })).toBe(false);
+    expect(shownToVisitor({ role: 'tip', msg: 'tip.ended' })).toBe(true);
+    expect(shownToVisitor({ role: 'user', msg: 'tip.visitorLeft' })).toBe(true);
   });
 });

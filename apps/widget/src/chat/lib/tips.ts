@@ -18,3 +18,10 @@ export function tipText(kind: string, name: string, lang: Lang): string {
   const texts = TIP_TEXTS[kind];
   return texts ? texts[lang].replace('{name}', name) : kind;
 }
+
+/** Tips written for agents about the visitor; the visitor's own window leaves them out. */
+const AGENT_ONLY = new Set(['tip.visitorLeft', 'tip.visitorBack']);
+
+export function shownToVisitor(message: { role: string; msg: string }): boolean {
+  return message.role !== 'tip' || !AGENT_ONLY.has(message.msg);
+}
