@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,19 @@ async function waitUntilUp(child: ChildProcess): Promise<void> {
 export default async function globalSetup(): Promise<() => Promise<void>> {
   build();
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
+  // The suites run against a snapshot of the built front ends, so a rebuild elsewhere during the run
+  // (another checkout's tests, a developer's watch build) cannot swap files under the server.
+  const served: Record<string, string> = {};
+  for (const [name, variable] of [
+    ['console', 'CONSOLE_DIR'],
+    ['widget', 'WIDGET_DIR'],
+  ] as const) {
+    const built = join(root, 'apps', name, 'dist');
+    if (!existsSync(built)) continue;
+    const copy = join(dataDir, `${name}-dist`);
+    cpSync(built, copy, { recursive: true });
+    served[variable] = copy;
+  }
   const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: root,
     env: {
@@ -44,6 +57,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_USERNAME,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      ...served,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

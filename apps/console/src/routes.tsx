@@ -22,6 +22,7 @@ const PAGES: Record<string, PageLoader> = {
   Forbidden: () => import('./features/errors/ForbiddenPage'),
   NotFound: () => import('./features/errors/NotFoundPage'),
   Index: () => import('./features/home/HomePage'),
+  WorkbenchIndex: () => import('./features/workbench/WorkbenchPage'),
   ServiceIndex: () => import('./features/service/ServicePage'),
   Role: () => import('./features/role/RolePage'),
   Record: () => import('./features/record/RecordPage'),
@@ -39,8 +40,13 @@ function withPlaceholders(records: RouteRecord[]): Record<string, PageLoader> {
   return pages;
 }
 
+/** Attaches pages to a route list, e.g. one fetched from the server in 'all' authentication mode. */
+export function attachBusinessPages(records: RouteRecord[]): AppRoute[] {
+  return attachPages(records, withPlaceholders(records));
+}
+
 export const publicRoutes: AppRoute[] = attachPages(PUBLIC_ROUTES, PAGES);
-export const businessRoutes: AppRoute[] = attachPages(BUSINESS_ROUTES, withPlaceholders(BUSINESS_ROUTES));
+export const businessRoutes: AppRoute[] = attachBusinessPages(BUSINESS_ROUTES);
 
 /** The one route tree: public routes, business routes, and the catch-all to /404 last. */
 export const routeTree: AppRoute[] = ensureCatchAll([...publicRoutes, ...businessRoutes]);

@@ -29,12 +29,16 @@ test('a wrong password shows the server message', async ({ page, request }) => {
   expect(answer.status()).toBe(401);
   const { msg } = (await answer.json()) as { msg: string };
   expect(msg).toBeTruthy();
-  await openConsole(page, '/login');
+  await openConsole(page, '/service/record');
   await page.getByTestId('login-username').fill(ADMIN_USERNAME);
   await page.getByTestId('login-password').fill('wrong-password');
   await page.getByTestId('login-submit').click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: msg })).toBeVisible();
-  await expect(page).toHaveURL(/#\/login/);
+  // The failed attempt keeps the page the user was going to.
+  await expect(page).toHaveURL(/#\/login\?redirect=%2Fservice%2Frecord$/);
+  await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/#\/service\/record$/);
 });
 
 test('the login form checks its fields before calling the server', async ({ page }) => {

@@ -107,3 +107,50 @@ test('a page not built yet says so honestly', async ({ page, request }) => {
   await openConsole(page, '/link/link', { token: await apiLogin(request) });
   await expect(page.getByTestId('not-available')).toBeVisible();
 });
+
+test('keep-alive: a page keeps its state across tabs; clicking the active tab reloads it', async ({ page, request }) => {
+  await openConsole(page, '/service/role', { token: await apiLogin(request), theme: { layout: 'vertical' } });
+  const search = page.getByTestId('role-page').getByPlaceholder('角色名称');
+  await search.fill('kept');
+  await page.locator('[data-testid="tab"][data-path="/index"]').click();
+  await expect(page.getByTestId('home-page')).toBeVisible();
+  await page.locator('[data-testid="tab"][data-path="/service/role"]').click();
+  await expect(search).toHaveValue('kept');
+  await page.locator('[data-testid="tab"][data-path="/service/role"]').click();
+  await expect(page.getByTestId('role-page').getByPlaceholder('角色名称')).toHaveValue('');
+});
+
+test('column layout: a noColumn page folds the second column and hides the fold button', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout: 'column' } });
+  await expect(page.locator('.column-menu')).toBeVisible();
+  await expect(page.getByTestId('fold-button')).toBeVisible();
+  await page.getByTestId('column-item').filter({ hasText: '对话' }).click();
+  await expect(page).toHaveURL(/#\/workbench\/workbench$/);
+  await expect(page.locator('.column-menu')).toHaveCount(0);
+  await expect(page.getByTestId('fold-button')).toHaveCount(0);
+});
+
+test('uncaught errors appear in the error-log popup, which can be cleared', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request) });
+  await expect(page.getByTestId('home-page')).toBeVisible();
+  await expect(page.getByTestId('header-error-log')).toHaveCount(0);
+  await page.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('boom from a test');
+    });
+  });
+  await page.getByTestId('header-error-log').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('boom from a test');
+  await expect(dialog.getByRole('link', { name: '谷歌' })).toHaveAttribute('href', /google\.com\/search\?q=boom/);
+  await dialog.getByRole('button', { name: '清空日志' }).click();
+  await expect(page.getByTestId('header-error-log')).toHaveCount(0);
+});
+
+test('search: suggestions come from the server, filtered by what was typed', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { showSearch: true } });
+  await page.getByTestId('header-search').click();
+  await page.getByRole('dialog').getByRole('combobox').fill('日志');
+  await expect(page.locator('.ant-select-item-option').filter({ hasText: '登录日志' })).toBeVisible();
+  await expect(page.locator('.ant-select-item-option').filter({ hasText: '角色管理' })).toHaveCount(0);
+});

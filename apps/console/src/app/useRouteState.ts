@@ -1,7 +1,13 @@
+import type { RouteRecord } from '@parley/protocol';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { useAccess } from '../lib/access';
-import { businessRoutes } from '../routes';
+import { HttpError } from '../lib/http';
+import { i18n } from '../lib/i18n';
+import { http } from '../lib/request';
+import { settings } from '../lib/settings';
+import { attachBusinessPages, businessRoutes } from '../routes';
 import { type AppRoute, activeMenuKey, buildMenu, filterRoutes, findChain, type MenuNode } from './routeTree';
 
 export interface RouteState {
@@ -16,10 +22,27 @@ export interface RouteState {
 }
 
 /** Menu, matched chain and active key of the current page, for the signed-in user. */
+/** In 'all' authentication mode the route list comes from the server (seed §2); it must be an array. */
+function useServerRoutes(): AppRoute[] | undefined {
+  const { data } = useQuery({
+    queryKey: ['router', 'list'],
+    enabled: settings.authentication === 'all',
+    staleTime: Number.POSITIVE_INFINITY,
+    queryFn: async () => {
+      const answer = await http.get<{ list?: unknown }>('/api/router/getList');
+      if (!Array.isArray(answer?.list)) throw new HttpError(500, i18n.t('errors.routeFormat'));
+      return attachBusinessPages(answer.list as RouteRecord[]);
+    },
+  });
+  return data;
+}
+
 export function useRouteState(): RouteState {
   const holder = useAccess();
   const { pathname } = useLocation();
-  const routes = useMemo(() => filterRoutes(businessRoutes, holder), [holder]);
+  const serverRoutes = useServerRoutes();
+  const source = settings.authentication === 'all' ? (serverRoutes ?? []) : businessRoutes;
+  const routes = useMemo(() => (settings.rolesControl ? filterRoutes(source, holder) : source), [source, holder]);
   const menu = useMemo(() => buildMenu(routes), [routes]);
   return useMemo(() => {
     const chain = findChain(routes, pathname);

@@ -4,7 +4,7 @@ import { useUi } from '../stores/ui';
 import { toastError } from './feedback';
 import { createHttp } from './http';
 import { i18n } from './i18n';
-import { settings } from './settings';
+import { settings, WHITELIST } from './settings';
 
 /** Where a path goes when the session ends: the login page, carrying it unless it is the root. */
 export function loginPath(current: string): string {
@@ -23,8 +23,9 @@ export function endSession(): void {
   ending = true;
   useSession.getState().clear();
   window.dispatchEvent(new Event('session-reset'));
-  const target = loginPath(currentPath());
-  window.location.hash = `#${target}`;
+  const current = currentPath();
+  // A public page (a failed login among them) stays where it is, keeping its own redirect.
+  if (!WHITELIST.some((path) => current === path || current.startsWith(`${path}?`))) window.location.hash = `#${loginPath(current)}`;
   setTimeout(() => {
     ending = false;
   }, 0);

@@ -1,0 +1,235 @@
+import { FileAddOutlined, PictureOutlined, SendOutlined, SmileOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { MAX_MESSAGE_LENGTH, type MessageType } from '@parley/protocol';
+import { Button, Input, Popover, Tooltip } from 'antd';
+import type { TextAreaRef } from 'antd/es/input/TextArea';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toastError } from '../../../lib/feedback';
+import { uploadFile } from '../api';
+import { EMOJI, readQuickReplies, writeQuickReplies } from '../quickReplies';
+import { REPEAT_MARKER, useMonitoring } from '../store';
+import { QuickRepliesEditor, QuickRepliesList } from './QuickReplies';
+
+interface Props {
+  token: string;
+  disabled: boolean;
+  disabledReason: string;
+  onSend(text: string, type: MessageType): void;
+}
+
+/** Largest upload the server takes (it checks again, with the sniffed type). */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+export function Composer({ token, disabled, disabledReason, onSend }: Props) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState('');
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [quickOpen, setQuickOpen] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const input = useRef<TextAreaRef>(null);
+  const imagePicker = useRef<HTMLInputElement>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
+  const sendMessage = useMonitoring((state) => state.sendMessage);
+  const setSendMessage = useMonitoring((state) => state.setSendMessage);
+  const [replies, setReplies] = useState(() =>
+    readQuickReplies([t('workbench.quick.default1'), t('workbench.quick.default2'), t('workbench.quick.default3')]),
+  );
+  const [editingReplies, setEditingReplies] = useState<string[] | null>(null);
+  const drafts = useRef(new Map<string, string>());
+
+  // Each conversation keeps its own unsent draft.
+  useEffect(() => {
+    setDraft(drafts.current.get(token) ?? '');
+    return () => {
+      drafts.current.set(token, input.current?.resizableTextArea?.textArea.value ?? '');
+    };
+  }, [token]);
+
+  // A quick reply chosen anywhere lands in the draft (the marker only makes a repeat noticeable).
+  const seen = useRef(sendMessage);
+  useEffect(() => {
+    if (sendMessage === seen.current) return;
+    seen.current = sendMessage;
+    const text = sendMessage.replaceAll(REPEAT_MARKER, '');
+    if (!text) return;
+    setDraft(text);
+    input.current?.focus();
+  }, [sendMessage]);
+
+  const insert = (text: string) => {
+    const area = input.current?.resizableTextArea?.textArea;
+    const start = area?.selectionStart ?? draft.length;
+    const end = area?.selectionEnd ?? draft.length;
+    setDraft(draft.slice(0, start) + text + draft.slice(end));
+    requestAnimationFrame(() => {
+      area?.focus();
+      area?.setSelectionRange(start + text.length, start + text.length);
+    });
+  };
+
+  const submit = () => {
+    const text = draft.trim();
+    if (!text || disabled) return;
+    onSend(text, 'text');
+    setDraft('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends; Shift+Enter is a new line; Enter that confirms an input-method word does neither.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const upload = async (file: File | undefined, type: MessageType) => {
+    if (!file) return;
+    if (file.size > MAX_UPLOAD_BYTES) {
+      toastError(t('workbench.composer.tooLarge', { size: '10 MB' }));
+      return;
+    }
+    setUploading(true);
+    try {
+      const stored = await uploadFile(file);
+      const kind: MessageType = type === 'image' && stored.type.startsWith('image/') ? 'image' : 'file';
+      // The file's own name rides in the fragment: the stored name is random.
+      onSend(kind === 'file' ? `${stored.url}#${encodeURIComponent(stored.name)}` : stored.url, kind);
+    } catch (error) {
+      toastError(error instanceof Error && error.message ? error.message : t('workbench.errors.upload'));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  return (
+    <div className={`wb-composer${disabled ? ' disabled' : ''}`}>
+      <div className="wb-tools">
+        <Popover
+          open={emojiOpen && !disabled}
+          onOpenChange={setEmojiOpen}
+          trigger="click"
+          placement="topLeft"
+          content={
+            <div className="wb-emoji" role="listbox" aria-label={t('workbench.composer.emoji')}>
+              {EMOJI.map((emoji) => (
+                <button
+                  type="button"
+                  key={emoji}
+                  role="option"
+                  aria-selected={false}
+                  onClick={() => {
+                    insert(emoji);
+                    setEmojiOpen(false);
+                  }}
+                >
+                  {emoji}
+                </button>
+              ))}
+            </div>
+          }
+        >
+          <Tooltip title={t('workbench.composer.emoji')}>
+            <Button type="text" icon={<SmileOutlined />} disabled={disabled} aria-label={t('workbench.composer.emoji')} />
+          </Tooltip>
+        </Popover>
+        <Tooltip title={t('workbench.composer.image')}>
+          <Button
+            type="text"
+            icon={<PictureOutlined />}
+            disabled={disabled || uploading}
+            onClick={() => imagePicker.current?.click()}
+            aria-label={t('workbench.composer.image')}
+          />
+        </Tooltip>
+        <Tooltip title={t('workbench.composer.file')}>
+          <Button
+            type="text"
+            icon={<FileAddOutlined />}
+            disabled={disabled || uploading}
+            onClick={() => filePicker.current?.click()}
+            aria-label={t('workbench.composer.file')}
+          />
+        </Tooltip>
+        <Popover
+          open={quickOpen && !disabled}
+          onOpenChange={setQuickOpen}
+          trigger="click"
+          placement="topLeft"
+          content={
+            <QuickRepliesList
+              list={replies}
+              onPick={(reply) => {
+                setSendMessage(reply);
+                setQuickOpen(false);
+              }}
+              onEdit={() => {
+                setQuickOpen(false);
+                setEditingReplies(replies);
+              }}
+            />
+          }
+        >
+          <Button type="text" icon={<ThunderboltOutlined />} disabled={disabled} data-testid="wb-quick-open">
+            <span className="wb-tool-label">{t('workbench.quick.title')}</span>
+          </Button>
+        </Popover>
+        <input
+          ref={imagePicker}
+          type="file"
+          accept="image/*"
+          hidden
+          data-testid="wb-image-input"
+          onChange={(event) => {
+            void upload(event.target.files?.[0], 'image');
+            event.target.value = '';
+          }}
+        />
+        <input
+          ref={filePicker}
+          type="file"
+          hidden
+          data-testid="wb-file-input"
+          onChange={(event) => {
+            void upload(event.target.files?.[0], 'file');
+            event.target.value = '';
+          }}
+        />
+      </div>
+      <QuickRepliesEditor
+        list={editingReplies}
+        onCancel={() => setEditingReplies(null)}
+        onSave={(list) => {
+          writeQuickReplies(list);
+          setReplies(readQuickReplies([]));
+          setEditingReplies(null);
+        }}
+      />
+      <Input.TextArea
+        ref={input}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={onKeyDown}
+        disabled={disabled}
+        placeholder={disabled ? disabledReason : t('workbench.composer.placeholder')}
+        aria-label={t('workbench.composer.placeholder')}
+        autoSize={{ minRows: 2, maxRows: 6 }}
+        maxLength={MAX_MESSAGE_LENGTH}
+        variant="borderless"
+        data-testid="wb-input"
+      />
+      <div className="wb-send-line">
+        <span className="wb-muted wb-send-hint">{t('workbench.composer.hint')}</span>
+        <Button
+          type="primary"
+          icon={<SendOutlined />}
+          onClick={submit}
+          disabled={disabled || draft.trim() === ''}
+          loading={uploading}
+          data-testid="wb-send"
+        >
+          {t('workbench.composer.send')}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,212 @@
+import { ArrowLeftOutlined, CheckOutlined, EyeOutlined, InfoCircleOutlined, PoweroffOutlined, SwapOutlined } from '@ant-design/icons';
+import type { MessageType, Visitor } from '@parley/protocol';
+import { Avatar, Badge, Button, Modal, Popconfirm, Select, Space, Tag, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toastSuccess } from '../../../lib/feedback';
+import { workbenchApi } from '../api';
+import { act, loadOlder, openConversation, sendMessage } from '../live';
+import { type ChatMessage, sourceTitle } from '../model';
+import { useIsSupervisor, useTransferTargets } from '../queries';
+import { useMonitoring, useSwitchUserMessage } from '../store';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+
+const STATE_COLOR: Record<string, string> = { current: 'green', monitor: 'purple', wait: 'orange', robot: 'blue', end: 'default' };
+
+interface Props {
+  visitor: Visitor;
+  me: string;
+  mobile: boolean;
+  onBack(): void;
+  onShowPanel(): void;
+}
+
+export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props) {
+  const { t } = useTranslation();
+  const conversation = useSwitchUserMessage();
+  const typing = useMonitoring((state) => state.data.typing[visitor.YQToken] ?? '');
+  const agents = useMonitoring((state) => state.data.agents);
+  const supervisor = useIsSupervisor();
+  const targets = useTransferTargets(supervisor);
+  const [monitoring, setMonitoring] = useState<Set<string>>(() => new Set());
+  const [transferOpen, setTransferOpen] = useState(false);
+  const [transferTo, setTransferTo] = useState<string>();
+  const [busy, setBusy] = useState('');
+  const token = visitor.YQToken;
+
+  const open = visitor.state === 'current' || visitor.state === 'monitor';
+  const mine = open && visitor.serviceID === me;
+  const reachable = visitor.state === 'wait' || visitor.state === 'robot' || (visitor.state === 'end' && visitor.online);
+  const canAccept = reachable;
+  // Only supervisors can read the agent list to pick from (see the report on an agent-readable list).
+  const canTransfer = open && supervisor;
+  const canEnd = visitor.state !== 'end' && (!open || mine || supervisor);
+  const canMonitor = supervisor && open && !mine && !monitoring.has(token);
+  const canSend = mine || reachable;
+  const disabledReason = open && !mine ? t('workbench.composer.othersConversation') : t('workbench.composer.visitorGone');
+
+  const run = async (name: string, action: () => Promise<Visitor>, done: string) => {
+    setBusy(name);
+    const ok = await act(action);
+    setBusy('');
+    if (ok) toastSuccess(done);
+    return ok;
+  };
+
+  const transferOptions = (targets.data ?? [])
+    .filter((agent) => agent.uuid !== me && agent.uuid !== visitor.serviceID && !agent.disabled && !agent.pending)
+    .map((agent) => {
+      const state = agents[agent.uuid] ?? agent.state;
+      return {
+        value: agent.uuid,
+        label: (
+          <span className="wb-agent-option">
+            <Badge status={state === '0' ? 'success' : 'default'} />
+            {agent.nickname}
+            <span className="wb-muted">{state === '0' ? t('workbench.availability.online') : t('workbench.availability.hidden')}</span>
+          </span>
+        ),
+      };
+    });
+
+  const onWithdraw = (message: ChatMessage) => {
+    void workbenchApi.withdraw(token, message.onlyID).then(
+      () => useMonitoring.getState().apply({ code: '2015', data: { YQToken: token, onlyID: message.onlyID } }),
+      (error: Error) => Modal.error({ title: t('workbench.message.withdrawFailed'), content: error.message }),
+    );
+  };
+
+  return (
+    <section className="wb-conversation" data-testid="wb-conversation">
+      <header className="wb-conv-head">
+        {mobile && (
+          <Button type="text" icon={<ArrowLeftOutlined />} onClick={onBack} aria-label={t('workbench.back')} data-testid="wb-back" />
+        )}
+        <Badge dot status={visitor.online ? 'success' : 'default'} offset={[-4, 28]}>
+          <Avatar size={36} className="wb-avatar visitor">
+            {visitor.nickname.slice(0, 1).toUpperCase()}
+          </Avatar>
+        </Badge>
+        <div className="wb-conv-title">
+          <div className="wb-conv-name">
+            <span data-testid="wb-conv-name">{visitor.nickname}</span>
+            <Tag color={STATE_COLOR[visitor.state]} data-testid="wb-conv-state">
+              {t(`workbench.state.${visitor.state}`)}
+            </Tag>
+            {!visitor.online && <span className="wb-muted wb-small">{t('workbench.visitor.offline')}</span>}
+          </div>
+          <div className="wb-conv-sub">{sourceTitle(visitor, t)}</div>
+        </div>
+        <Space size={4} wrap className="wb-actions">
+          <Button
+            type={canAccept ? 'primary' : 'default'}
+            icon={<CheckOutlined />}
+            disabled={!canAccept}
+            loading={busy === 'accept'}
+            onClick={() => void run('accept', () => workbenchApi.accept(token), t('workbench.actions.accepted'))}
+            data-testid="wb-accept"
+          >
+            {!mobile && t('workbench.actions.accept')}
+          </Button>
+          {supervisor && (
+            <Tooltip title={t('workbench.actions.transfer')}>
+              <Button
+                icon={<SwapOutlined />}
+                disabled={!canTransfer}
+                onClick={() => {
+                  setTransferTo(undefined);
+                  setTransferOpen(true);
+                }}
+                data-testid="wb-transfer"
+              >
+                {!mobile && t('workbench.actions.transfer')}
+              </Button>
+            </Tooltip>
+          )}
+          {supervisor && (
+            <Tooltip title={t('workbench.actions.monitorHint')}>
+              <Button
+                icon={<EyeOutlined />}
+                disabled={!canMonitor}
+                loading={busy === 'monitor'}
+                onClick={() =>
+                  void run('monitor', () => workbenchApi.monitor(token), t('workbench.actions.monitoring')).then((ok) => {
+                    if (!ok) return;
+                    setMonitoring((held) => new Set(held).add(token));
+                    void openConversation(token);
+                  })
+                }
+                data-testid="wb-monitor"
+              >
+                {!mobile && t('workbench.actions.monitor')}
+              </Button>
+            </Tooltip>
+          )}
+          <Popconfirm
+            title={t('workbench.actions.endConfirm')}
+            okText={t('workbench.actions.end')}
+            cancelText={t('workbench.quick.cancel')}
+            onConfirm={() => run('end', () => workbenchApi.end(token), t('workbench.actions.ended'))}
+            disabled={!canEnd}
+          >
+            <Button danger icon={<PoweroffOutlined />} disabled={!canEnd} loading={busy === 'end'} data-testid="wb-end">
+              {!mobile && t('workbench.actions.end')}
+            </Button>
+          </Popconfirm>
+          <Tooltip title={t('workbench.panel.title')}>
+            <Button
+              type="text"
+              icon={<InfoCircleOutlined />}
+              onClick={onShowPanel}
+              className="wb-panel-toggle"
+              aria-label={t('workbench.panel.title')}
+            />
+          </Tooltip>
+        </Space>
+      </header>
+      <MessageList
+        token={token}
+        conversation={conversation}
+        me={me}
+        visitorName={visitor.nickname}
+        typing={typing}
+        onLoadOlder={(before) => loadOlder(token, before)}
+        onWithdraw={onWithdraw}
+        onRetry={(message) => void sendMessage(token, message.msg, message.type, message.onlyID)}
+      />
+      <Composer
+        token={token}
+        disabled={!canSend}
+        disabledReason={disabledReason}
+        onSend={(text: string, type: MessageType) => void sendMessage(token, text, type)}
+      />
+      <Modal
+        open={transferOpen}
+        title={t('workbench.actions.transferTitle', { name: visitor.nickname })}
+        okText={t('workbench.actions.transfer')}
+        cancelText={t('workbench.quick.cancel')}
+        okButtonProps={{ disabled: !transferTo, loading: busy === 'transfer' }}
+        onCancel={() => setTransferOpen(false)}
+        onOk={() => {
+          if (!transferTo) return;
+          void run('transfer', () => workbenchApi.transfer(token, transferTo), t('workbench.actions.transferred')).then((ok) => {
+            if (ok) setTransferOpen(false);
+          });
+        }}
+        destroyOnHidden
+      >
+        <p className="wb-muted">{t('workbench.actions.transferHint')}</p>
+        <Select
+          className="wb-transfer-select"
+          placeholder={t('workbench.actions.transferPick')}
+          value={transferTo}
+          onChange={setTransferTo}
+          options={transferOptions}
+          notFoundContent={t('workbench.actions.transferNone')}
+          data-testid="wb-transfer-select"
+        />
+      </Modal>
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+import type { Frame, Message, MessageType } from '@parley/protocol';
+import { toastError } from '../../lib/feedback';
+import { HttpError } from '../../lib/http';
+import { i18n } from '../../lib/i18n';
+import { queryClient } from '../../lib/queryClient';
+import { http } from '../../lib/request';
+import { AgentSocket, agentSocketUrl } from '../../lib/socket';
+import { useSession } from '../../stores/session';
+import { blinkTitle, notifyDesktop, playSound } from './alerts';
+import { type IndexInfo, workbenchApi } from './api';
+import type { Effect } from './frames';
+import { type ChatMessage, lastSeq, newOnlyId, PAGE_SIZE } from './model';
+import { workbenchKeys } from './queries';
+import { useMonitoring } from './store';
+
+/** Missed messages asked for at once after a gap or a reconnection (the server's catch-up limit). */
+const CATCH_UP_LIMIT = 200;
+
+let socket: AgentSocket | null = null;
+let index: IndexInfo | null = null;
+const later = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** Runs a task once per key within a short window: a burst of frames asks the server once. */
+function debounce(key: string, ms: number, task: () => void): void {
+  clearTimeout(later.get(key));
+  later.set(
+    key,
+    setTimeout(() => {
+      later.delete(key);
+      task();
+    }, ms),
+  );
+}
+
+const store = () => useMonitoring.getState();
+
+export function refreshList(): Promise<void> {
+  return workbenchApi.userList().then(
+    ({ list }) => store().setVisitors(list),
+    () => undefined,
+  );
+}
+
+/** The newest page of a conversation and its visited pages; marks it read. */
+export async function openConversation(token: string): Promise<void> {
+  const [messages, visits] = await Promise.allSettled([workbenchApi.messages(token, { limit: PAGE_SIZE }), workbenchApi.visits(token)]);
+  if (messages.status === 'fulfilled') store().putMessages(token, messages.value.list, 'latest');
+  if (visits.status === 'fulfilled') store().setVisits(token, visits.value.list);
+  void workbenchApi.read(token).catch(() => undefined);
+}
+
+export async function loadOlder(token: string, beforeSeq: number): Promise<void> {
+  const { list } = await workbenchApi.messages(token, { beforeSeq, limit: PAGE_SIZE });
+  store().putMessages(token, list, 'older');
+}
+
+/** Reads what a conversation missed: everything after the last seq held. */
+export async function catchUp(token: string): Promise<void> {
+  const held = store().data.conversations[token];
+  if (!held?.loaded) return;
+  for (;;) {
+    const after = lastSeq(store().data.conversations[token]?.messages ?? []);
+    const { list } = await workbenchApi
+      .messages(token, { afterSeq: after, limit: CATCH_UP_LIMIT })
+      .catch(() => ({ list: [] as Message[] }));
+    store().putMessages(token, list, 'newer');
+    if (list.length < CATCH_UP_LIMIT) return;
+  }
+}
+
+function describeVisitor(token: string): string {
+  return store().data.visitors[token]?.nickname ?? '';
+}
+
+function preview(message: Message): string {
+  if (message.type === 'image') return i18n.t('workbench.preview.image');
+  if (message.type === 'file') return i18n.t('workbench.preview.file');
+  return message.msg.slice(0, 120);
+}
+
+function run(effect: Effect): void {
+  switch (effect.kind) {
+    case 'identify':
+      if (index) socket?.send({ code: '5000', type: 'service', uuid: index.info.uuid });
+      return;
+    case 'reload':
+      // Seed §4: the session is no longer valid here; start again from a clean page.
+      stopLive();
+      try {
+        localStorage.clear();
+      } catch {
+        // Blocked storage: the reload still ends the session on screen.
+      }
+      window.location.reload();
+      return;
+    case 'newVisitor':
+      playSound(index?.userVoice ?? '');
+      blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
+      notifyDesktop('newUser', i18n.t('workbench.notify.newUser'), effect.visitor.nickname);
+      return;
+    case 'newMessage':
+      playSound(index?.msgVoice ?? '');
+      blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
+      notifyDesktop(
+        'newMsg',
+        i18n.t('workbench.notify.newMsg', { name: effect.message.nickname || describeVisitor(effect.message.YQToken) }),
+        preview(effect.message),
+      );
+      return;
+    case 'catchUp':
+      debounce(`catchUp:${effect.YQToken}`, 200, () => void catchUp(effect.YQToken));
+      return;
+    case 'refreshList':
+      debounce('refreshList', 300, () => void refreshList());
+      return;
+    case 'markRead':
+      debounce(`read:${effect.YQToken}`, 500, () => void workbenchApi.read(effect.YQToken).catch(() => undefined));
+      return;
+  }
+}
+
+export function handleFrame(frame: Frame): void {
+  const { effects } = store().apply(frame);
+  for (const effect of effects) run(effect);
+  const data = frame.data as { uuid?: unknown; state?: unknown } | undefined;
+  // This agent's own availability changed elsewhere (another tab): the toggle follows.
+  if (frame.code === '8007' && index && data?.uuid === index.info.uuid && (data.state === '0' || data.state === '1')) {
+    const state = data.state;
+    queryClient.setQueryData<IndexInfo>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
+  }
+}
+
+/** Seed §4: one connection once /api/index has loaded; a second call for the same agent changes nothing. */
+export function startLive(info: IndexInfo): void {
+  if (socket && index?.info.uuid === info.info.uuid) {
+    index = info;
+    return;
+  }
+  stopLive();
+  index = info;
+  store().reset(info.info.uuid);
+  void refreshList();
+  socket = new AgentSocket({
+    url: () => agentSocketUrl(useSession.getState().token),
+    onFrame: handleFrame,
+    onStatus: (status) => store().setConnection(status),
+    onReconnect: () => {
+      void refreshList();
+      for (const [token, conversation] of Object.entries(store().data.conversations)) if (conversation.loaded) void catchUp(token);
+    },
+    onClose: (code) => {
+      // An expired token is refreshed by any call through the HTTP client; a bad one ends the session there.
+      if (code === 4401 || code === 4402 || code === 4403) void http.get('/api/index', { silent: code === 4402 }).catch(() => undefined);
+    },
+  });
+  socket.open();
+}
+
+export function stopLive(): void {
+  socket?.close();
+  socket = null;
+  index = null;
+  for (const timer of later.values()) clearTimeout(timer);
+  later.clear();
+}
+
+if (typeof window !== 'undefined') window.addEventListener('session-reset', stopLive);
+
+function errorText(error: unknown): string {
+  return error instanceof HttpError ? error.message : i18n.t('workbench.errors.generic');
+}
+
+/** Our message: shown at once, then sent (idempotent on onlyID, so a retry never doubles it). */
+export async function sendMessage(token: string, msg: string, type: MessageType = 'text', onlyID = newOnlyId()): Promise<void> {
+  if (!index) return;
+  const pending: ChatMessage = {
+    id: 0,
+    YQToken: token,
+    seq: 0,
+    onlyID,
+    role: 'service',
+    type,
+    msg,
+    nickname: index.info.nickname,
+    serviceID: index.info.uuid,
+    time: new Date().toISOString(),
+    withdrawn: false,
+    pending: true,
+  };
+  store().addPending(pending);
+  try {
+    const stored = await workbenchApi.send({ YQToken: token, msg, onlyID, type });
+    handleFrame({ code: '8005', recipient: index.info.uuid, data: stored });
+  } catch (error) {
+    store().markFailed(token, onlyID);
+    toastError(errorText(error));
+  }
+}
+
+/** Conversation actions: the answer patches the list at once; frames confirm it for everyone else. */
+export async function act(action: () => Promise<import('@parley/protocol').Visitor>): Promise<boolean> {
+  try {
+    store().patchVisitor(await action());
+    return true;
+  } catch (error) {
+    toastError(errorText(error));
+    void refreshList();
+    return false;
+  }
+}
+
+export function currentIndex(): IndexInfo | null {
+  return index;
+}

@@ -1,0 +1,41 @@
+import { ADMIN_ROLE, can } from '@parley/protocol';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useAccess } from '../../lib/access';
+import { type IndexInfo, workbenchApi } from './api';
+
+export const workbenchKeys = {
+  index: ['workbench', 'index'] as const,
+  agents: ['workbench', 'agents'] as const,
+};
+
+/** The agent's own identity, availability and alert sounds; the socket opens once this has loaded. */
+export function useIndexInfo() {
+  return useQuery({ queryKey: workbenchKeys.index, queryFn: workbenchApi.index, staleTime: Number.POSITIVE_INFINITY });
+}
+
+/** Online / hidden; the server tells the other agents (8007). */
+export function useSetAgentState() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: workbenchApi.setState,
+    onSuccess: ({ state }) => {
+      client.setQueryData<IndexInfo>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
+    },
+  });
+}
+
+/** Supervisors (role Admin or setPermissions:service) may monitor, transfer any and read the agent list. */
+export function useIsSupervisor(): boolean {
+  const access = useAccess();
+  return can(access, { role: [ADMIN_ROLE] }) || access.permissions.includes('setPermissions:service');
+}
+
+/** Agents to transfer to; only readable with setPermissions:service, so others get no list. */
+export function useTransferTargets(enabled: boolean) {
+  return useQuery({
+    queryKey: workbenchKeys.agents,
+    queryFn: () => workbenchApi.agents().then((data) => data.list),
+    enabled,
+    staleTime: 60_000,
+  });
+}

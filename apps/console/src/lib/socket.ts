@@ -1,0 +1,141 @@
+import { type Frame, HEARTBEAT, HEARTBEAT_MS } from '@parley/protocol';
+
+/** Seed §9: while a socket is still connecting, sending waits and retries this often. */
+export const SOCKET_RETRY_MS = 1000;
+
+export type SocketStatus = 'connecting' | 'open' | 'closed';
+
+/** The part of the browser WebSocket this client uses, so tests can hand in their own. */
+export interface SocketLike {
+  readyState: number;
+  onopen: ((event: Event) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  send(data: string): void;
+  close(code?: number): void;
+}
+
+export interface AgentSocketOptions {
+  /** ws:// or wss:// address, token included; asked for again at each (re)connection since the token may have been refreshed. */
+  url(): string;
+  onFrame(frame: Frame): void;
+  /** Called after every open but the first: whatever happened meanwhile must be read again. */
+  onReconnect?(): void;
+  onStatus?(status: SocketStatus): void;
+  /** The server's close code (4401 bad token, 4402 expired, …), before reconnecting. */
+  onClose?(code: number): void;
+  create?(url: string): SocketLike;
+  retryMs?: number;
+  heartbeatMs?: number;
+}
+
+const OPEN = 1;
+
+/**
+ * The agent's one live connection (seed §4 "Socket"): it reconnects after any close unless it is being
+ * closed on purpose, sends the heartbeat on open and every 5000 ms, ignores the server's heartbeat, and
+ * holds back what is sent while connecting, retrying every second.
+ */
+export class AgentSocket {
+  private socket: SocketLike | null = null;
+  private closing = false;
+  private opened = false;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly retryMs: number;
+  private readonly heartbeatMs: number;
+
+  constructor(private readonly options: AgentSocketOptions) {
+    this.retryMs = options.retryMs ?? SOCKET_RETRY_MS;
+    this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  }
+
+  get connected(): boolean {
+    return this.socket?.readyState === OPEN;
+  }
+
+  open(): void {
+    this.closing = false;
+    if (this.socket) return;
+    this.connect();
+  }
+
+  private connect(): void {
+    this.options.onStatus?.('connecting');
+    let socket: SocketLike;
+    try {
+      socket = this.options.create ? this.options.create(this.options.url()) : new WebSocket(this.options.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      this.options.onStatus?.('open');
+      this.sendRaw(HEARTBEAT);
+      clearInterval(this.heartbeat);
+      this.heartbeat = setInterval(() => this.sendRaw(HEARTBEAT), this.heartbeatMs);
+      if (this.opened) this.options.onReconnect?.();
+      this.opened = true;
+    };
+    socket.onmessage = (event) => {
+      if (typeof event.data !== 'string' || event.data === HEARTBEAT) return;
+      let frame: unknown;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (typeof frame === 'object' && frame !== null && typeof (frame as Frame).code === 'string') this.options.onFrame(frame as Frame);
+    };
+    // An error is always followed by a close; the close decides what happens next.
+    socket.onerror = () => undefined;
+    socket.onclose = (event) => {
+      clearInterval(this.heartbeat);
+      if (this.socket === socket) this.socket = null;
+      this.options.onStatus?.('closed');
+      this.options.onClose?.(event.code);
+      if (!this.closing) this.scheduleReconnect();
+    };
+  }
+
+  private scheduleReconnect(): void {
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => {
+      if (!this.closing && !this.socket) this.connect();
+    }, this.retryMs);
+  }
+
+  private sendRaw(text: string): void {
+    if (this.socket?.readyState === OPEN) this.socket.send(text);
+  }
+
+  /** Sends a frame now, or once the socket is open (checked every second); dropped when closing. */
+  send(frame: Frame | Record<string, unknown>): void {
+    const text = JSON.stringify(frame);
+    const attempt = () => {
+      if (this.closing) return;
+      if (this.socket?.readyState === OPEN) this.socket.send(text);
+      else setTimeout(attempt, this.retryMs);
+    };
+    attempt();
+  }
+
+  /** Closes for good: no reconnection, no heartbeat. */
+  close(): void {
+    this.closing = true;
+    this.opened = false;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.reconnectTimer);
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(1000);
+  }
+}
+
+/** The agent socket's address on the server this page came from. */
+export function agentSocketUrl(token: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws/agent?token=${encodeURIComponent(token)}`;
+}
