@@ -84,7 +84,13 @@ export const BUSINESS_ROUTES: RouteRecord[] = [
     name: 'Workbench',
     redirect: '/workbench/workbench',
     meta: { title: 'dialogue', icon: 'MessageOutlined', levelHidden: true },
-    children: [{ path: 'workbench', name: 'WorkbenchIndex', meta: { title: 'dialogue', icon: 'MessageOutlined', noKeepAlive: false, noColumn: true } }],
+    children: [
+      {
+        path: 'workbench',
+        name: 'WorkbenchIndex',
+        meta: { title: 'dialogue', icon: 'MessageOutlined', noKeepAlive: false, noColumn: true },
+      },
+    ],
   },
   {
     path: '/service',
