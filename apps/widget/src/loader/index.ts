@@ -124,6 +124,7 @@ function start(origin: string): void {
     launcher.classList.toggle('on', look !== null);
     launcher.setAttribute('aria-label', open ? texts.close : texts.open);
     launcher.setAttribute('aria-expanded', String(open));
+    win.setAttribute('aria-label', look?.title ?? texts.chatTitle);
     const showText = !open && look !== null && look.launcherText !== '';
     label.textContent = showText && look ? look.launcherText : '';
     launcher.classList.toggle('wide', showText);

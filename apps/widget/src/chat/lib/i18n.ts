@@ -16,7 +16,6 @@ const en = {
   waitBanner: 'Connecting you to an agent…',
   chatting: 'Chatting with {name}',
   agent: 'Agent',
-  ended: 'Conversation ended',
   close: 'Minimize chat',
   loading: 'Loading…',
   loadFailed: 'Could not reach the chat service.',
@@ -26,7 +25,6 @@ const en = {
   send: 'Send',
   emoji: 'Emoji',
   attach: 'Send an image or file',
-  you: 'You',
   sending: 'Sending…',
   failed: 'Not sent',
   uploading: 'Uploading…',
@@ -72,7 +70,6 @@ const en = {
   letterAgain: 'Leave another message',
   viewHistory: 'View conversation',
   visitor: 'Visitor',
-  poweredBy: 'Powered by Parley',
 };
 
 export type TextKey = keyof typeof en;
@@ -89,7 +86,6 @@ const zh: Record<TextKey, string> = {
   waitBanner: '正在为您接通客服…',
   chatting: '{name} 正在为您服务',
   agent: '客服',
-  ended: '会话已结束',
   close: '收起聊天窗口',
   loading: '加载中…',
   loadFailed: '无法连接客服系统。',
@@ -99,7 +95,6 @@ const zh: Record<TextKey, string> = {
   send: '发送',
   emoji: '表情',
   attach: '发送图片或文件',
-  you: '我',
   sending: '发送中…',
   failed: '发送失败',
   uploading: '上传中…',
@@ -145,7 +140,6 @@ const zh: Record<TextKey, string> = {
   letterAgain: '再留一条',
   viewHistory: '查看聊天记录',
   visitor: '访客',
-  poweredBy: 'Parley 提供技术支持',
 };
 
 export const TEXTS: Record<Lang, Record<TextKey, string>> = { en, zh };
