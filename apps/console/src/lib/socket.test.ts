@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AgentSocket, agentSocketUrl, type SocketLike } from './socket';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: string[] = [];
+  onopen: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+  receive(data: string) {
+    this.onmessage?.({ data } as MessageEvent);
+  }
+  drop(code = 1006) {
+    this.readyState = 3;
+    this.onclose?.({ code } as CloseEvent);
+  }
+}
+
+describe('AgentSocket', () => {
+  let sockets: FakeSocket[];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    sockets = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const make = (extra: Partial<ConstructorParameters<typeof AgentSocket>[0]> = {}) =>
+    new AgentSocket({
+      url: () => `ws://test/ws/agent?token=t${sockets.length}`,
+      onFrame: () => undefined,
+      create: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      ...extra,
+    });
+
+  it('sends the heartbeat on open and every 5000 ms, and ignores the server heartbeat', () => {
+    const frames: unknown[] = [];
+    const client = make({ onFrame: (frame) => frames.push(frame) });
+    client.open();
+    sockets[0]?.open();
+    expect(sockets[0]?.sent).toEqual(['Y']);
+    vi.advanceTimersByTime(10_000);
+    expect(sockets[0]?.sent).toEqual(['Y', 'Y', 'Y']);
+    sockets[0]?.receive('Y');
+    sockets[0]?.receive('not json');
+    sockets[0]?.receive('{"code":"0000"}');
+    expect(frames).toEqual([{ code: '0000' }]);
+  });
+
+  it('reconnects a second after a close, with the current token, and reports the reconnection', () => {
+    const onReconnect = vi.fn();
+    const client = make({ onReconnect });
+    client.open();
+    sockets[0]?.open();
+    sockets[0]?.drop();
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1]?.url).toBe('ws://test/ws/agent?token=t1');
+    sockets[1]?.open();
+    expect(onReconnect).toHaveBeenCalledTimes(1);
+  });
+
+  it('holds a frame sent while connecting and retries every second until open', () => {
+    const client = make();
+    client.open();
+    client.send({ code: '5000', type: 'service', uuid: 'u' });
+    vi.advanceTimersByTime(1000);
+    expect(sockets[0]?.sent).toEqual([]);
+    sockets[0]?.open();
+    vi.advanceTimersByTime(1000);
+    expect(sockets[0]?.sent).toEqual(['Y', '{"code":"5000","type":"service","uuid":"u"}']);
+  });
+
+  it('does not reconnect once closed on purpose', () => {
+    const client = make();
+    client.open();
+    sockets[0]?.open();
+    client.close();
+    sockets[0]?.drop(1000);
+    vi.advanceTimersByTime(5000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('builds the address from the page location', () => {
+    expect(agentSocketUrl('a b', { protocol: 'https:', host: 'chat.example' })).toBe('wss://chat.example/ws/agent?token=a%20b');
+  });
+});
