@@ -162,7 +162,9 @@ function start(origin: string): void {
       dismiss.type = 'button';
       dismiss.setAttribute('aria-label', texts.later);
       dismiss.textContent = '×';
-      el('strong', '', invite).textContent = current.title;
+      const head = el('div', 'ih', invite);
+      el('span', 'ia', head).innerHTML = CHAT_ICON;
+      el('strong', '', head).textContent = current.title;
       el('p', '', invite).textContent = current.invitation.text;
       const actions = el('div', 'a', invite);
       const later = el('button', 'n', actions);

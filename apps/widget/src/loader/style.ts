@@ -22,10 +22,10 @@ button{font:inherit;cursor:pointer}
 .w.left{right:auto;left:20px;transform-origin:bottom left}
 .w.on{opacity:1;visibility:visible;transform:none;transition:opacity .2s,transform .25s cubic-bezier(.2,.9,.3,1)}
 .w iframe{display:block;width:100%;height:100%;border:0;background:#fff}
-.i{position:fixed;right:20px;bottom:90px;z-index:2147483000;width:300px;padding:18px 18px 14px;border-radius:14px;background:#fff;color:#1f2329;font:14px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"PingFang SC","Microsoft YaHei",sans-serif;box-shadow:0 12px 40px rgba(0,0,0,.18);border-top:4px solid var(--c);display:none;animation:u .3s}
+.i{position:fixed;right:20px;bottom:90px;z-index:2147483000;width:300px;padding:18px 18px 14px;border-radius:14px;background:#fff;color:#1f2329;font:14px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"PingFang SC","Microsoft YaHei",sans-serif;box-shadow:0 12px 40px rgba(0,0,0,.18),0 1px 3px rgba(0,0,0,.08);display:none;animation:u .3s}
 .i.on{display:block}
 @keyframes u{from{opacity:0;transform:translateY(10px)}}
-.i strong{display:block;margin:0 24px 6px 0;font-size:15px}
+.ih{display:flex;align-items:center;gap:10px;margin:0 24px 8px 0}.ia{display:flex;flex:none;width:34px;height:34px;padding:7px;border-radius:50%;background:var(--c);color:#fff}.ia svg{width:100%;height:100%}.i strong{font-size:15px}
 .i p{margin:0 0 14px;color:#4e5969;white-space:pre-wrap;overflow-wrap:anywhere}
 .i .x{position:absolute;top:8px;right:8px;width:28px;height:28px;border:0;border-radius:50%;background:none;color:#86909c;font-size:20px;line-height:1}
 .i .x:hover{background:#f2f3f5}
