@@ -69,23 +69,27 @@ const client = new ChatClient({
   },
 });
 
+// Seen means the window is open (always, for the page of its own) and the tab is in front: a message
+// that arrives otherwise counts as unread, so the loader can badge it and blink the host page's title.
+let open = !embedded;
+const updateSeen = () => client.setVisible(open && document.visibilityState === 'visible');
+document.addEventListener('visibilitychange', updateSeen);
+updateSeen();
+
 if (embedded) {
   addEventListener('message', (event: MessageEvent) => {
     if (event.origin !== site || event.source !== window.parent) return;
     const message = readHostMessage(event.data);
     if (message?.type === 'page') client.reportPage(message.url, message.title);
     else if (message?.type === 'visibility') {
-      client.setVisible(message.open);
-      if (message.open && innerWidth > 480) document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
+      open = message.open;
+      updateSeen();
+      if (open && innerWidth > 480) document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
     }
   });
   addEventListener('keydown', (event) => {
     if (event.key === 'Escape') toHost({ tag: BRIDGE_TAG, type: 'close' });
   });
-} else {
-  const update = () => client.setVisible(document.visibilityState === 'visible');
-  document.addEventListener('visibilitychange', update);
-  update();
 }
 
 const root = document.getElementById('app');

@@ -205,8 +205,9 @@ function start(origin: string): void {
     } else if (data.type === 'unread' && 'count' in data && typeof data.count === 'number') {
       const grew = data.count > unread;
       unread = data.count;
-      if (open || unread === 0) stopBlink();
-      else if (grew) startBlink();
+      // The badge is for a closed window; the title blinks too when the window is open in a background tab.
+      if (unread === 0) stopBlink();
+      else if (grew && (!open || document.hidden)) startBlink();
     } else if (data.type === 'token' && 'token' in data && typeof data.token === 'string' && TOKEN_PATTERN.test(data.token)) {
       safeStorage('localStorage', TOKEN_KEY, data.token);
     } else if (data.type === 'close') {
