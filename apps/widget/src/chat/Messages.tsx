@@ -7,6 +7,7 @@ import type { Lang, Translate } from './lib/i18n';
 import { fileName, linkify, safeUrl } from './lib/linkify';
 import type { ChatItem } from './lib/merge';
 import { shownToVisitor, tipText } from './lib/tips';
+import { formatBytes } from './lib/validate';
 
 /** Message text as text nodes and anchors: content never reaches the page as markup. */
 export function RichText({ text }: { text: string }) {
@@ -62,7 +63,7 @@ function Content({ item, t }: { item: ChatItem; t: Translate }) {
         </span>
         <span class="file-text">
           <span class="file-name">{name}</span>
-          <span class="file-sub">{item.status === 'sending' && !href ? t('uploading') : t('download')}</span>
+          <span class="file-sub">{href ? t('download') : item.status === 'sending' ? t('uploading') : formatBytes(item.size ?? 0)}</span>
         </span>
       </>
     );

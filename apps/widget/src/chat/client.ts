@@ -305,10 +305,10 @@ export class ChatClient {
   sendFile(file: File): void {
     const type: MessageType = file.type.startsWith('image/') ? 'image' : 'file';
     const preview = type === 'image' ? URL.createObjectURL(file) : undefined;
-    this.enqueue({ onlyID: newOnlyId(), type, msg: '', file, attempts: 0 }, file.name, preview);
+    this.enqueue({ onlyID: newOnlyId(), type, msg: '', file, attempts: 0 }, file.name, preview, file.size);
   }
 
-  private enqueue(outgoing: Outgoing, label?: string, preview?: string): void {
+  private enqueue(outgoing: Outgoing, label?: string, preview?: string, size?: number): void {
     this.outbox.push(outgoing);
     const local: ChatItem = {
       id: 0,
@@ -324,6 +324,7 @@ export class ChatClient {
       withdrawn: false,
       status: 'sending',
       preview,
+      size,
     };
     this.set({ items: mergeMessages(this.state.items, [local]) });
     this.saveOutbox();

@@ -11,6 +11,8 @@ export interface ChatItem extends Message {
   error?: string;
   /** A local preview of an image being uploaded (an object URL). */
   preview?: string;
+  /** The size of a local file not yet uploaded, shown in its card. */
+  size?: number;
 }
 
 /**
