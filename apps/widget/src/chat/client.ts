@@ -1,6 +1,6 @@
 import { type Frame, type Message, type MessageType, SocketCode, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import { type Api, ApiError } from './lib/api';
-import { backoffDelay, RESEND } from './lib/backoff';
+import { backoffDelay, RECONNECT, RESEND } from './lib/backoff';
 import type { Translate } from './lib/i18n';
 import { type ChatItem, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
 import { DEFAULT_SETTINGS, type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
@@ -110,6 +110,8 @@ export class ChatClient {
   private catchingUp = false;
   private catchUpAgain = false;
   private reinits = 0;
+  private initAttempts = 0;
+  private initRetry: ReturnType<typeof setTimeout> | undefined;
   private visible = false;
 
   constructor(private readonly options: ClientOptions) {
@@ -161,8 +163,13 @@ export class ChatClient {
       }
     } catch {
       if (this.state.phase !== 'ready') this.set({ phase: 'error' });
+      // Keep trying on our own: in a host page the launcher only appears once this succeeds.
+      clearTimeout(this.initRetry);
+      this.initRetry = setTimeout(() => void this.init(), backoffDelay(this.initAttempts++, RECONNECT));
       return;
     }
+    clearTimeout(this.initRetry);
+    this.initAttempts = 0;
     if (this.token !== data.YQToken) this.set({ items: [] });
     this.token = data.YQToken;
     storage(this.tokenKey, this.token);

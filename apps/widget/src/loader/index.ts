@@ -92,6 +92,7 @@ function start(origin: string): void {
   let unread = 0;
   let look: LauncherLook | null = null;
   let reportedUrl = location.href;
+  let drawnIcon = '';
 
   const post = (message: HostMessage) => {
     // Pinned to our origin: a frame navigated elsewhere never receives what the host page says.
@@ -128,12 +129,18 @@ function start(origin: string): void {
     const showText = !open && look !== null && look.launcherText !== '';
     label.textContent = showText && look ? look.launcherText : '';
     launcher.classList.toggle('wide', showText);
-    if (open || !look?.icon) icon.innerHTML = open ? CLOSE_ICON : CHAT_ICON;
-    else {
-      icon.textContent = '';
-      const img = el('img', '', icon);
-      img.alt = '';
-      img.src = look.icon;
+    // Redrawn only when it changes, so a custom image does not flicker on every badge update.
+    const wanted = open ? 'close' : look?.icon || 'chat';
+    if (wanted !== drawnIcon) {
+      drawnIcon = wanted;
+      if (wanted === 'close' || wanted === 'chat') icon.innerHTML = wanted === 'close' ? CLOSE_ICON : CHAT_ICON;
+      else {
+        icon.textContent = '';
+        const img = el('img', '', icon);
+        img.alt = '';
+        // A path in the settings is on our server, not on the host page.
+        img.src = new URL(wanted, origin).href;
+      }
     }
     badge.textContent = unread > 99 ? '99+' : String(unread);
     badge.hidden = open || unread === 0;
