@@ -34,6 +34,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
   const [transferTo, setTransferTo] = useState<string>();
   const [busy, setBusy] = useState('');
   const token = visitor.YQToken;
+  const buttonSize = mobile ? 'small' : 'middle';
 
   const open = visitor.state === 'current' || visitor.state === 'monitor';
   const mine = open && visitor.serviceID === me;
@@ -100,6 +101,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
         </div>
         <Space size={4} wrap className="wb-actions">
           <Button
+            size={buttonSize}
             type={canAccept ? 'primary' : 'default'}
             icon={<CheckOutlined />}
             disabled={!canAccept}
@@ -107,11 +109,12 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
             onClick={() => void run('accept', () => workbenchApi.accept(token), t('workbench.actions.accepted'))}
             data-testid="wb-accept"
           >
-            {!mobile && t('workbench.actions.accept')}
+            {t('workbench.actions.accept')}
           </Button>
           {supervisor && (
             <Tooltip title={t('workbench.actions.transfer')}>
               <Button
+                size={buttonSize}
                 icon={<SwapOutlined />}
                 disabled={!canTransfer}
                 onClick={() => {
@@ -120,13 +123,14 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
                 }}
                 data-testid="wb-transfer"
               >
-                {!mobile && t('workbench.actions.transfer')}
+                {t('workbench.actions.transfer')}
               </Button>
             </Tooltip>
           )}
           {supervisor && (
             <Tooltip title={t('workbench.actions.monitorHint')}>
               <Button
+                size={buttonSize}
                 icon={<EyeOutlined />}
                 disabled={!canMonitor}
                 loading={busy === 'monitor'}
@@ -139,7 +143,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
                 }
                 data-testid="wb-monitor"
               >
-                {!mobile && t('workbench.actions.monitor')}
+                {t('workbench.actions.monitor')}
               </Button>
             </Tooltip>
           )}
@@ -150,8 +154,8 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
             onConfirm={() => run('end', () => workbenchApi.end(token), t('workbench.actions.ended'))}
             disabled={!canEnd}
           >
-            <Button danger icon={<PoweroffOutlined />} disabled={!canEnd} loading={busy === 'end'} data-testid="wb-end">
-              {!mobile && t('workbench.actions.end')}
+            <Button size={buttonSize} danger icon={<PoweroffOutlined />} disabled={!canEnd} loading={busy === 'end'} data-testid="wb-end">
+              {t('workbench.actions.end')}
             </Button>
           </Popconfirm>
           <Tooltip title={t('workbench.panel.title')}>

@@ -8,6 +8,15 @@ function fullTime(iso: string, lang: string): string {
   return new Date(iso).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false });
 }
 
+/** Percent-escapes shown as the characters they stand for (a Chinese search keyword, say); the link keeps the real URL. */
+function readableUrl(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
 /** Everything known about the visitor on screen, and the pages it opens as it opens them (8010). */
 export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Visit[] | undefined }) {
   const { t, i18n } = useTranslation();
@@ -17,7 +26,7 @@ export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Vi
     const href = safeUrl(url);
     return href ? (
       <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="wb-url">
-        {url}
+        {readableUrl(url)}
       </a>
     ) : (
       value(url)
@@ -31,6 +40,7 @@ export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Vi
       </div>
       <Descriptions
         column={1}
+        colon={false}
         size="small"
         className="wb-facts"
         items={[

@@ -1,0 +1,273 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { apiLogin, createAgent, openConsole } from '../../support/console';
+import { BASE_URL } from '../../support/env';
+
+/*
+ * A visitor on a shop of another origin chats with an agent in the console's workbench, each in a
+ * browser context of their own. Routing hands a visitor to any connected agent that is online, so the
+ * tests of this file run one after another and each agent leaves when its test ends.
+ */
+// Each test walks through a whole conversation in two browsers: more than the default per-test budget.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+test.use({ locale: 'en-US' });
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** The shop: a real server on its own port (another origin than the chat server) whose pages embed widget.js. */
+let shop: Server;
+let SHOP = '';
+
+const PAGES: Record<string, string> = { '/': 'Acme Shop', '/products/rocket': 'Rocket - Acme Shop', '/checkout': 'Checkout - Acme Shop' };
+
+test.beforeAll(async () => {
+  shop = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const title = PAGES[path];
+    if (!title) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>
+<body><h1>${title}</h1><nav><a id="to-rocket" href="/products/rocket">Rocket</a> <a id="to-home" href="/">Home</a></nav>
+<script src="${BASE_URL}/widget.js" async></script></body></html>`);
+  });
+  await new Promise<void>((resolve) => shop.listen(0, 'localhost', resolve));
+  SHOP = `http://localhost:${(shop.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => shop.close(resolve));
+});
+
+const launcher = (page: Page) => page.locator('parley-widget button.l');
+const widget = (page: Page) => page.frameLocator('parley-widget iframe');
+
+/** Every alert, confirm or prompt a page opens: markup that ran would show up here. */
+function watchDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('dialog', (dialog) => {
+    seen.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return seen;
+}
+
+async function api<T>(request: APIRequestContext, token: string, path: string, data?: unknown): Promise<T> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const response =
+    data === undefined ? await request.get(`${BASE_URL}${path}`, { headers }) : await request.post(`${BASE_URL}${path}`, { headers, data });
+  const body = (await response.json()) as Envelope<T>;
+  if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
+  return body.data;
+}
+
+interface AgentSession {
+  context: BrowserContext;
+  page: Page;
+  token: string;
+  dialogs: string[];
+}
+
+/** A fresh agent (built-in Agent role) with the workbench open in English and its socket connected. */
+async function openWorkbench(browser: Browser, request: APIRequestContext, state: '0' | '1' = '0'): Promise<AgentSession> {
+  const { username, password } = await createAgent(request);
+  const token = await apiLogin(request, username, password);
+  await api(request, token, '/api/index/state', { state });
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  const dialogs = watchDialogs(page);
+  await openConsole(page, '/workbench/workbench', { token, language: 'en' });
+  await expect(page.getByTestId('workbench')).toBeVisible();
+  await expect(page.getByTestId('wb-connection')).toHaveAttribute('data-status', 'open');
+  return { context, page, token, dialogs };
+}
+
+async function openShop(page: Page, path = '/'): Promise<void> {
+  await page.goto(`${SHOP}${path}`);
+  await expect(launcher(page)).toBeVisible();
+}
+
+async function visitorSays(page: Page, text: string): Promise<void> {
+  const box = widget(page).locator('.composer textarea');
+  await box.fill(text);
+  await box.press('Enter');
+  await expect(widget(page).locator('.row.me .bubble', { hasText: text }).last()).toBeVisible();
+}
+
+/** Opens the conversation of the visitor whose last message is this text, accepting it if it waits. */
+async function openConversationOf(agent: Page, text: string): Promise<void> {
+  const item = agent.getByTestId('wb-visitor').filter({ hasText: text });
+  await expect(item).toBeVisible();
+  await item.click();
+  await expect(agent.getByTestId('wb-bubble').filter({ hasText: text })).toBeVisible();
+  const accept = agent.getByTestId('wb-accept');
+  if (await accept.isEnabled()) await accept.click();
+  await expect(agent.getByTestId('wb-conv-state')).toHaveText('In conversation');
+}
+
+async function agentSays(agent: Page, text: string): Promise<void> {
+  const input = agent.getByTestId('wb-input');
+  await input.fill(text);
+  await input.press('Enter');
+  await expect(agent.locator('.wb-row.me [data-testid="wb-bubble"]', { hasText: text })).toBeVisible();
+}
+
+test('a visitor on another site and an agent chat both ways; pages show live; markup stays text; reloads keep the history', async ({
+  browser,
+  request,
+}) => {
+  const agent = await openWorkbench(browser, request);
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  const visitorDialogs = watchDialogs(visitor);
+
+  await openShop(visitor);
+  await launcher(visitor).click();
+  const hello = `Where is my order ${Date.now()}?`;
+  await visitorSays(visitor, hello);
+
+  // The agent sees the visitor arrive, opens the conversation and answers.
+  await openConversationOf(agent.page, hello);
+  const reply = 'Hello! Let me check that for you.';
+  await agentSays(agent.page, reply);
+  await expect(widget(visitor).locator('.row.them .bubble', { hasText: reply })).toBeVisible();
+
+  // Markup in both directions is shown as the characters typed, and never runs.
+  const image = '<img src=x onerror=alert(1)>';
+  const bold = '<b>bold</b>';
+  await visitorSays(visitor, image);
+  await visitorSays(visitor, bold);
+  const agentBubbles = agent.page.locator('.wb-row.them [data-testid="wb-bubble"]');
+  await expect(agentBubbles.filter({ hasText: image })).toHaveText(image);
+  await expect(agentBubbles.filter({ hasText: bold })).toHaveText(bold);
+  await expect(agent.page.locator('[data-testid="wb-bubble"] b, [data-testid="wb-bubble"] img:not(.ant-image-img)')).toHaveCount(0);
+  await agentSays(agent.page, `${bold} ${image}`);
+  await expect(widget(visitor).locator('.row.them .bubble', { hasText: `${bold} ${image}` })).toBeVisible();
+  await expect(widget(visitor).locator('.bubble b, .bubble img:not(.pic)')).toHaveCount(0);
+
+  // The visitor moves through the shop: the panel lists each page as it is opened.
+  const panel = agent.page.getByTestId('wb-panel');
+  await expect(panel.getByTestId('wb-visit').filter({ hasText: 'Acme Shop' })).toBeVisible();
+  await visitor.locator('#to-rocket').click();
+  await expect(visitor).toHaveTitle(/Rocket/);
+  await expect(panel.getByTestId('wb-visit').first()).toContainText('Rocket - Acme Shop');
+  await expect(panel.getByTestId('wb-visit').first()).toContainText(`${SHOP}/products/rocket`);
+  await visitor.evaluate(() => {
+    history.pushState({}, '', '/checkout');
+    document.title = 'Checkout - Acme Shop';
+  });
+  await expect(panel.getByTestId('wb-visit').first()).toContainText(`${SHOP}/checkout`);
+
+  // Reloading the console keeps the whole conversation.
+  await agent.page.reload();
+  await expect(agent.page.getByTestId('wb-connection')).toHaveAttribute('data-status', 'open');
+  await agent.page.getByTestId('wb-visitor').filter({ hasText: 'bold' }).first().click();
+  for (const text of [hello, reply, image, bold])
+    await expect(agent.page.getByTestId('wb-bubble').filter({ hasText: text }).first()).toBeVisible();
+
+  // Reloading the shop keeps it for the visitor too, and the conversation goes on.
+  await visitor.reload();
+  await launcher(visitor).click();
+  for (const text of [hello, reply, image]) await expect(widget(visitor).locator('.bubble', { hasText: text }).first()).toBeVisible();
+  const after = 'Still here after the reload';
+  await visitorSays(visitor, after);
+  await expect(agent.page.getByTestId('wb-bubble').filter({ hasText: after })).toBeVisible();
+
+  expect(visitorDialogs).toEqual([]);
+  expect(agent.dialogs).toEqual([]);
+  expect(await visitor.evaluate(() => document.querySelectorAll('img[src="x"]').length)).toBe(0);
+  await visitorContext.close();
+  await agent.context.close();
+});
+
+test('the agent sees the visitor typing, uses a quick reply, withdraws a message and ends the conversation', async ({
+  browser,
+  request,
+}) => {
+  const agent = await openWorkbench(browser, request);
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await openShop(visitor);
+  await launcher(visitor).click();
+  const hello = `Do you ship abroad ${Date.now()}?`;
+  await visitorSays(visitor, hello);
+  await openConversationOf(agent.page, hello);
+
+  // The visitor's draft shows up before it is sent.
+  await widget(visitor).locator('.composer textarea').pressSequentially('And to Ice', { delay: 30 });
+  await expect(agent.page.getByTestId('wb-typing')).toContainText('And to Ice');
+
+  // A quick reply lands in the draft; Enter sends it.
+  await agent.page.getByTestId('wb-quick-open').click();
+  await agent.page.getByTestId('wb-quick').getByRole('button', { name: 'Hello! How can I help you today?' }).click();
+  await expect(agent.page.getByTestId('wb-input')).toHaveValue('Hello! How can I help you today?');
+  await agent.page.getByTestId('wb-input').press('Enter');
+  await expect(widget(visitor).locator('.row.them .bubble', { hasText: 'Hello! How can I help you today?' })).toBeVisible();
+
+  // A message sent by mistake is withdrawn from the context menu, on both sides.
+  const mistake = 'Sorry, wrong customer';
+  await agentSays(agent.page, mistake);
+  await expect(widget(visitor).locator('.row.them .bubble', { hasText: mistake })).toBeVisible();
+  await agent.page.locator('.wb-row.me [data-testid="wb-bubble"]', { hasText: mistake }).click({ button: 'right' });
+  await agent.page.getByRole('menuitem', { name: 'Withdraw' }).click();
+  await expect(agent.page.getByText('You withdrew a message')).toBeVisible();
+  await expect(widget(visitor).locator('.row.them .bubble', { hasText: mistake })).toHaveCount(0);
+
+  // Ending it: the tip is worded for the agent's language, and the conversation moves to its group.
+  await agent.page.getByTestId('wb-end').click();
+  await agent.page.getByRole('button', { name: 'End', exact: true }).last().click();
+  await expect(agent.page.getByTestId('wb-conv-state')).toHaveText('Ended');
+  await expect(agent.page.getByTestId('wb-tip').filter({ hasText: 'The conversation has ended' })).toBeVisible();
+  await expect(agent.page.getByTestId('wb-visitor').filter({ hasText: 'The conversation has ended' })).toHaveAttribute('data-state', 'end');
+  await visitorContext.close();
+  await agent.context.close();
+});
+
+test('with every agent hidden, the visitor leaves a message', async ({ browser, request }) => {
+  // The agent is signed in and connected, but hidden: the widget must offer leave-a-message.
+  const agent = await openWorkbench(browser, request, '0');
+  await agent.page.getByTestId('wb-availability').getByText('Hidden').click();
+  await expect.poll(async () => (await api<{ info: { state: string } }>(request, agent.token, '/api/index')).info.state).toBe('1');
+
+  // Agents of other suites may still be online on this shared server for a moment; wait until none is.
+  await expect
+    .poll(
+      async () => {
+        const response = await request.post(`${BASE_URL}/api/visitor/init`, { data: { url: `${SHOP}/probe` } });
+        return ((await response.json()) as Envelope<{ settings: { online: boolean } }>).data.settings.online;
+      },
+      { timeout: 40_000, intervals: [500] },
+    )
+    .toBe(false);
+
+  const unreadBefore = await api<number | null>(request, agent.token, '/api/letter/unreadCount');
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await openShop(visitor);
+  await launcher(visitor).click();
+  const chat = widget(visitor);
+  // The widget opens the form itself when nobody is online, or offers it in a banner.
+  const form = chat.locator('form.letter');
+  const offer = chat.locator('.banner button.link');
+  await expect(form.or(offer)).toBeVisible();
+  if (!(await form.isVisible())) await offer.click();
+  const content = `Please call me back about order ${Date.now()}`;
+  await form.locator('#letter-name').fill('Li Lei');
+  await form.locator('#letter-email').fill('lilei@example.com');
+  await form.locator('#letter-content').fill(content);
+  await form.locator('button[type=submit]').click();
+  await expect(chat.getByText('Message received')).toBeVisible();
+
+  // The message is stored for the team: the unread count every agent sees has grown.
+  const unreadAfter = await api<number | null>(request, agent.token, '/api/letter/unreadCount');
+  expect(unreadAfter ?? 0).toBeGreaterThan(unreadBefore ?? 0);
+  await visitorContext.close();
+  await agent.context.close();
+});
