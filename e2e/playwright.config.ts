@@ -4,8 +4,8 @@ import { BASE_URL, CHROMIUM_PATH } from './support/env';
 export default defineConfig({
   testDir: './tests',
   globalSetup: './support/global-setup.ts',
-  timeout: 45_000,
-  expect: { timeout: 10_000 },
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   // Two cores: two workers share one server.
   workers: 2,
   retries: 0,

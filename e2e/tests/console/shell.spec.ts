@@ -94,8 +94,10 @@ test('the theme drawer opens on the theme event, applies a layout and saves it',
   await drawer.getByTestId('theme-layout').click();
   await page.locator('.ant-select-item-option').filter({ hasText: '横向' }).click();
   await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'horizontal');
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await page.getByTestId('theme-save').click();
   await expect(page.getByTestId('theme-save')).toBeHidden();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('parley-theme') ?? '')).toContain('"layout":"horizontal"');
   await page.reload();
   await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'horizontal');
   await page.evaluate(() => window.dispatchEvent(new Event('theme')));

@@ -8,7 +8,8 @@ import { i18n } from '../lib/i18n';
 import { http } from '../lib/request';
 import { settings } from '../lib/settings';
 import { attachBusinessPages, businessRoutes } from '../routes';
-import { type AppRoute, activeMenuKey, buildMenu, filterRoutes, findChain, type MenuNode } from './routeTree';
+import { useRoutes } from '../stores/routes';
+import { type AppRoute, activeMenuKey, buildMenu, changeMenuMeta, filterRoutes, findChain, type MenuNode } from './routeTree';
 
 export interface RouteState {
   /** Business routes this user may open. */
@@ -37,12 +38,18 @@ function useServerRoutes(): AppRoute[] | undefined {
   return data;
 }
 
+const NO_ROUTES: AppRoute[] = [];
+
 export function useRouteState(): RouteState {
   const holder = useAccess();
   const { pathname } = useLocation();
   const serverRoutes = useServerRoutes();
-  const source = settings.authentication === 'all' ? (serverRoutes ?? []) : businessRoutes;
-  const routes = useMemo(() => (settings.rolesControl ? filterRoutes(source, holder) : source), [source, holder]);
+  const source = settings.authentication === 'all' ? (serverRoutes ?? NO_ROUTES) : businessRoutes;
+  const overrides = useRoutes((state) => state.overrides);
+  const routes = useMemo(() => {
+    const changed = Object.entries(overrides).reduce((tree, [name, meta]) => changeMenuMeta(tree, name, meta), source);
+    return settings.rolesControl ? filterRoutes(changed, holder) : changed;
+  }, [source, holder, overrides]);
   const menu = useMemo(() => buildMenu(routes), [routes]);
   return useMemo(() => {
     const chain = findChain(routes, pathname);

@@ -10,6 +10,7 @@ import type { MenuNode } from '../../app/routeTree';
 import { useRouteState } from '../../app/useRouteState';
 import { http } from '../../lib/request';
 import { useUserInfo } from '../auth/queries';
+import { formatTime } from '../shared/list';
 
 function leavesOf(nodes: MenuNode[]): MenuNode[] {
   return nodes.flatMap((node) => (node.children ? leavesOf(node.children) : [node]));
@@ -25,7 +26,7 @@ function useTotal(url: string, allowed: boolean, params: Record<string, string> 
 }
 
 export default function HomePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { data: info } = useUserInfo();
   const holder = info ?? { roles: [], permissions: [] };
@@ -67,21 +68,21 @@ export default function HomePage() {
 
       <Row gutter={[16, 16]}>
         {canAgents && (
-          <Col xs={24} sm={12} lg={8}>
+          <Col xs={12} lg={8}>
             <Card variant="borderless">
               <Statistic title={t('home.agents')} value={agents.data?.total ?? '-'} prefix={<TeamOutlined />} loading={agents.isPending} />
             </Card>
           </Col>
         )}
         {canRecords && (
-          <Col xs={24} sm={12} lg={8}>
+          <Col xs={12} lg={8}>
             <Card variant="borderless">
               <Statistic title={t('home.loginsToday')} value={logins.data?.total ?? '-'} loading={logins.isPending} />
             </Card>
           </Col>
         )}
         {canRecords && (
-          <Col xs={24} sm={12} lg={8}>
+          <Col xs={12} lg={8}>
             <Card variant="borderless">
               <Statistic
                 title={t('home.failuresToday')}
@@ -131,7 +132,7 @@ export default function HomePage() {
                     <Tag color={record.result === 'success' ? 'green' : 'red'}>{t(`record.result.${record.result}`)}</Tag>
                     <span className="home-login-user">{record.username}</span>
                     <span className="home-login-ip">{record.ip}</span>
-                    <span className="home-login-time">{new Date(record.created_at).toLocaleString()}</span>
+                    <span className="home-login-time">{formatTime(record.created_at, i18n.language)}</span>
                   </li>
                 ))}
               </ul>
