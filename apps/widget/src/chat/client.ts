@@ -2,9 +2,9 @@ import { type Frame, type Message, type MessageType, SocketCode, type VisitorSta
 import { type Api, ApiError } from './lib/api';
 import { backoffDelay, RECONNECT, RESEND } from './lib/backoff';
 import type { Translate } from './lib/i18n';
-import { type ChatItem, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
+import { type ChatItem, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
 import { DEFAULT_SETTINGS, type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
-import { VisitorSocket } from './lib/socket';
+import { type SocketHandlers, VisitorSocket } from './lib/socket';
 import { createTypingSender, type TypingSender } from './lib/throttle';
 import type { LetterValues } from './lib/validate';
 
@@ -49,6 +49,15 @@ export interface ClientOptions {
   hostToken?: string | undefined;
   /** Told the token after every init, so the loader can keep it too. */
   onToken: (token: string) => void;
+  /** The socket; tests pass a fake. */
+  createSocket?: (url: () => string, handlers: SocketHandlers) => Socket;
+}
+
+/** What the client needs of its socket. */
+export interface Socket {
+  start(): void;
+  stop(): void;
+  send(frame: Frame): boolean;
 }
 
 interface Outgoing {
@@ -65,7 +74,7 @@ const CATCH_UP_PAGES = 50;
 
 function newOnlyId(): string {
   // randomUUID needs a secure context; plain-http deployments fall back to getRandomValues.
-  if (typeof crypto.randomUUID === 'function' && isSecureContext) return crypto.randomUUID();
+  if (typeof crypto.randomUUID === 'function' && globalThis.isSecureContext) return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
@@ -101,7 +110,7 @@ export class ChatClient {
   readonly typing: TypingSender;
   private readonly listeners = new Set<() => void>();
   private token = '';
-  private socket: VisitorSocket | null = null;
+  private socket: Socket | null = null;
   private outbox: Outgoing[] = [];
   /** Messages that failed for good, kept so the retry control can send them again. */
   private readonly failed = new Map<string, Outgoing>();
@@ -170,7 +179,8 @@ export class ChatClient {
     }
     clearTimeout(this.initRetry);
     this.initAttempts = 0;
-    if (this.token !== data.YQToken) this.set({ items: [] });
+    // Another visitor's history must not linger; what is still being sent stays.
+    if (this.token !== data.YQToken) this.set({ items: this.state.items.filter((item) => item.seq === 0) });
     this.token = data.YQToken;
     storage(this.tokenKey, this.token);
     this.options.onToken(this.token);
@@ -180,7 +190,8 @@ export class ChatClient {
     this.options.onSettings(settings);
     this.restoreOutbox();
     if (!this.socket) {
-      this.socket = new VisitorSocket(() => this.socketUrl(), {
+      const create = this.options.createSocket ?? ((url: () => string, handlers: SocketHandlers) => new VisitorSocket(url, handlers));
+      this.socket = create(() => this.socketUrl(), {
         onFrame: (frame) => this.onFrame(frame),
         onOpen: (again) => {
           if (again) void this.catchUp();
@@ -282,7 +293,7 @@ export class ChatClient {
       do {
         this.catchUpAgain = false;
         for (let page = 0; page < CATCH_UP_PAGES; page++) {
-          const after = lastSeq(this.state.items);
+          const after = heldThrough(this.state.items);
           const { list } = await this.options.api.get<{ list: Message[] }>('/api/visitor/messages', {
             YQToken: this.token,
             afterSeq: after,
@@ -290,7 +301,7 @@ export class ChatClient {
           const valid = Array.isArray(list) ? list.filter(isMessage) : [];
           if (valid.length === 0) break;
           this.receive(valid);
-          if (lastSeq(this.state.items) <= after) break;
+          if (heldThrough(this.state.items) <= after) break;
         }
       } while (this.catchUpAgain);
     } catch {

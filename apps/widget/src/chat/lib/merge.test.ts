@@ -1,6 +1,6 @@
 import type { Message } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { type ChatItem, isGap, lastSeq, markWithdrawn, mergeMessages } from './merge';
+import { type ChatItem, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './merge';
 
 const stored = (seq: number, onlyID = `m${seq}`, extra: Partial<Message> = {}): ChatItem => ({
   id: seq,
@@ -69,5 +69,14 @@ describe('lastSeq and isGap', () => {
     expect(isGap(4, 4)).toBe(false);
     expect(isGap(4, 6)).toBe(true);
     expect(isGap(0, 1)).toBe(false);
+  });
+});
+
+describe('heldThrough', () => {
+  it('ends the unbroken run from the oldest message held, so a catch-up fetches what a gap skipped', () => {
+    expect(heldThrough([])).toBe(0);
+    expect(heldThrough([stored(1), stored(2), stored(4)])).toBe(2);
+    expect(heldThrough([stored(41), stored(42), stored(43), local('a')])).toBe(43);
+    expect(heldThrough([stored(3), stored(1)])).toBe(1);
   });
 });

@@ -45,6 +45,21 @@ export function lastSeq(items: readonly ChatItem[]): number {
   return max;
 }
 
+/**
+ * The seq up to which nothing is missing: the end of the unbroken run that starts at the oldest message
+ * held. A catch-up asks for what comes after it, so a message skipped by a gap is fetched even when a
+ * later one already arrived.
+ */
+export function heldThrough(items: readonly ChatItem[]): number {
+  const seqs = [...new Set(items.filter((item) => item.seq > 0).map((item) => item.seq))].sort((a, b) => a - b);
+  let through = seqs[0] ?? 0;
+  for (const seq of seqs.slice(1)) {
+    if (seq !== through + 1) break;
+    through = seq;
+  }
+  return through;
+}
+
 /** True when a pushed message skips seqs we do not hold, so a catch-up is needed. */
 export function isGap(held: number, arrived: number): boolean {
   return arrived > held + 1;
