@@ -177,3 +177,28 @@ test('with no agent online, the visitor leaves a message through a validated for
   await form.locator('button[type=submit]').click();
   await expect(chat(page).getByText('Message received')).toBeVisible();
 });
+
+test('the widget adds one element and no styles to the page, and fills a phone screen when open', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openShop(page);
+  await expect(launcher(page)).toBeVisible();
+  const added = await page.evaluate(() => ({
+    body: Array.from(document.body.children)
+      .filter((node) => node.tagName !== 'H1' && node.tagName !== 'SCRIPT')
+      .map((node) => node.tagName),
+    styles: document.head.querySelectorAll('style, link[rel=stylesheet]').length,
+  }));
+  expect(added).toEqual({ body: ['PARLEY-WIDGET'], styles: 1 });
+  await launcher(page).click();
+  await expect(chat(page).locator('.head-button')).toBeVisible();
+  // Polled: the window slides in.
+  await expect
+    .poll(async () => {
+      const box = await page.locator('parley-widget .w').boundingBox();
+      return box && [box.x, box.y, box.width, box.height].map(Math.round);
+    })
+    .toEqual([0, 0, 390, 844]);
+  await chat(page).locator('.head-button').click();
+  await expect(page.locator('parley-widget .w')).toBeHidden();
+  await expect(launcher(page)).toBeVisible();
+});
