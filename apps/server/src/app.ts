@@ -34,6 +34,7 @@ import { uploadRoutes } from './modules/uploads/routes.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
+import { AgentPresenceStore } from './realtime/presence.js';
 import { registerVisitorSocket, VisitorSockets } from './realtime/visitor-socket.js';
 
 export interface AppDeps {
@@ -77,11 +78,25 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   const agentSockets = new AgentSockets(bus);
   const visitorSockets = new VisitorSockets(bus);
   const chatRepo = new ChatRepository(db);
-  const chat = new ChatService(chatRepo, new Notifier(bus, chatRepo), agentSockets, app.log);
+  const chat = new ChatService(chatRepo, new Notifier(bus, chatRepo), app.log);
+  const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   // An agent who connects may take waiting visitors.
-  agentSockets.onFirstConnection = () => void chat.drain();
-  // With one process, no visitor socket outlived the last run; with Redis, other processes hold theirs.
-  if (!config.redisUrl) await chatRepo.markAllOffline();
+  agentSockets.onFirstConnection = async (uuid) => {
+    try {
+      await presence.connected(uuid);
+    } catch (error) {
+      app.log.error({ err: error }, 'agent presence failed');
+    }
+    void chat.drain();
+  };
+  agentSockets.onLastDisconnection = (uuid) => {
+    presence.disconnected(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence failed'));
+  };
+  // With one process, no socket outlived the last run; with Redis, other processes hold theirs.
+  if (!config.redisUrl) {
+    await chatRepo.markAllOffline();
+    await presence.clearAll();
+  }
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -166,6 +181,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     clearInterval(pruner);
     liveness.stop();
     visitorSockets.stop();
+    await presence.stop();
   });
   return app;
 }

@@ -84,7 +84,9 @@ describe('a server killed with SIGKILL', () => {
       }
       return 400;
     })();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Kill it mid-stream, once a good number of sends have been acknowledged.
+    const deadline = Date.now() + 20_000;
+    while (acknowledged.length < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     first.child.kill('SIGKILL');
     const stoppedAt = await sending;
     expect(acknowledged.length).toBeGreaterThan(5);

@@ -150,6 +150,13 @@ export interface UploadsTable {
   created_at: string;
 }
 
+export interface AgentPresenceTable {
+  agent_uuid: string;
+  /** The server process holding the socket; each process refreshes its rows while they live. */
+  node_id: string;
+  seen_at: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -162,4 +169,5 @@ export interface Database {
   monitors: MonitorsTable;
   letters: LettersTable;
   uploads: UploadsTable;
+  agent_presence: AgentPresenceTable;
 }

@@ -21,28 +21,26 @@ interface AgentConnection {
 export class AgentSockets {
   private readonly byAgent = new Map<number, Set<AgentConnection>>();
   private readonly byUuid = new Map<string, Set<AgentConnection>>();
-  /** Told when an agent's first socket opens here: a good moment to hand out waiting visitors. */
-  onFirstConnection: (uuid: string) => void = () => {};
+  /** Told when an agent's first socket opens here, and when its last one here closes. */
+  onFirstConnection: (uuid: string) => Promise<void> = async () => {};
+  onLastDisconnection: (uuid: string) => void = () => {};
 
   constructor(bus: Bus) {
     bus.subscribe((event) => this.onEvent(event));
   }
 
-  add(connection: AgentConnection): void {
+  /** Resolves once the agent counts as present, so the console's hello means "you may get visitors". */
+  async add(connection: AgentConnection): Promise<void> {
     addTo(this.byAgent, connection.agentId, connection);
     const first = !this.byUuid.has(connection.uuid);
     addTo(this.byUuid, connection.uuid, connection);
-    if (first) this.onFirstConnection(connection.uuid);
+    if (first) await this.onFirstConnection(connection.uuid);
   }
 
   remove(connection: AgentConnection): void {
     removeFrom(this.byAgent, connection.agentId, connection);
     removeFrom(this.byUuid, connection.uuid, connection);
-  }
-
-  /** Agents with at least one socket open in this process. */
-  isConnected(uuid: string): boolean {
-    return this.byUuid.has(uuid);
+    if (!this.byUuid.has(connection.uuid)) this.onLastDisconnection(connection.uuid);
   }
 
   count(): number {
@@ -106,9 +104,11 @@ export function registerAgentSocket(app: FastifyInstance, auth: AuthService, soc
       return;
     }
     const connection: AgentConnection = { socket, agentId: context.agentId, uuid: context.uuid, sessionId: context.sessionId };
-    sockets.add(connection);
     liveness.track(socket);
     socket.on('close', () => sockets.remove(connection));
+    await sockets.add(connection);
+    // Closed while presence was being recorded: the close handler ran before the add.
+    if (socket.readyState !== socket.OPEN) return sockets.remove(connection);
     socket.on('message', (raw, isBinary) => {
       liveness.touch(socket);
       if (isBinary) return socket.close(CloseCode.badFrame, 'text frames only');

@@ -195,13 +195,22 @@ export class ChatRepository {
     return new Map(rows.map((row) => [row.service_id ?? '', Number(row.n)]));
   }
 
-  /** Agents who may be given a conversation: enabled and online (state '0'). */
-  availableAgents(db: DbOrTx) {
+  /** Agents who may be given a conversation: enabled, online (state '0'), with a console open somewhere. */
+  availableAgents(db: DbOrTx, presentSince: string) {
     return db
       .selectFrom('agents')
       .select(['uuid', 'nickname', 'avatar', 'max_chats'])
       .where('disabled', '=', 0)
       .where('state', '=', '0')
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('agent_presence')
+            .select('agent_presence.agent_uuid')
+            .whereRef('agent_presence.agent_uuid', '=', 'agents.uuid')
+            .where('agent_presence.seen_at', '>', presentSince),
+        ),
+      )
       .orderBy('id')
       .execute();
   }

@@ -14,6 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
+import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { DbOrTx } from '../agents/repository.js';
 import type { AuthContext } from '../auth/service.js';
 import { parseSource, parseUserAgent, regionOf } from './client-info.js';
@@ -54,7 +55,6 @@ export class ChatService {
   constructor(
     private readonly repo: ChatRepository,
     private readonly notify: Notifier,
-    private readonly presence: AgentPresence,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -128,8 +128,7 @@ export class ChatService {
   }
 
   private async anyAgentAvailable(): Promise<boolean> {
-    const agents = await this.repo.availableAgents(this.db);
-    return agents.some((agent) => this.presence.isConnected(agent.uuid));
+    return (await this.repo.availableAgents(this.db, AgentPresenceStore.freshSince())).length > 0;
   }
 
   async visit(token: string, url: string, title: string): Promise<void> {
@@ -229,7 +228,7 @@ export class ChatService {
 
   /** The online, connected agent with the fewest open conversations below its limit. */
   private async pickAgent(tx: DbOrTx): Promise<Assigned | undefined> {
-    const agents = (await this.repo.availableAgents(tx)).filter((agent) => this.presence.isConnected(agent.uuid));
+    const agents = await this.repo.availableAgents(tx, AgentPresenceStore.freshSince());
     if (agents.length === 0) return undefined;
     const load = await this.repo.openLoad(tx);
     let best: (typeof agents)[number] | undefined;

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/index.js';
+import { isoBefore, isoNow } from '../lib/time.js';
+
+/** A process refreshes its presence rows this often; rows older than PRESENCE_STALE_S are ignored. */
+const REFRESH_MS = 10_000;
+export const PRESENCE_STALE_S = 30;
+
+/**
+ * Agent presence shared by every server process through the database: a row per (agent, process)
+ * while that process holds a socket of the agent. A process that dies leaves rows that go stale.
+ */
+export class AgentPresenceStore {
+  readonly nodeId = randomBytes(8).toString('hex');
+  private readonly local = new Set<string>();
+  private readonly pending = new Map<string, Promise<void>>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.timer = setInterval(() => this.refresh().catch(onError), REFRESH_MS);
+    this.timer.unref();
+  }
+
+  /** With a single process, every row left in the table is from a previous run. */
+  async clearAll(): Promise<void> {
+    await this.db.deleteFrom('agent_presence').execute();
+  }
+
+  connected(uuid: string): Promise<void> {
+    this.local.add(uuid);
+    return this.sync(uuid);
+  }
+
+  disconnected(uuid: string): Promise<void> {
+    this.local.delete(uuid);
+    return this.sync(uuid);
+  }
+
+  /**
+   * Writes an agent's row to match what this process holds *when the write runs*; writes for one agent
+   * run one after another, so a quick close-and-reopen never ends with the row deleted.
+   */
+  private sync(uuid: string): Promise<void> {
+    const previous = this.pending.get(uuid) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        await this.db.deleteFrom('agent_presence').where('agent_uuid', '=', uuid).where('node_id', '=', this.nodeId).execute();
+        if (this.local.has(uuid))
+          await this.db.insertInto('agent_presence').values({ agent_uuid: uuid, node_id: this.nodeId, seen_at: isoNow() }).execute();
+      });
+    this.pending.set(uuid, next);
+    void next.finally(() => {
+      if (this.pending.get(uuid) === next) this.pending.delete(uuid);
+    });
+    return next;
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.local.size === 0) return;
+    await this.db.updateTable('agent_presence').set({ seen_at: isoNow() }).where('node_id', '=', this.nodeId).execute();
+  }
+
+  static freshSince(): string {
+    return isoBefore(PRESENCE_STALE_S);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.db.deleteFrom('agent_presence').where('node_id', '=', this.nodeId).execute();
+  }
+}
