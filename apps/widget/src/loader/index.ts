@@ -61,7 +61,12 @@ function start(origin: string): void {
 
   const host = document.createElement(TAG);
   const root = host.attachShadow({ mode: 'open' });
-  el('style', '', root).textContent = CSS;
+  // A constructed sheet is not subject to the host page's style-src policy, which may forbid inline styles.
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet.prototype.replaceSync === 'function') {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    root.adoptedStyleSheets = [sheet];
+  } else el('style', '', root).textContent = CSS;
 
   const win = el('div', 'w', root);
   win.setAttribute('role', 'dialog');
