@@ -18,7 +18,7 @@ export class AgentPresenceStore {
 
   constructor(
     private readonly db: Db,
-    private readonly onError: (error: unknown) => void,
+    onError: (error: unknown) => void,
   ) {
     this.timer = setInterval(() => this.refresh().catch(onError), REFRESH_MS);
     this.timer.unref();
