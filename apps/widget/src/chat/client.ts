@@ -21,8 +21,7 @@ export interface ChatState {
   robot: Person | null;
   position: number | null;
   items: ChatItem[];
-  connected: boolean;
-  /** The socket had been open and dropped: worth telling the visitor (the first connect is not). */
+  /** The socket is down (dropped, or the server unreachable); false while the first connection is made. */
   lost: boolean;
   /** A rating is asked for below the message with this seq, until it is given. */
   rating: { afterSeq: number; done: boolean } | null;
@@ -102,7 +101,6 @@ export class ChatClient {
     robot: null,
     position: null,
     items: [],
-    connected: false,
     lost: false,
     rating: null,
     unread: 0,
@@ -197,7 +195,7 @@ export class ChatClient {
           if (again) void this.catchUp();
           this.wake?.();
         },
-        onConnectedChange: (connected) => this.set({ connected, lost: !connected }),
+        onConnectedChange: (connected) => this.set({ lost: !connected }),
         onUnknownVisitor: () => void this.reinit(),
       });
       this.socket.start();
