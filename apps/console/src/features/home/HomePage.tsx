@@ -1,5 +1,5 @@
 import { ArrowRightOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { can, type ListData, type LoginRecord } from '@parley/protocol';
+import { can, type ListData, type LoginRecord, type Visitor } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar, Card, Col, Row, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +25,24 @@ function useTotal(url: string, allowed: boolean, params: Record<string, string> 
   });
 }
 
+const LIVE_REFRESH_MS = 15_000;
+
+/** Live figures from the visitors the server reports as online or in an open conversation. */
+function useLiveFigures() {
+  return useQuery({
+    queryKey: ['home', 'live'],
+    queryFn: async () => {
+      const { list } = await http.get<{ list: Visitor[] }>('/api/talk/userList', { silent: true });
+      return {
+        online: list.filter((visitor) => visitor.online).length,
+        waiting: list.filter((visitor) => visitor.state === 'wait').length,
+        current: list.filter((visitor) => visitor.state === 'current').length,
+      };
+    },
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
 export default function HomePage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -42,6 +60,7 @@ export default function HomePage() {
     queryFn: () => http.get<ListData<LoginRecord>>('/api/record/getList', { params: { pageNo: 1, pageSize: 5 }, silent: true }),
     enabled: canRecords,
   });
+  const live = useLiveFigures();
   const shortcuts = leavesOf(menu).filter((node) => node.key !== '/index');
   const greeting = t(`home.greeting.${greetingKey(new Date().getHours())}`);
 
@@ -93,9 +112,36 @@ export default function HomePage() {
             </Card>
           </Col>
         )}
-        <Col xs={24} sm={12} lg={canAgents || canRecords ? 24 : 8}>
-          <Card variant="borderless" title={t('home.liveTitle')}>
-            <Typography.Text type="secondary">{t('home.liveUnavailable')}</Typography.Text>
+        <Col xs={24}>
+          <Card
+            variant="borderless"
+            title={t('home.liveTitle')}
+            extra={
+              <Typography.Link onClick={() => navigate('/workbench/workbench')}>
+                {t('home.openWorkbench')} <ArrowRightOutlined />
+              </Typography.Link>
+            }
+          >
+            {live.isError ? (
+              <Typography.Text type="secondary">{t('home.liveUnavailable')}</Typography.Text>
+            ) : (
+              <Row gutter={[16, 16]} data-testid="home-live">
+                <Col xs={8}>
+                  <Statistic title={t('home.onlineVisitors')} value={live.data?.online ?? '-'} loading={live.isPending} />
+                </Col>
+                <Col xs={8}>
+                  <Statistic
+                    title={t('home.waiting')}
+                    value={live.data?.waiting ?? '-'}
+                    loading={live.isPending}
+                    valueStyle={live.data?.waiting ? { color: '#d46b08' } : undefined}
+                  />
+                </Col>
+                <Col xs={8}>
+                  <Statistic title={t('home.inConversation')} value={live.data?.current ?? '-'} loading={live.isPending} />
+                </Col>
+              </Row>
+            )}
           </Card>
         </Col>
       </Row>
