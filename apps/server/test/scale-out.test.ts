@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import type { Message } from '@parley/protocol';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentSocket, framesOf, onlyId, visitor } from './chat-harness.js';
+import { backends, startTestServer, type TestServer } from './harness.js';
+
+// Two processes of one deployment need a shared database server and Redis: this runs where the CI
+// variables provide them (SQLite and the in-process bus are single-process by design).
+describe.runIf(backends.postgres && backends.redis)('two server processes sharing PostgreSQL and Redis', () => {
+  const schema = `so_${randomBytes(6).toString('hex')}`;
+  const shared = { DATABASE_SCHEMA: schema, REDIS_PREFIX: `parley-${schema}` };
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    a = await startTestServer(shared);
+    b = await startTestServer(shared);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    const client = new pg.Client({ connectionString: backends.postgres });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  });
+
+  it('routes a visitor on one process to an agent connected to the other, both ways, and revokes across them', async () => {
+    const token = await a.login();
+    const agent = await agentSocket(a, token);
+    const v = await visitor(b);
+    const sent = await v.say('hello from process b');
+    const received = await agent.until(() => framesOf(agent, '8006').find((frame) => (frame.data as Message).onlyID === sent.onlyID));
+    expect(received.data).toEqual(sent);
+    expect(sent.serviceID).toBeTruthy();
+
+    const reply = await b.post<Message>(
+      '/api/talk/send',
+      { YQToken: v.token, msg: 'answer through process b', onlyID: onlyId() },
+      { token },
+    );
+    expect(reply.status).toBe(200);
+    await v.socket.until(() => framesOf(v.socket, '8005').find((frame) => (frame.data as Message).msg === 'answer through process b'));
+
+    await b.get('/api/login/logOut', { token });
+    await agent.frame('8000');
+    expect(await agent.closed()).toBe(4403);
+    v.socket.close();
+  });
+});
