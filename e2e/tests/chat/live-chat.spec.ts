@@ -46,6 +46,10 @@ test.afterAll(async () => {
   await new Promise((resolve) => shop.close(resolve));
 });
 
+/** A 1×1 PNG and the smallest PDF header the server's type sniffing accepts. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
+
 const launcher = (page: Page) => page.locator('parley-widget button.l');
 const widget = (page: Page) => page.frameLocator('parley-widget iframe');
 
@@ -211,6 +215,24 @@ test('the agent sees the visitor typing, uses a quick reply, withdraws a message
   await agent.page.getByTestId('wb-input').press('Enter');
   await expect(widget(visitor).locator('.row.them .bubble', { hasText: 'Hello! How can I help you today?' })).toBeVisible();
 
+  // A message to the agent blinks the console's title until the agent clicks anywhere.
+  await visitorSays(visitor, 'Are you there?');
+  await expect.poll(() => agent.page.title(), { intervals: [200] }).toContain('【New message】');
+  await agent.page.getByTestId('wb-messages').click();
+  await expect.poll(() => agent.page.title()).not.toContain('【');
+
+  // Images and files: uploaded, then sent; an image shows as a thumbnail, a file as a download link.
+  await agent.page
+    .getByTestId('wb-image-input')
+    .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') });
+  await expect(agent.page.locator('.wb-row.me .wb-image img')).toBeVisible();
+  await expect(widget(visitor).locator('.row.them .bubble img.pic')).toBeVisible();
+  await agent.page
+    .getByTestId('wb-file-input')
+    .setInputFiles({ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) });
+  await expect(agent.page.locator('.wb-row.me a.wb-file')).toContainText('invoice.pdf');
+  await expect(widget(visitor).locator('.row.them a.file')).toBeVisible();
+
   // A message sent by mistake is withdrawn from the context menu, on both sides.
   const mistake = 'Sorry, wrong customer';
   await agentSays(agent.page, mistake);
@@ -219,6 +241,20 @@ test('the agent sees the visitor typing, uses a quick reply, withdraws a message
   await agent.page.getByRole('menuitem', { name: 'Withdraw' }).click();
   await expect(agent.page.getByText('You withdrew a message')).toBeVisible();
   await expect(widget(visitor).locator('.row.them .bubble', { hasText: mistake })).toHaveCount(0);
+
+  // A long conversation opens at its newest messages; scrolling up brings the earlier ones.
+  const token = await agent.page.locator('.wb-visitor.active').getAttribute('data-token');
+  if (!token) throw new Error('no visitor token');
+  for (let line = 1; line <= 40; line++)
+    await api(request, agent.token, '/api/talk/send', { YQToken: token, msg: `Line ${line}`, onlyID: `e2e-line-${Date.now()}-${line}` });
+  await agent.page.reload();
+  await agent.page.locator(`[data-token="${token}"]`).click();
+  await expect(agent.page.getByTestId('wb-bubble').filter({ hasText: /^Line 40$/ })).toBeVisible();
+  await expect(agent.page.getByTestId('wb-bubble').filter({ hasText: hello })).toHaveCount(0);
+  await expect(async () => {
+    await agent.page.getByTestId('wb-messages').evaluate((element) => element.scrollTo(0, 0));
+    await expect(agent.page.getByTestId('wb-bubble').filter({ hasText: hello })).toBeVisible({ timeout: 1000 });
+  }).toPass();
 
   // Ending it: the tip is worded for the agent's language, and the conversation moves to its group.
   await agent.page.getByTestId('wb-end').click();
@@ -270,4 +306,32 @@ test('with every agent hidden, the visitor leaves a message', async ({ browser, 
   expect(unreadAfter ?? 0).toBeGreaterThan(unreadBefore ?? 0);
   await visitorContext.close();
   await agent.context.close();
+});
+
+test('on a phone the list and the conversation are two screens, and the details open in a drawer', async ({ browser, request }) => {
+  const { username, password } = await createAgent(request);
+  const token = await apiLogin(request, username, password);
+  await api(request, token, '/api/index/state', { state: '0' });
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const agent = await context.newPage();
+  await openConsole(agent, '/workbench/workbench', { token, language: 'en' });
+  await expect(agent.getByTestId('wb-connection')).toHaveAttribute('data-status', 'open');
+
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await openShop(visitor, '/products/rocket');
+  await launcher(visitor).click();
+  const hello = `Is the rocket in stock ${Date.now()}?`;
+  await visitorSays(visitor, hello);
+
+  await agent.getByTestId('wb-visitor').filter({ hasText: hello }).click();
+  await expect(agent.getByTestId('wb-conversation')).toBeVisible();
+  await expect(agent.getByTestId('wb-visitor')).toHaveCount(0);
+  await agent.getByRole('button', { name: 'Visitor details' }).click();
+  await expect(agent.locator('.wb-drawer').getByTestId('wb-visit').first()).toContainText('Rocket - Acme Shop');
+  await agent.locator('.wb-drawer').getByRole('button', { name: 'Close' }).click();
+  await agent.getByTestId('wb-back').click();
+  await expect(agent.getByTestId('wb-visitor').filter({ hasText: hello })).toBeVisible();
+  await visitorContext.close();
+  await context.close();
 });

@@ -12,7 +12,7 @@ export function MessageBody({ message }: { message: ChatMessage }) {
   if (message.type === 'image') {
     const src = safeUrl(message.msg);
     if (!src) return <span className="wb-text">{message.msg}</span>;
-    return <Image className="wb-image" src={src} alt={t('workbench.message.image')} width={180} />;
+    return <Image rootClassName="wb-image" src={src} alt={t('workbench.message.image')} />;
   }
   if (message.type === 'file') {
     const href = safeUrl(message.msg);
