@@ -16,6 +16,7 @@ for (const [layout, marker] of Object.entries(LAYOUTS)) {
     await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', layout);
     await expect(page.locator(marker).first()).toBeVisible();
     await expect(page.getByTestId('home-page')).toBeVisible();
+    await expect(page.getByTestId('home-live')).toBeVisible();
     await expect(page.getByTestId('tabs-bar')).toBeVisible();
   });
 }
@@ -155,4 +156,18 @@ test('search: suggestions come from the server, filtered by what was typed', asy
   await page.getByRole('dialog').getByRole('combobox').fill('日志');
   await expect(page.locator('.ant-select-item-option').filter({ hasText: '登录日志' })).toBeVisible();
   await expect(page.locator('.ant-select-item-option').filter({ hasText: '角色管理' })).toHaveCount(0);
+});
+
+test('notices: an unread leave message shows on the bell and links to the leave-message records', async ({ page, request }) => {
+  const left = await request.post('/api/visitor/letter', {
+    data: { name: 'E2E visitor', content: 'Please call me back', phone: '13800138000' },
+  });
+  expect(left.ok()).toBe(true);
+  await openConsole(page, '/index', { token: await apiLogin(request), theme: { layout: 'vertical' } });
+  await expect(page.getByTestId('home-page')).toBeVisible();
+  const bell = page.getByTestId('header-notice');
+  await expect(page.locator('.ant-badge').filter({ has: bell }).locator('.ant-badge-count')).toBeVisible();
+  await bell.click();
+  await page.getByRole('button', { name: /\d+ 条未读留言/ }).click();
+  await expect(page).toHaveURL(/#\/history\/letter$/);
 });
