@@ -364,6 +364,26 @@ describe('presence', () => {
   }, 20_000);
 });
 
+describe('flooding', () => {
+  it('answers 429 to a visitor sending faster than a person types, and takes messages again after a pause', async () => {
+    const v = await visitor(server);
+    const statuses: number[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const response = await server.post(
+        '/api/visitor/message',
+        { YQToken: v.token, msg: `flood ${index}`, onlyID: onlyId() },
+        { lang: 'en' },
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(20);
+    expect(statuses).toContain(429);
+    await sleep(1000);
+    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'calm again', onlyID: onlyId() })).status).toBe(200);
+    v.socket.close();
+  });
+});
+
 describe('leave a message', () => {
   it('stores the letter and counts it unread for agents', async () => {
     const before = await server.get<number>('/api/letter/unreadCount', { token: admin });

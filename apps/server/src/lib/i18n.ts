@@ -61,6 +61,7 @@ const messages = {
   uploadMissing: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },
   uploadType: { zh: '不支持该文件类型', en: 'This type of file is not accepted' },
   uploadTooLarge: { zh: '文件过大，最大 {mb} MB', en: 'The file is too large; the limit is {mb} MB' },
+  slowDown: { zh: '发送太频繁，请稍后再试', en: 'Too many requests, please slow down' },
   // zod issue reasons
   reasonRequired: { zh: '必填', en: 'is required' },
   reasonType: { zh: '类型应为 {expected}', en: 'must be of type {expected}' },

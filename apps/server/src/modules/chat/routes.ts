@@ -11,13 +11,23 @@ import {
   withdrawBody,
 } from '@parley/protocol';
 import { z } from 'zod';
+import { ApiError } from '../../lib/errors.js';
 import { clientMeta, type DefineRoute } from '../../lib/http.js';
+import { RateLimiter } from '../../lib/rate-limit.js';
 import type { ChatService } from './service.js';
 
 const tokenQuery = z.object({ YQToken: messagesQuery.shape.YQToken });
 
+function limit(limiter: RateLimiter, key: string): void {
+  if (!limiter.take(key)) throw new ApiError(429, 'slowDown');
+}
+
 /** The visitor API: no agent token; the YQToken handed out by init is the visitor's credential. */
 export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
+  // A person types a few messages a second at most; a burst of 20 leaves room for a queue of retries.
+  const visitorMessages = new RateLimiter(20, 5);
+  // Leave-messages come from a form: a few dozen an hour from one address is already a lot.
+  const letters = new RateLimiter(30, 30 / 3600);
   route({
     method: 'POST',
     url: '/api/visitor/init',
@@ -30,7 +40,10 @@ export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
     url: '/api/visitor/message',
     access: 'public',
     body: messageBody,
-    handler: ({ body }) => chat.visitorMessage(body.YQToken, body),
+    handler: ({ body }) => {
+      limit(visitorMessages, body.YQToken);
+      return chat.visitorMessage(body.YQToken, body);
+    },
   });
   route({
     method: 'POST',
@@ -54,7 +67,10 @@ export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
     url: '/api/visitor/letter',
     access: 'public',
     body: letterBody,
-    handler: ({ body, req }) => chat.letter(body, req.ip),
+    handler: ({ body, req }) => {
+      limit(letters, req.ip);
+      return chat.letter(body, req.ip);
+    },
   });
   route({
     method: 'POST',
