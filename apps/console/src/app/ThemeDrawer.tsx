@@ -2,7 +2,17 @@ import { Button, Divider, Drawer, Form, Select, Space, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../stores/settings';
-import { BACKGROUNDS, COLUMN_STYLES, drawerAvailability, LAYOUTS, TABS_BAR_STYLES, THEME_NAMES, type Theme } from './theme';
+import {
+  BACKGROUNDS,
+  COLUMN_STYLES,
+  drawerAvailability,
+  LAYOUTS,
+  PALETTES,
+  TABS_BAR_STYLES,
+  THEME_NAMES,
+  type Theme,
+  type ThemeName,
+} from './theme';
 
 const SWITCHES = [
   'fixedHeader',
@@ -46,7 +56,22 @@ export function ThemeDrawer() {
         value={theme[key]}
         disabled={disabled}
         onChange={(value: Theme[K]) => setTheme({ [key]: value } as Partial<Theme>)}
-        options={values.map((value) => ({ value, label: t(`theme.${key as string}Options.${value as string}`) }))}
+        options={values.map((value) => {
+          const text = t(`theme.${key as string}Options.${value as string}`);
+          const palette = key === 'themeName' ? PALETTES[value as ThemeName] : undefined;
+          return {
+            value,
+            label: palette ? (
+              <span className="theme-swatch">
+                <i style={{ background: palette.primary }} />
+                <i style={{ background: palette.menuBg }} />
+                {text}
+              </span>
+            ) : (
+              text
+            ),
+          };
+        })}
         popupMatchSelectWidth={false}
       />
     </Form.Item>
