@@ -114,6 +114,25 @@ describe('a conversation end to end', () => {
     v.socket.close();
   });
 
+  it('pushes to every open tab of a visitor', async () => {
+    const agent = await agentSocket(server, admin);
+    const v = await visitor(server);
+    const secondTab = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.token}`);
+    await v.say('from the first tab');
+    const reply = await server.post<Message>(
+      '/api/talk/send',
+      { YQToken: v.token, msg: 'seen in both tabs', onlyID: onlyId() },
+      { token: admin },
+    );
+    for (const socket of [v.socket, secondTab]) {
+      const frame = await socket.until(() =>
+        framesOf(socket, '8005').find((item) => (item.data as Message).onlyID === reply.body.data.onlyID),
+      );
+      expect(frame.data).toEqual(reply.body.data);
+    }
+    for (const socket of [agent, v.socket, secondTab]) socket.close();
+  });
+
   it('lets a visitor catch up with afterSeq after a dropped socket', async () => {
     const agent = await agentSocket(server, admin);
     const v = await visitor(server);
