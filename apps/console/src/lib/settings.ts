@@ -1,7 +1,5 @@
 /** Fixed settings of the console (seed §2, §9). Theme values live in the theme store. */
 export const settings = {
-  /** Site title key; translated like every other string. */
-  titleKey: 'app.title',
   titleSeparator: ' - ',
   titleReverse: false,
   /** Without login interception every visitor is treated as an administrator (development only). */
@@ -9,7 +7,6 @@ export const settings = {
   /** 'intelligence': routes are built in the console and filtered by role; 'all': fetched from the server. */
   authentication: 'intelligence' as 'intelligence' | 'all',
   rolesControl: true,
-  supportVisit: false,
   tokenKey: 'parley-token',
   themeKey: 'parley-theme',
   languageKey: 'parley-language',
