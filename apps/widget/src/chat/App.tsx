@@ -137,6 +137,7 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
           welcome={state.settings.welcome}
           title={title}
           onRetry={(onlyID) => client.retry(onlyID)}
+          onEarlier={() => void client.loadEarlier()}
           after={
             rating
               ? {

@@ -5,7 +5,7 @@ import { clock, dayStamp, farApart } from './format';
 import { Alert, Bot, FileIcon, Headset } from './icons';
 import type { Lang, Translate } from './lib/i18n';
 import { fileName, linkify, safeUrl } from './lib/linkify';
-import type { ChatItem } from './lib/merge';
+import { type ChatItem, firstSeq } from './lib/merge';
 import { shownToVisitor, tipText } from './lib/tips';
 import { formatBytes } from './lib/validate';
 
@@ -85,18 +85,26 @@ interface ListProps {
   welcome: string;
   title: string;
   onRetry: (onlyID: string) => void;
+  onEarlier: () => void;
   /** Drawn under the message with this seq (the rating card). */
   after: { seq: number; node: ComponentChildren } | null;
 }
 
-/** Keeps the newest message in view unless the visitor has scrolled up to read older ones. */
-function useStickToBottom(dependency: unknown) {
+/**
+ * Keeps the newest message in view unless the visitor has scrolled up to read older ones; when older
+ * messages are put above, keeps what the visitor was reading where it was.
+ */
+function useStickToBottom(dependency: unknown, oldest: number) {
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const seen = useRef({ oldest, height: 0 });
   useLayoutEffect(() => {
     const node = ref.current;
-    if (node && pinned.current) node.scrollTop = node.scrollHeight;
-  }, [dependency]);
+    if (!node) return;
+    if (pinned.current) node.scrollTop = node.scrollHeight;
+    else if (oldest < seen.current.oldest) node.scrollTop += node.scrollHeight - seen.current.height;
+    seen.current = { oldest, height: node.scrollHeight };
+  }, [dependency, oldest]);
   const onScroll = () => {
     const node = ref.current;
     if (node) pinned.current = node.scrollHeight - node.scrollTop - node.clientHeight < 80;
@@ -108,12 +116,23 @@ function useStickToBottom(dependency: unknown) {
   return { ref, onScroll, onLoad };
 }
 
-export function MessageList({ state, lang, t, welcome, title, onRetry, after }: ListProps) {
+export function MessageList({ state, lang, t, welcome, title, onRetry, onEarlier, after }: ListProps) {
+  const oldest = firstSeq(state.items);
   const { ref, onScroll, onLoad } = useStickToBottom(
     `${state.items.length}:${state.items.at(-1)?.status}:${after?.seq}:${state.rating?.done}`,
+    oldest,
   );
   const rows: ComponentChildren[] = [];
-  if (welcome) {
+  if (oldest > 1) {
+    rows.push(
+      <div class="earlier" key="earlier">
+        <button type="button" class="link" disabled={state.loadingEarlier} onClick={onEarlier}>
+          {state.loadingEarlier ? t('loading') : t('earlier')}
+        </button>
+      </div>,
+    );
+  }
+  if (welcome && oldest <= 1) {
     rows.push(
       <div class="row them first" key="welcome">
         <Avatar person={null} />

@@ -37,7 +37,8 @@ function fakeServer() {
     },
     post: async <T>(path: string, body: unknown) => {
       calls.push({ method: 'post', path, body });
-      if (path === '/api/visitor/init') return { YQToken: TOKEN, state: 'end', serviceID: null, settings: {}, messages: [...history] } as T;
+      if (path === '/api/visitor/init')
+        return { YQToken: TOKEN, state: 'end', serviceID: null, settings: {}, messages: history.slice(-50) } as T;
       if (path === '/api/visitor/message') {
         const failure = failures.shift();
         if (failure) throw failure;
@@ -211,6 +212,19 @@ describe('ChatClient', () => {
     expect(client.state.rating).toEqual({ afterSeq: 1, done: false });
     push({ code: '2015', data: { onlyID: 'agent-1' } });
     expect(client.state.items[0]?.withdrawn).toBe(true);
+  });
+
+  it('loads earlier messages page by page when the window starts with the last ones', async () => {
+    const { client, server } = setup();
+    for (let i = 0; i < 120; i++) server.agentSays(`old ${i + 1}`);
+    await client.init();
+    expect(client.state.items.map((item) => item.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 71));
+    await client.loadEarlier();
+    expect(client.state.items[0]?.seq).toBe(21);
+    await client.loadEarlier();
+    await client.loadEarlier();
+    expect(client.state.items.map((item) => item.seq)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    expect(client.state.loadingEarlier).toBe(false);
   });
 
   it('sends the typing preview over the socket and clears it when the message is sent', async () => {

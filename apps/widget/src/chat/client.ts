@@ -2,7 +2,7 @@ import { type Frame, type Message, type MessageType, SocketCode, type VisitorSta
 import { type Api, ApiError } from './lib/api';
 import { backoffDelay, RECONNECT, RESEND } from './lib/backoff';
 import type { Translate } from './lib/i18n';
-import { type ChatItem, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
+import { type ChatItem, firstSeq, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
 import { DEFAULT_SETTINGS, type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
 import { type SocketHandlers, VisitorSocket } from './lib/socket';
 import { createTypingSender, type TypingSender } from './lib/throttle';
@@ -26,6 +26,8 @@ export interface ChatState {
   /** A rating is asked for below the message with this seq, until it is given. */
   rating: { afterSeq: number; done: boolean } | null;
   unread: number;
+  /** Older messages are being fetched (the window shows the last ones first). */
+  loadingEarlier: boolean;
 }
 
 export interface Page {
@@ -70,6 +72,7 @@ interface Outgoing {
 
 const MAX_REINITS = 3;
 const CATCH_UP_PAGES = 50;
+const EARLIER_PAGE = 50;
 
 function newOnlyId(): string {
   // randomUUID needs a secure context; plain-http deployments fall back to getRandomValues.
@@ -104,6 +107,7 @@ export class ChatClient {
     lost: false,
     rating: null,
     unread: 0,
+    loadingEarlier: false,
   };
   readonly typing: TypingSender;
   private readonly listeners = new Set<() => void>();
@@ -306,6 +310,26 @@ export class ChatClient {
       // The next reconnect or gap asks again.
     } finally {
       this.catchingUp = false;
+    }
+  }
+
+  /**
+   * Fetches the page of messages before the oldest held. The visitor API reads forward only
+   * (`afterSeq`), so it asks from a page before and keeps what is older than what it has.
+   */
+  async loadEarlier(): Promise<void> {
+    const first = firstSeq(this.state.items);
+    if (first <= 1 || this.state.loadingEarlier) return;
+    this.set({ loadingEarlier: true });
+    try {
+      const afterSeq = Math.max(0, first - 1 - EARLIER_PAGE);
+      const { list } = await this.options.api.get<{ list: Message[] }>('/api/visitor/messages', { YQToken: this.token, afterSeq });
+      const older = Array.isArray(list) ? list.filter(isMessage).filter((message) => message.seq < first) : [];
+      this.set({ items: mergeMessages(this.state.items, older) });
+    } catch {
+      // The control stays; the visitor can ask again.
+    } finally {
+      this.set({ loadingEarlier: false });
     }
   }
 

@@ -69,6 +69,7 @@ const en = {
   letterDoneText: 'Thank you. We will get back to you as soon as we can.',
   letterAgain: 'Leave another message',
   viewHistory: 'View conversation',
+  earlier: 'Show earlier messages',
   visitor: 'Visitor',
 };
 
@@ -139,6 +140,7 @@ const zh: Record<TextKey, string> = {
   letterDoneText: '感谢您的留言，我们会尽快与您联系。',
   letterAgain: '再留一条',
   viewHistory: '查看聊天记录',
+  earlier: '查看更早的消息',
   visitor: '访客',
 };
 

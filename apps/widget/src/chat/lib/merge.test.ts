@@ -1,6 +1,6 @@
 import type { Message } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { type ChatItem, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './merge';
+import { type ChatItem, firstSeq, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './merge';
 
 const stored = (seq: number, onlyID = `m${seq}`, extra: Partial<Message> = {}): ChatItem => ({
   id: seq,
@@ -78,5 +78,12 @@ describe('heldThrough', () => {
     expect(heldThrough([stored(1), stored(2), stored(4)])).toBe(2);
     expect(heldThrough([stored(41), stored(42), stored(43), local('a')])).toBe(43);
     expect(heldThrough([stored(3), stored(1)])).toBe(1);
+  });
+});
+
+describe('firstSeq', () => {
+  it('finds the oldest stored message, ignoring local ones', () => {
+    expect(firstSeq([])).toBe(0);
+    expect(firstSeq([local('a'), stored(51), stored(50)])).toBe(50);
   });
 });

@@ -60,6 +60,13 @@ export function heldThrough(items: readonly ChatItem[]): number {
   return through;
 }
 
+/** The lowest seq held, 0 when none: above 1, older messages exist that the window may load. */
+export function firstSeq(items: readonly ChatItem[]): number {
+  let min = 0;
+  for (const item of items) if (item.seq > 0 && (min === 0 || item.seq < min)) min = item.seq;
+  return min;
+}
+
 /** True when a pushed message skips seqs we do not hold, so a catch-up is needed. */
 export function isGap(held: number, arrived: number): boolean {
   return arrived > held + 1;
