@@ -63,6 +63,10 @@ test('an Agent sees fewer menu entries than an admin and cannot open a forbidden
   expect(agentCount).toBeGreaterThan(0);
   expect(agentCount).toBeLessThan(adminCount);
   await expect(page.getByTestId('sider').getByText('客服管理')).toHaveCount(0);
+  await page.getByTestId('header-avatar').click();
+  await expect(page.getByRole('menuitem', { name: '退出登录' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: '个人中心' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
 
   await page.goto('/#/service/service');
   await expect(page).toHaveURL(/#\/403$/);

@@ -11,6 +11,7 @@ import {
   TranslationOutlined,
   UserOutlined,
 } from '@ant-design/icons';
+import { can } from '@parley/protocol';
 import { AutoComplete, Avatar, Badge, Button, Dropdown, Empty, List, Modal, Popover, Space, Table, Tabs, Tooltip, Typography } from 'antd';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,11 +20,16 @@ import { logout } from '../../features/auth/api';
 import { useUserInfo } from '../../features/auth/queries';
 import { endSession } from '../../lib/request';
 import { type Language, settings } from '../../lib/settings';
+import { routeTree } from '../../routes';
 import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
+import { findChain } from '../routeTree';
 import { DesktopControls } from './DesktopControls';
 import { fetchSuggestions, useLetterUnread, useNotices } from './queries';
 import { filterSuggestions, searchTarget } from './search';
+
+const PERSONAL_PATH = '/personal/personal';
+const NOBODY = { roles: [], permissions: [] };
 
 function IconButton({ title, icon, onClick, testId }: { title: string; icon: ReactNode; onClick?: () => void; testId: string }) {
   return (
@@ -294,6 +300,9 @@ export function AvatarControl() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data } = useUserInfo();
+  // The personal centre is guarded like its route; a user who may not open it does not see it.
+  const personal = findChain(routeTree, PERSONAL_PATH);
+  const mayOpenPersonal = personal.length > 0 && personal.every((route) => can(data ?? NOBODY, route.meta?.guard));
   // The server revokes the token; the login page then carries the page being left, and a reload
   // drops every trace of the session from memory.
   const signOut = async () => {
@@ -306,13 +315,13 @@ export function AvatarControl() {
       trigger={['click']}
       menu={{
         items: [
-          { key: 'personal', label: t('header.personal'), icon: <UserOutlined /> },
+          ...(mayOpenPersonal ? [{ key: 'personal', label: t('header.personal'), icon: <UserOutlined /> }] : []),
           { key: 'theme', label: t('theme.open'), icon: <BgColorsOutlined /> },
           { type: 'divider' },
           { key: 'logout', label: t('header.logout'), icon: <LogoutOutlined />, danger: true },
         ],
         onClick: ({ key }) => {
-          if (key === 'personal') navigate('/personal/personal');
+          if (key === 'personal') navigate(PERSONAL_PATH);
           else if (key === 'theme') window.dispatchEvent(new Event('theme'));
           else void signOut();
         },
