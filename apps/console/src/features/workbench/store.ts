@@ -77,7 +77,14 @@ export const useMonitoring = create<MonitoringState>((set, get) => ({
   activeNames: [...GROUPS],
 
   reset(me) {
-    set({ data: emptyLive(me), switchUser: EMPTY_USER, sourceTitle: '', sendMessage: '', notices: INFO_NOTICE });
+    // Agents and their availability are the same whoever looks; the list may have arrived first.
+    set({
+      data: { ...emptyLive(me), agents: get().data.agents },
+      switchUser: EMPTY_USER,
+      sourceTitle: '',
+      sendMessage: '',
+      notices: INFO_NOTICE,
+    });
   },
 
   setConnection(connection) {

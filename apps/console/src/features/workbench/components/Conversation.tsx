@@ -99,6 +99,15 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
           </div>
           <div className="wb-conv-sub">{sourceTitle(visitor, t)}</div>
         </div>
+        <Tooltip title={t('workbench.panel.title')}>
+          <Button
+            type="text"
+            icon={<InfoCircleOutlined />}
+            onClick={onShowPanel}
+            className="wb-panel-toggle"
+            aria-label={t('workbench.panel.title')}
+          />
+        </Tooltip>
         <Space size={4} wrap className="wb-actions">
           <Button
             size={buttonSize}
@@ -158,15 +167,6 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
               {t('workbench.actions.end')}
             </Button>
           </Popconfirm>
-          <Tooltip title={t('workbench.panel.title')}>
-            <Button
-              type="text"
-              icon={<InfoCircleOutlined />}
-              onClick={onShowPanel}
-              className="wb-panel-toggle"
-              aria-label={t('workbench.panel.title')}
-            />
-          </Tooltip>
         </Space>
       </header>
       <MessageList
