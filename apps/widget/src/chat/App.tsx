@@ -61,16 +61,11 @@ const ACTIVE = new Set(['current', 'monitor', 'robot', 'wait']);
 
 export function App({ client, t, lang, embedded, onClose }: Props) {
   const state = useChatState(client);
-  const [view, setView] = useState<'chat' | 'letter' | null>(null);
+  const [chosenView, setView] = useState<'chat' | 'letter' | null>(null);
+  // Until the visitor picks one, offline visitors without a conversation get the form.
+  const view = chosenView ?? (!state.settings.online && !ACTIVE.has(state.conversation ?? '') ? 'letter' : 'chat');
   const [toast, setToast] = useState('');
   const toastTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  // The first view is decided once, when settings arrive: offline visitors without a conversation get the form.
-  useEffect(() => {
-    if (state.phase === 'ready' && view === null) {
-      setView(!state.settings.online && !ACTIVE.has(state.conversation ?? '') ? 'letter' : 'chat');
-    }
-  }, [state.phase, state.settings.online, state.conversation, view]);
 
   const problem = (message: string) => {
     setToast(message);
