@@ -49,7 +49,8 @@ function statusLine(state: ChatState, t: Translate): { text: string; live: boole
       return { text: agent?.name ? t('chatting', { name: agent.name }) : t('online'), live: true };
     }
     case 'wait':
-      return { text: state.position ? t('queue', { n: state.position }) : t('waiting'), live: true };
+      // The banner under the header gives the position; the header stays short.
+      return { text: t('waiting'), live: true };
     case 'robot':
       return { text: t('robot', { name: state.robot?.name || t('robotName') }), live: true };
     default:
