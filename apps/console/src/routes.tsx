@@ -1,5 +1,7 @@
 import { BUSINESS_ROUTES, type RouteRecord } from '@parley/protocol';
-import { type AppRoute, attachPages, ensureCatchAll, type PageLoader } from './app/routeTree';
+import { type AppRoute, attachPages, ensureCatchAll, isExternal, type PageLoader } from './app/routeTree';
+import { DEMO_ROUTES } from './features/demo/routes';
+import { settings } from './lib/settings';
 
 /** Public routes: hidden from menus and open without a session (the whitelist). */
 const PUBLIC_ROUTES: RouteRecord[] = [
@@ -26,6 +28,9 @@ const PAGES: Record<string, PageLoader> = {
   ServiceIndex: () => import('./features/service/ServicePage'),
   Role: () => import('./features/role/RolePage'),
   Record: () => import('./features/record/RecordPage'),
+  DemoTable: () => import('./features/demo/DemoTablePage'),
+  DemoIcon: () => import('./features/demo/DemoIconPage'),
+  NoColumnIndex: () => import('./features/demo/NoColumnPage'),
 };
 
 function withPlaceholders(records: RouteRecord[]): Record<string, PageLoader> {
@@ -33,7 +38,7 @@ function withPlaceholders(records: RouteRecord[]): Record<string, PageLoader> {
   const visit = (items: RouteRecord[]) => {
     for (const item of items) {
       if (item.children && item.children.length > 0) visit(item.children);
-      else pages[item.name] = PAGES[item.name] ?? notAvailable;
+      else if (!isExternal(item.path)) pages[item.name] = PAGES[item.name] ?? notAvailable;
     }
   };
   visit(records);
@@ -46,7 +51,7 @@ export function attachBusinessPages(records: RouteRecord[]): AppRoute[] {
 }
 
 export const publicRoutes: AppRoute[] = attachPages(PUBLIC_ROUTES, PAGES);
-export const businessRoutes: AppRoute[] = attachBusinessPages(BUSINESS_ROUTES);
+export const businessRoutes: AppRoute[] = attachBusinessPages(settings.demo ? [...BUSINESS_ROUTES, ...DEMO_ROUTES] : BUSINESS_ROUTES);
 
 /** The one route tree: public routes, business routes, and the catch-all to /404 last. */
 export const routeTree: AppRoute[] = ensureCatchAll([...publicRoutes, ...businessRoutes]);

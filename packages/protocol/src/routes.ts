@@ -259,6 +259,11 @@ export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
   callback: { zh: '登录回调', en: 'Sign-in callback' },
   forbidden: { zh: '无权限', en: 'Forbidden' },
   notFound: { zh: '页面不存在', en: 'Page not found' },
+  demo: { zh: '组件示例', en: 'Samples' },
+  demoTable: { zh: '表格示例', en: 'Table sample' },
+  demoIcon: { zh: '图标示例', en: 'Icon sample' },
+  noColumn: { zh: '无分栏页面', en: 'No-column page' },
+  externalLink: { zh: '外部链接', en: 'External link' },
 };
 
 /** Full paths of a route tree's leaves joined with their parents. */

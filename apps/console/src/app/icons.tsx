@@ -4,11 +4,13 @@ import {
   BarChartOutlined,
   BellOutlined,
   BgColorsOutlined,
+  ColumnWidthOutlined,
   CommentOutlined,
   ControlOutlined,
   CustomerServiceOutlined,
   DesktopOutlined,
   EnvironmentOutlined,
+  ExperimentOutlined,
   FileSearchOutlined,
   HistoryOutlined,
   HomeOutlined,
@@ -24,6 +26,7 @@ import {
   SafetyOutlined,
   SettingOutlined,
   SmileOutlined,
+  TableOutlined,
   TeamOutlined,
   ThunderboltOutlined,
   ToolOutlined,
@@ -36,6 +39,10 @@ import type { ComponentType } from 'react';
 /** Route icons by the names used in the route tree; an unknown name draws nothing. */
 const ICONS: Record<string, ComponentType> = {
   ApiOutlined,
+  ExperimentOutlined,
+  TableOutlined,
+  ColumnWidthOutlined,
+
   CommentOutlined,
   PushpinOutlined,
   EnvironmentOutlined,
@@ -73,3 +80,5 @@ export function RouteIcon({ name }: { name: string | undefined }) {
   const Icon = name ? ICONS[name] : undefined;
   return Icon ? <Icon /> : null;
 }
+
+export const ICON_NAMES = Object.keys(ICONS).sort();

@@ -27,6 +27,8 @@ export const settings = {
   /** Loading overlay for calls whose URL contains this fragment. */
   loadingFragment: 'doEdit',
   pageSize: 20,
+  /** The template's sample pages, for trying out the shell; off unless built with VITE_PARLEY_DEMO=1. */
+  demo: import.meta.env.VITE_PARLEY_DEMO === '1',
   /** Seed §9: the shortest password the forms accept (the server checks the same). */
   minPasswordLength: 6,
 } as const;

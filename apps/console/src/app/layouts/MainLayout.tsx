@@ -13,7 +13,7 @@ import { AppBreadcrumb } from '../Breadcrumb';
 import { HeaderControls } from '../header/HeaderControls';
 import { RouteIcon } from '../icons';
 import { Logo } from '../Logo';
-import { type AppRoute, buildMenu, firstLeafPath, topLevelRoutes } from '../routeTree';
+import { type AppRoute, buildMenu, firstLeafPath, isExternal, topLevelRoutes } from '../routeTree';
 import { SideMenu } from '../SideMenu';
 import { TabsBar } from '../TabsBar';
 import { ThemeDrawer } from '../ThemeDrawer';
@@ -201,6 +201,12 @@ function CommonLayout({ state }: { state: RouteState }) {
   );
 }
 
+/** A first-level entry opens its first page, or a new window for an external link. */
+function openTopLevel(route: AppRoute, navigate: (path: string) => void): void {
+  if (isExternal(route.fullPath)) window.open(route.fullPath, '_blank', 'noopener,noreferrer');
+  else navigate(firstLeafPath(route));
+}
+
 function TopLevelEntry({ route, active, onChoose }: { route: AppRoute; active: boolean; onChoose: (route: AppRoute) => void }) {
   const { t } = useTranslation();
   return (
@@ -235,7 +241,7 @@ function ColumnLayout({ state }: { state: RouteState }) {
                 key={route.fullPath}
                 route={route}
                 active={route === state.top || route.fullPath === state.top?.fullPath}
-                onChoose={(chosen) => navigate(firstLeafPath(chosen))}
+                onChoose={(chosen) => openTopLevel(chosen, navigate)}
               />
             ))}
           </nav>
@@ -304,8 +310,8 @@ function ComprehensiveLayout({ state }: { state: RouteState }) {
                     onChange={(key) => {
                       const route = tops.find((item) => item.fullPath === key);
                       if (!route) return;
-                      setExtraFirst(key);
-                      navigate(firstLeafPath(route));
+                      if (!isExternal(route.fullPath)) setExtraFirst(key);
+                      openTopLevel(route, navigate);
                     }}
                     items={tops.map((route) => ({
                       key: route.fullPath,
