@@ -36,7 +36,7 @@ describe('POST /api/visitor/upload', () => {
     const sent = await upload(`/api/visitor/upload?YQToken=${v.token}`, new Blob([PNG]), 'dot.png');
     expect(sent.status).toBe(200);
     expect(sent.body.data).toMatchObject({ name: 'dot.png', size: PNG.length, type: 'image/png' });
-    expect(sent.body.data.url).toMatch(/^\/api\/files\/[\w-]{24}\.png$/);
+    expect(sent.body.data.url).toMatch(/^\/api\/files\/[\w-]{24}\.png\/dot\.png$/);
     const served = await fetch(server.url + sent.body.data.url);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');

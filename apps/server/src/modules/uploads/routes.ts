@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import { yqToken } from '@parley/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { DefineRoute } from '../../lib/http.js';
@@ -53,7 +53,8 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
         .insertInto('uploads')
         .values({ name, original_name: originalName, mime: type.mime, size, ...owner, created_at: isoNow() })
         .execute();
-      return { url: `/api/files/${name}`, name: originalName, size, type: type.mime };
+      // The original name rides as the URL's last part, so a client can show it from the URL alone.
+      return { url: `/api/files/${name}/${encodeURIComponent(originalName)}`, name: originalName, size, type: type.mime };
     } finally {
       await rm(temporary, { force: true });
     }
@@ -87,7 +88,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     handler: ({ req, auth }) => receive(req, async () => ({ visitor_id: null, agent_id: auth.agentId })),
   });
 
-  app.get('/api/files/:name', async (req, reply) => {
+  const serve = async (req: FastifyRequest, reply: FastifyReply) => {
     const { name } = req.params as { name: string };
     const row = FILE_NAME.test(name)
       ? await db.selectFrom('uploads').select(['mime', 'original_name', 'size']).where('name', '=', name).executeTakeFirst()
@@ -102,7 +103,9 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       .header('cross-origin-resource-policy', 'same-site')
       .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
       .send(createReadStream(join(dir, name)));
-  });
+  };
+  app.get('/api/files/:name', serve);
+  app.get('/api/files/:name/:label', serve);
 }
 
 async function readHead(path: string): Promise<Buffer> {
