@@ -335,3 +335,59 @@ test('on a phone the list and the conversation are two screens, and the details 
   await visitorContext.close();
   await context.close();
 });
+
+test('a supervisor monitors an agent’s conversation and transfers it to another agent', async ({ browser, request }) => {
+  // A supervisor holds setPermissions:service; hidden, so that no visitor is routed to it.
+  const admin = await apiLogin(request);
+  const stamp = Date.now().toString(36);
+  const role = await api<{ id: number }>(request, admin, '/api/role/doEdit', {
+    name: `Supervisor ${stamp}`,
+    permissions: ['setPermissions:service'],
+  });
+  const supervisorName = `sup${stamp}`;
+  await api(request, admin, '/api/service/doEdit', {
+    username: supervisorName,
+    nickname: `Sam ${stamp}`,
+    password: 'sup-pass-1',
+    roleId: role.id,
+  });
+  const target = await createAgent(request);
+  const targetToken = await apiLogin(request, target.username, target.password);
+  await api(request, targetToken, '/api/index/state', { state: '1' });
+
+  const agent = await openWorkbench(browser, request);
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await openShop(visitor);
+  await launcher(visitor).click();
+  const hello = `Can I change my address ${Date.now()}?`;
+  await visitorSays(visitor, hello);
+  await openConversationOf(agent.page, hello);
+
+  const supervisorToken = await apiLogin(request, supervisorName, 'sup-pass-1');
+  await api(request, supervisorToken, '/api/index/state', { state: '1' });
+  const context = await browser.newContext({ locale: 'en-US' });
+  const supervisor = await context.newPage();
+  await openConsole(supervisor, '/workbench/workbench', { token: supervisorToken, language: 'en' });
+  await expect(supervisor.getByTestId('wb-connection')).toHaveAttribute('data-status', 'open');
+  await supervisor.getByTestId('wb-visitor').filter({ hasText: hello }).click();
+  // Someone else's conversation: no accepting, no typing, but monitoring and transferring.
+  await expect(supervisor.getByTestId('wb-accept')).toBeDisabled();
+  await expect(supervisor.getByTestId('wb-input')).toBeDisabled();
+  await supervisor.getByTestId('wb-monitor').click();
+  await expect(supervisor.getByTestId('wb-monitor')).toBeDisabled();
+  const live = 'Yes, just tell me the new one';
+  await agentSays(agent.page, live);
+  await expect(supervisor.getByTestId('wb-bubble').filter({ hasText: live })).toBeVisible();
+
+  await supervisor.getByTestId('wb-transfer').click();
+  const dialog = supervisor.getByRole('dialog');
+  await dialog.locator('.ant-select').click();
+  await supervisor.locator('.ant-select-item-option').filter({ hasText: target.username }).click();
+  await dialog.getByRole('button', { name: 'Transfer' }).click();
+  await expect(agent.page.getByTestId('wb-tip').filter({ hasText: `Conversation transferred to ${target.username}` })).toBeVisible();
+  await expect(agent.page.getByTestId('wb-input')).toBeDisabled();
+  await visitorContext.close();
+  await context.close();
+  await agent.context.close();
+});

@@ -39,7 +39,9 @@ function VisitorItem({ visitor, active, onSelect }: { visitor: Visitor; active: 
   const { t, i18n } = useTranslation();
   const preview = usePreviewText();
   const last = visitor.lastMessage;
-  const prefix = last?.role === 'service' ? t('workbench.preview.you') : '';
+  const me = useMonitoring((state) => state.data.me);
+  // Whose words the preview shows when they are not the visitor's: ours, or another agent's by name.
+  const prefix = last?.role === 'service' ? (last.serviceID === me ? t('workbench.preview.you') : `${last.nickname}:`) : '';
   return (
     <button
       type="button"
