@@ -92,9 +92,12 @@ test('the theme drawer opens on the theme event, applies a layout and saves it',
   await page.evaluate(() => window.dispatchEvent(new Event('theme')));
   const drawer = page.locator('.theme-drawer');
   await expect(drawer).toBeVisible();
-  await drawer.getByTestId('theme-layout').click();
-  await page.locator('.ant-select-item-option').filter({ hasText: '横向' }).click();
-  await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'horizontal');
+  // The select may still be animating open on a busy machine: choose again until the layout changed.
+  await expect(async () => {
+    await drawer.getByTestId('theme-layout').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="横向"]').click({ timeout: 3000 });
+    await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'horizontal', { timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await page.getByTestId('theme-save').click();
   await expect(page.getByTestId('theme-save')).toBeHidden();
