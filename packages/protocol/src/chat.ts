@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_MESSAGE_LENGTH } from './text.js';
 
 export type VisitorState = 'wait' | 'current' | 'end' | 'robot' | 'monitor';
 export type Channel = 'web' | 'officialAccount' | 'miniProgram';
@@ -81,7 +82,6 @@ export interface WidgetSettings {
 export const yqToken = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/);
 /** A client-made message id that makes a send idempotent. */
 export const onlyId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
-export const MAX_MESSAGE_LENGTH = 5000;
 
 const pageUrl = z.string().trim().max(2048);
 const seq = z.coerce.number().int().min(0);
@@ -135,21 +135,3 @@ export const transferBody = z.object({ YQToken: yqToken, serviceID: z.string().u
 export const withdrawBody = z.object({ YQToken: yqToken, onlyID: onlyId });
 export const agentStateBody = z.object({ state: z.enum(['0', '1']) });
 export const typingData = z.object({ text: z.string().max(MAX_MESSAGE_LENGTH) });
-
-/**
- * System tips are stored as a kind (`msg`, e.g. `tip.transferred`) plus the agent or visitor name they
- * concern (`nickname`), so that each client shows them in its own language.
- */
-export const TIP_TEXTS = {
-  'tip.accepted': { zh: '{name} 已接入对话', en: '{name} joined the conversation' },
-  'tip.transferred': { zh: '对话已转接给 {name}', en: 'Conversation transferred to {name}' },
-  'tip.ended': { zh: '对话已结束', en: 'The conversation has ended' },
-  'tip.visitorLeft': { zh: '访客已离开', en: 'The visitor left' },
-  'tip.visitorBack': { zh: '访客已回来', en: 'The visitor is back' },
-} as const;
-export type TipKind = keyof typeof TIP_TEXTS;
-
-export function tipText(kind: string, name: string, lang: 'zh' | 'en'): string {
-  const texts = (TIP_TEXTS as Record<string, { zh: string; en: string } | undefined>)[kind];
-  return texts ? texts[lang].replace('{name}', name) : kind;
-}

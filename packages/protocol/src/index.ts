@@ -4,3 +4,4 @@ export * from './chat.js';
 export * from './permissions.js';
 export * from './routes.js';
 export * from './socket.js';
+export * from './text.js';

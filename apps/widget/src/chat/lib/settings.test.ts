@@ -1,7 +1,6 @@
-import { MAX_MESSAGE_LENGTH as PROTOCOL_MAX } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { TEXTS } from './i18n';
-import { DEFAULT_SETTINGS, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings } from './settings';
+import { DEFAULT_SETTINGS, isMessage, normalizeSettings } from './settings';
 
 describe('normalizeSettings', () => {
   it('fills whatever the server left out from the defaults', () => {
@@ -27,10 +26,6 @@ describe('isMessage', () => {
 });
 
 describe('shared limits and texts', () => {
-  it('matches the protocol message length limit', () => {
-    expect(MAX_MESSAGE_LENGTH).toBe(PROTOCOL_MAX);
-  });
-
   it('has every text in both languages, with the same placeholders', () => {
     for (const [key, text] of Object.entries(TEXTS.en)) {
       const zh = TEXTS.zh[key as keyof typeof TEXTS.en];

@@ -1,10 +1,6 @@
 import type { Message, VisitorState, WidgetSettings } from '@parley/protocol';
 
-/**
- * The protocol's MAX_MESSAGE_LENGTH. It lives beside the protocol's zod schemas, and importing it would
- * bring zod into the chat bundle; a unit test keeps the two equal.
- */
-export const MAX_MESSAGE_LENGTH = 5000;
+export { MAX_MESSAGE_LENGTH } from '@parley/protocol';
 
 /** `data` of `POST /api/visitor/init` (CONTRACT §5). */
 export interface InitData {

@@ -1,0 +1,22 @@
+// Kept free of zod so that small clients (the widget's chat window) can import it without the schemas.
+
+/** Longest message text, in characters. */
+export const MAX_MESSAGE_LENGTH = 5000;
+
+/**
+ * System tips are stored as a kind (`msg`, e.g. `tip.transferred`) plus the agent or visitor name they
+ * concern (`nickname`), so that each client shows them in its own language.
+ */
+export const TIP_TEXTS = {
+  'tip.accepted': { zh: '{name} 已接入对话', en: '{name} joined the conversation' },
+  'tip.transferred': { zh: '对话已转接给 {name}', en: 'Conversation transferred to {name}' },
+  'tip.ended': { zh: '对话已结束', en: 'The conversation has ended' },
+  'tip.visitorLeft': { zh: '访客已离开', en: 'The visitor left' },
+  'tip.visitorBack': { zh: '访客已回来', en: 'The visitor is back' },
+} as const;
+export type TipKind = keyof typeof TIP_TEXTS;
+
+export function tipText(kind: string, name: string, lang: 'zh' | 'en'): string {
+  const texts = (TIP_TEXTS as Record<string, { zh: string; en: string } | undefined>)[kind];
+  return texts ? texts[lang].replace('{name}', name) : kind;
+}
