@@ -219,6 +219,7 @@ export function visitorsByGroup(visitors: Record<string, Visitor>): Record<Group
     groups[groupOf(visitor)].push(visitor);
   }
   const recent = (visitor: Visitor) => visitor.lastMessage?.time ?? visitor.created_at;
-  for (const list of Object.values(groups)) list.sort((a, b) => recent(b).localeCompare(recent(a)));
+  // Visitors still on the site come first: they are the ones who can answer.
+  for (const list of Object.values(groups)) list.sort((a, b) => Number(b.online) - Number(a.online) || recent(b).localeCompare(recent(a)));
   return groups;
 }
