@@ -1,4 +1,4 @@
-import type { Frame, Message, MessageType } from '@parley/protocol';
+import type { Frame, Message, MessageType, Visitor } from '@parley/protocol';
 import { toastError } from '../../lib/feedback';
 import { HttpError } from '../../lib/http';
 import { i18n } from '../../lib/i18n';
@@ -198,7 +198,7 @@ export async function sendMessage(token: string, msg: string, type: MessageType 
 }
 
 /** Conversation actions: the answer patches the list at once; frames confirm it for everyone else. */
-export async function act(action: () => Promise<import('@parley/protocol').Visitor>): Promise<boolean> {
+export async function act(action: () => Promise<Visitor>): Promise<boolean> {
   try {
     store().patchVisitor(await action());
     return true;
