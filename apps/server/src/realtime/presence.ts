@@ -14,6 +14,7 @@ export class AgentPresenceStore {
   readonly nodeId = randomBytes(8).toString('hex');
   private readonly local = new Set<string>();
   private readonly pending = new Map<string, Promise<void>>();
+  private stopped = false;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -68,8 +69,11 @@ export class AgentPresenceStore {
     return isoBefore(PRESENCE_STALE_S);
   }
 
+  /** Waits for writes under way, then removes this process's rows; later changes are ignored. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    await Promise.allSettled(this.pending.values());
+    this.stopped = true;
     await this.db.deleteFrom('agent_presence').where('node_id', '=', this.nodeId).execute();
   }
 }
