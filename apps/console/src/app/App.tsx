@@ -3,7 +3,7 @@ import type { Locale } from 'antd/es/locale';
 import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { registerFeedback } from '../lib/feedback';
-import { i18n } from '../lib/i18n';
+import { changeLanguage, i18n } from '../lib/i18n';
 import { useSettings } from '../stores/settings';
 import { createAppRouter } from './router';
 import { PALETTES } from './theme';
@@ -46,7 +46,7 @@ export function App() {
   const locale = useAntdLocale(language);
 
   useEffect(() => {
-    if (i18n.language !== language) void i18n.changeLanguage(language);
+    if (i18n.language !== language) void changeLanguage(language);
   }, [language]);
 
   useEffect(() => {
