@@ -45,18 +45,23 @@ export class AgentPresenceStore {
    * run one after another, so a quick close-and-reopen never ends with the row deleted.
    */
   private sync(uuid: string): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     const previous = this.pending.get(uuid) ?? Promise.resolve();
     const next = previous
       .catch(() => undefined)
       .then(async () => {
+        if (this.stopped) return;
         await this.db.deleteFrom('agent_presence').where('agent_uuid', '=', uuid).where('node_id', '=', this.nodeId).execute();
-        if (this.local.has(uuid))
+        if (this.local.has(uuid)) {
           await this.db.insertInto('agent_presence').values({ agent_uuid: uuid, node_id: this.nodeId, seen_at: isoNow() }).execute();
+        }
       });
     this.pending.set(uuid, next);
-    void next.finally(() => {
+    // Both outcomes are handled here, so a failed write is reported once, by the caller, not as unhandled.
+    const forget = () => {
       if (this.pending.get(uuid) === next) this.pending.delete(uuid);
-    });
+    };
+    next.then(forget, forget);
     return next;
   }
 
