@@ -10,7 +10,7 @@ import { BASE_URL } from '../../support/env';
  * tests of this file run one after another and each agent leaves when its test ends.
  */
 // Each test walks through a whole conversation in two browsers: more than the default per-test budget.
-test.describe.configure({ mode: 'serial', timeout: 120_000 });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
 test.use({ locale: 'en-US' });
 
 interface Envelope<T> {

@@ -28,6 +28,7 @@ export function MessageList({ token, conversation, me, visitorName, typing, onLo
   const [loadingOlder, setLoadingOlder] = useState(false);
   const restore = useRef<number | null>(null);
   const stick = useRef(true);
+  const shownToken = useRef(token);
   const [now, setNow] = useState(() => Date.now());
   const messages = conversation?.messages ?? [];
   const last = messages.at(-1);
@@ -38,16 +39,16 @@ export function MessageList({ token, conversation, me, visitorName, typing, onLo
     return () => clearInterval(timer);
   }, []);
 
-  // A new conversation opens at its newest message.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the visitor changes only
-  useEffect(() => {
-    stick.current = true;
-  }, [token]);
-
   // biome-ignore lint/correctness/useExhaustiveDependencies: the newest message and the typing line decide the scroll
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
+    // Another conversation opens at its newest message.
+    if (shownToken.current !== token) {
+      shownToken.current = token;
+      stick.current = true;
+      restore.current = null;
+    }
     if (restore.current !== null) {
       // Older messages were put above: keep the ones being read where they were.
       element.scrollTop = element.scrollHeight - restore.current;
