@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compressTree } from './compress.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const force = process.argv.includes('--force');
@@ -32,12 +33,14 @@ const targets = [
     name: '@parley/console',
     entry: 'apps/console/index.html',
     output: 'apps/console/dist/index.html',
+    compress: 'apps/console/dist',
     sources: ['apps/console/src', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/public', 'packages/protocol/src'],
   },
   {
     name: '@parley/widget',
     entry: 'apps/widget/vite.config.ts',
     output: 'apps/widget/dist/widget.js',
+    compress: 'apps/widget/dist',
     sources: ['apps/widget/src', 'apps/widget/vite.config.ts', 'apps/widget/chat.html', 'packages/protocol/src'],
   },
   {
@@ -61,4 +64,5 @@ for (const target of targets) {
     process.stderr.write(`build of ${target.name} failed\n`);
     process.exit(result.status ?? 1);
   }
+  if (target.compress) compressTree(join(root, target.compress));
 }

@@ -172,7 +172,17 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   await registerWidget(app, config.widgetDir);
 
   if (existsSync(config.consoleDir)) {
-    await app.register(fastifyStatic, { root: config.consoleDir, prefix: '/', wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: config.consoleDir,
+      prefix: '/',
+      index: ['index.html'],
+      // The build writes .br and .gz beside each asset.
+      preCompressed: true,
+      setHeaders(res, path) {
+        // Hashed asset names change with their content; everything else must be revalidated.
+        res.header('cache-control', /[\\/]static[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
 
   const pruner = setInterval(() => auth.pruneSessions().catch((error) => app.log.warn({ err: error }, 'session pruning failed')), 3600_000);

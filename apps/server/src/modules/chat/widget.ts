@@ -38,7 +38,16 @@ export async function registerWidget(app: FastifyInstance, widgetDir: string): P
       reply.header('content-security-policy', CHAT_CSP);
       reply.removeHeader('x-frame-options');
     });
-    await scope.register(fastifyStatic, { root: chatDir, prefix: '/chat/', decorateReply: false, index: ['index.html'] });
+    await scope.register(fastifyStatic, {
+      root: chatDir,
+      prefix: '/chat/',
+      decorateReply: false,
+      index: ['index.html'],
+      preCompressed: true,
+      setHeaders(res, path) {
+        res.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
     scope.get('/chat', async (_req, reply) =>
       reply
         .type('text/html; charset=utf-8')

@@ -1,0 +1,50 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ROOT, startTestServer, type TestServer } from './harness.js';
+
+const consoleDist = join(APP_ROOT, 'apps/console/dist');
+const widgetDist = join(APP_ROOT, 'apps/widget/dist');
+
+let server: TestServer;
+beforeAll(async () => {
+  if (!existsSync(join(consoleDist, 'index.html')) || !existsSync(join(widgetDist, 'widget.js'))) {
+    throw new Error('the console and widget are not built: run `node scripts/build.mjs` (npm test does) first');
+  }
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+describe('the built console and widget', () => {
+  it('serves the console with revalidation, and hashed assets precompressed and immutable', async () => {
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+
+    const asset = readdirSync(join(consoleDist, 'static')).find(
+      (name) => name.endsWith('.js') && existsSync(join(consoleDist, 'static', `${name}.br`)),
+    );
+    const compressed = await fetch(`${server.url}/static/${asset}`, { headers: { 'accept-encoding': 'br' } });
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(compressed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    const missing = await fetch(`${server.url}/static/no-such-file.js`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { code: number }).code).toBe(404);
+  });
+
+  it('serves the widget loader to any site and lets any site frame the chat window', async () => {
+    const loader = await fetch(`${server.url}/widget.js`);
+    expect(loader.status).toBe(200);
+    expect(loader.headers.get('content-type')).toContain('javascript');
+    expect(loader.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+
+    const chat = await fetch(`${server.url}/chat`);
+    expect(chat.status).toBe(200);
+    expect(chat.headers.get('content-security-policy')).toContain('frame-ancestors *');
+    expect(chat.headers.get('x-frame-options')).toBeNull();
+  });
+});
