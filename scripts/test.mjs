@@ -52,6 +52,7 @@ if (existsSync(chromium)) {
   });
   if (existsSync(out)) {
     const { stats } = JSON.parse(readFileSync(out, 'utf8'));
+    if (stats.flaky > 0) process.stdout.write(`\n!! ${stats.flaky} browser test(s) passed only on retry (flaky): see the list above.\n`);
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
