@@ -391,3 +391,25 @@ test('a supervisor monitors an agent’s conversation and transfers it to anothe
   await context.close();
   await agent.context.close();
 });
+
+test('an agent whose connection drops reconnects and catches up on what it missed', async ({ browser, request }) => {
+  const agent = await openWorkbench(browser, request);
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await openShop(visitor);
+  await launcher(visitor).click();
+  const hello = `Hello before the drop ${Date.now()}`;
+  await visitorSays(visitor, hello);
+  await openConversationOf(agent.page, hello);
+
+  await agent.context.setOffline(true);
+  await expect(agent.page.getByTestId('wb-connection')).not.toHaveAttribute('data-status', 'open');
+  const missed = 'Sent while the agent was away';
+  await visitorSays(visitor, missed);
+  await agent.context.setOffline(false);
+  await expect(agent.page.getByTestId('wb-connection')).toHaveAttribute('data-status', 'open', { timeout: 15_000 });
+  await expect(agent.page.getByTestId('wb-bubble').filter({ hasText: missed })).toBeVisible();
+  await expect(agent.page.getByTestId('wb-bubble').filter({ hasText: missed })).toHaveCount(1);
+  await visitorContext.close();
+  await agent.context.close();
+});
