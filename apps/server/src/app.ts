@@ -63,7 +63,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
               },
             },
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
   });
 
   const { db } = storage;

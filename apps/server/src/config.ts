@@ -45,6 +45,8 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   TOKEN_TTL: seconds.default(7200),
   REFRESH_TTL: seconds.default(604800),
+  /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses. */
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().max(1024).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built console and widget are served from; the build output by default. */
   CONSOLE_DIR: z.string().optional(),
@@ -66,6 +68,8 @@ export interface Config {
   tokenTtlSeconds: number;
   refreshTtlSeconds: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Whom to believe about the client's address (X-Forwarded-For); nobody by default. */
+  trustProxy: boolean | number | string[];
   consoleDir: string;
   widgetDir: string;
 }
@@ -94,7 +98,18 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     tokenTtlSeconds: e.TOKEN_TTL,
     refreshTtlSeconds: e.REFRESH_TTL,
     logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
     widgetDir: resolve(e.WIDGET_DIR ?? `${appRoot}/apps/widget/dist`),
   };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }

@@ -74,3 +74,28 @@ describe('security headers', () => {
     expect(visitorSide.headers.get('access-control-allow-origin')).toBe('https://shop.example');
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('records the forwarded client address only when the proxy is trusted', async () => {
+    const proxied = await startTestServer({ TRUST_PROXY: '127.0.0.1' });
+    await proxied.post(
+      '/api/login',
+      { username: 'behind-proxy', password: 'wrong-one' },
+      { headers: { 'x-forwarded-for': '203.0.113.9' } },
+    );
+    await server.post('/api/login', { username: 'not-proxied', password: 'wrong-one' }, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const trusted = await proxied.storage.db
+      .selectFrom('login_log')
+      .select('ip')
+      .where('username', '=', 'behind-proxy')
+      .executeTakeFirstOrThrow();
+    const direct = await server.storage.db
+      .selectFrom('login_log')
+      .select('ip')
+      .where('username', '=', 'not-proxied')
+      .executeTakeFirstOrThrow();
+    expect(trusted.ip).toBe('203.0.113.9');
+    expect(direct.ip).toBe('127.0.0.1');
+    await proxied.close();
+  });
+});
