@@ -69,7 +69,7 @@ export interface Config {
   refreshTtlSeconds: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Whom to believe about the client's address (X-Forwarded-For); nobody by default. */
-  trustProxy: boolean | number | string[];
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   consoleDir: string;
   widgetDir: string;
 }
@@ -104,10 +104,13 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
   };
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (!value || value === 'false') return false;
   if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
   return value
     .split(',')
     .map((part) => part.trim())
