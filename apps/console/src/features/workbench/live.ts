@@ -119,9 +119,15 @@ function run(effect: Effect): void {
   }
 }
 
+/** A draft preview nobody has touched for this long is stale: the visitor stopped typing. */
+const TYPING_STALE_MS = 15_000;
+
 export function handleFrame(frame: Frame): void {
   const { effects } = store().apply(frame);
   for (const effect of effects) run(effect);
+  const typingOf = frame.code === '8011' ? (frame.data as { YQToken?: unknown } | undefined)?.YQToken : undefined;
+  if (typeof typingOf === 'string')
+    debounce(`typing:${typingOf}`, TYPING_STALE_MS, () => store().apply({ code: '8011', data: { YQToken: typingOf, text: '' } }));
   const data = frame.data as { uuid?: unknown; state?: unknown } | undefined;
   // This agent's own availability changed elsewhere (another tab): the toggle follows.
   if (frame.code === '8007' && index && data?.uuid === index.info.uuid && (data.state === '0' || data.state === '1')) {

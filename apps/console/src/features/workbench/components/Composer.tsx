@@ -209,6 +209,13 @@ export function Composer({ token, disabled, disabledReason, onSend }: Props) {
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={(event) => {
+          // A screenshot pasted into the reply is sent as an image, as chat tools do.
+          const image = Array.from(event.clipboardData.files).find((file) => file.type.startsWith('image/'));
+          if (!image || disabled) return;
+          event.preventDefault();
+          void upload(image, 'image');
+        }}
         disabled={disabled}
         placeholder={disabled ? disabledReason : t('workbench.composer.placeholder')}
         aria-label={t('workbench.composer.placeholder')}

@@ -40,6 +40,7 @@ function VisitorItem({ visitor, active, onSelect }: { visitor: Visitor; active: 
   const preview = usePreviewText();
   const last = visitor.lastMessage;
   const me = useMonitoring((state) => state.data.me);
+  const typing = useMonitoring((state) => state.data.typing[visitor.YQToken] ?? '');
   // Whose words the preview shows when they are not the visitor's: ours, or another agent's by name.
   const prefix = last?.role === 'service' ? (last.serviceID === me ? t('workbench.preview.you') : `${last.nickname}:`) : '';
   return (
@@ -67,10 +68,17 @@ function VisitorItem({ visitor, active, onSelect }: { visitor: Visitor; active: 
           <span className="wb-visitor-name">{visitor.nickname}</span>
           <span className="wb-visitor-time">{shortTime(last?.time ?? visitor.created_at, i18n.language)}</span>
         </span>
-        <span className="wb-visitor-preview">
-          {prefix && <span className="wb-you">{prefix}</span>}
-          {preview(last)}
-        </span>
+        {typing ? (
+          <span className="wb-visitor-preview typing">
+            <span className="wb-you">{t('workbench.message.typing')}</span>
+            {typing}
+          </span>
+        ) : (
+          <span className="wb-visitor-preview">
+            {prefix && <span className="wb-you">{prefix}</span>}
+            {preview(last)}
+          </span>
+        )}
         <span className="wb-visitor-bottom">
           <span className="wb-visitor-source">{sourceTitle(visitor, t)}</span>
           <span className="wb-counts" title={t('workbench.visitor.counts', { umsg: visitor.umsg, smsg: visitor.smsg })}>
