@@ -1,10 +1,11 @@
-import { CloseCode, type Frame, HEARTBEAT, SocketCode } from '@parley/protocol';
+import { CloseCode, SocketCode } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ApiError } from '../lib/errors.js';
 import type { AuthService } from '../modules/auth/service.js';
 import type { Bus } from './bus.js';
 import type { BusEvent } from './events.js';
+import { onFrames, send, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
 
 /** Largest frame an agent may send; anything bigger closes that socket only. */
@@ -84,14 +85,6 @@ function removeFrom<K>(map: Map<K, Set<AgentConnection>>, key: K, connection: Ag
   if (set?.size === 0) map.delete(key);
 }
 
-export function sendText(socket: WebSocket, text: string): void {
-  if (socket.readyState === socket.OPEN) socket.send(text);
-}
-
-export function send(socket: WebSocket, frame: Frame): void {
-  sendText(socket, JSON.stringify(frame));
-}
-
 export function registerAgentSocket(app: FastifyInstance, auth: AuthService, sockets: AgentSockets, liveness: Liveness): void {
   app.get('/ws/agent', { websocket: true }, async (socket, req) => {
     const token = (req.query as Record<string, unknown>).token;
@@ -109,26 +102,10 @@ export function registerAgentSocket(app: FastifyInstance, auth: AuthService, soc
     await sockets.add(connection);
     // Closed while presence was being recorded: the close handler ran before the add.
     if (socket.readyState !== socket.OPEN) return sockets.remove(connection);
-    socket.on('message', (raw, isBinary) => {
-      liveness.touch(socket);
-      if (isBinary) return socket.close(CloseCode.badFrame, 'text frames only');
-      const text = raw.toString();
-      if (text === HEARTBEAT) return socket.send(HEARTBEAT);
-      if (text.length > MAX_AGENT_FRAME) return socket.close(CloseCode.badFrame, 'frame too large');
-      let frame: unknown;
-      try {
-        frame = JSON.parse(text);
-      } catch {
-        return send(socket, { code: SocketCode.error, data: { reason: 'invalid JSON' } });
-      }
-      if (!isFrame(frame)) return send(socket, { code: SocketCode.error, data: { reason: 'a frame is an object with a string code' } });
+    onFrames(socket, liveness, MAX_AGENT_FRAME, (frame) => {
       if (frame.code === SocketCode.identify) return;
-      send(socket, { code: SocketCode.error, data: { reason: `unknown code ${frame.code.slice(0, 16)}` } });
+      sendError(socket, `unknown code ${frame.code.slice(0, 16)}`);
     });
     send(socket, { code: SocketCode.hello });
   });
-}
-
-function isFrame(value: unknown): value is Frame {
-  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string';
 }

@@ -1,9 +1,9 @@
-import { CloseCode, type Frame, HEARTBEAT, SocketCode, typingData, yqToken } from '@parley/protocol';
+import { CloseCode, SocketCode, typingData, yqToken } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ChatService } from '../modules/chat/service.js';
-import { send, sendText } from './agent-socket.js';
 import type { Bus } from './bus.js';
+import { onFrames, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
 
 /** A reload or a page change closes the socket for a moment; only a longer silence means "left". */
@@ -83,23 +83,10 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
         chat.visitorOffline(token).catch((error: unknown) => req.log.error({ err: error }, 'visitor offline failed'));
       }),
     );
-    socket.on('message', (raw, isBinary) => {
-      liveness.touch(socket);
-      if (isBinary) return socket.close(CloseCode.badFrame, 'text frames only');
-      const text = raw.toString();
-      if (text === HEARTBEAT) return socket.send(HEARTBEAT);
-      if (text.length > MAX_VISITOR_FRAME) return socket.close(CloseCode.badFrame, 'frame too large');
-      let frame: Frame;
-      try {
-        frame = JSON.parse(text);
-      } catch {
-        return send(socket, { code: SocketCode.error, data: { reason: 'invalid JSON' } });
-      }
-      if (typeof frame !== 'object' || frame === null || frame.code !== SocketCode.typing) {
-        return send(socket, { code: SocketCode.error, data: { reason: 'unknown frame' } });
-      }
+    onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
+      if (frame.code !== SocketCode.typing) return sendError(socket, 'unknown frame');
       const data = typingData.safeParse(frame.data);
-      if (!data.success) return send(socket, { code: SocketCode.error, data: { reason: 'typing data is { text }' } });
+      if (!data.success) return sendError(socket, 'typing data is { text }');
       chat.typing(token, data.data.text).catch((error: unknown) => req.log.error({ err: error }, 'typing relay failed'));
     });
     await chat.visitorOnline(token);
