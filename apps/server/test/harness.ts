@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { migrate, openStorage, type Storage } from '../src/db/index.js';
 import { seed } from '../src/db/seed.js';
 import { type Bus, LocalBus, RedisBus } from '../src/realtime/bus.js';
+import { dropSchema } from './processes.js';
 
 export const APP_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const ADMIN = { username: 'admin', password: 'admin-pass-1' };
@@ -112,12 +112,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       await app.close();
       await bus.close();
       await storage.close();
-      if (backends.postgres) {
-        const client = new pg.Client({ connectionString: backends.postgres });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      await dropSchema(schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,44 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ROOT, backends } from './harness.js';
+import { APP_ROOT } from './harness.js';
+import { dropSchema, spawnServer } from './processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-kill-'));
 const schema = `k_${randomBytes(6).toString('hex')}`;
 
 /** The built server, run as a process of its own so that it can be killed outright. */
-function run(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
-    cwd: APP_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      ADMIN_PASSWORD: 'admin-pass-1',
-      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${text}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-  });
-}
+const run = () => spawnServer('apps/server/dist/main.js', dataDir, schema, { ADMIN_PASSWORD: 'admin-pass-1' });
 
 // `npm test` builds everything first; a lone run of this file builds what is missing or stale.
 beforeAll(async () => {
@@ -48,12 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
-  if (backends.postgres) {
-    const client = new pg.Client({ connectionString: backends.postgres });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  }
+  await dropSchema(schema);
 });
 
 const post = async <T>(url: string, body: unknown): Promise<{ status: number; data: T }> => {
@@ -110,7 +79,6 @@ describe('a server killed with SIGKILL', () => {
       onlyID: 'after-restart',
     });
     expect(next.data.seq).toBe(Math.max(retry.data.seq, seqs.length) + 1);
-    second.child.kill('SIGTERM');
-    await new Promise((resolve) => second.child.once('exit', resolve));
+    await second.stop();
   }, 90_000);
 });

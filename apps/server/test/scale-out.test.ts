@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Message } from '@parley/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, onlyId, visitor } from './chat-harness.js';
 import { backends, startTestServer, type TestServer } from './harness.js';
+import { dropSchema } from './processes.js';
 
 // Two processes of one deployment need a shared database server and Redis: this runs where the CI
 // variables provide them (SQLite and the in-process bus are single-process by design).
@@ -20,10 +20,7 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
   afterAll(async () => {
     await a.close();
     await b.close();
-    const client = new pg.Client({ connectionString: backends.postgres });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
   });
 
   it('routes a visitor on one process to an agent connected to the other, both ways, and revokes across them', async () => {

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import pg from 'pg';
+import { APP_ROOT, backends } from './harness.js';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything the process printed so far, both streams. */
+  output(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs the server as a process of its own (`script` is `scripts/start.mjs` as `npm start` runs it, or
+ * the built `apps/server/dist/main.js`), on `dataDir` and, in the PostgreSQL run, on `schema`; resolves
+ * on the line that names the real URL.
+ */
+export function spawnServer(script: string, dataDir: string, schema: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [script], {
+    cwd: APP_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
+      ...(backends.redis ? { REDIS_URL: backends.redis, REDIS_PREFIX: `parley-${schema}` } : {}),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line in time:\n${text}`)), 150_000);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${text}`));
+    };
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve({
+        child,
+        url: match[1],
+        output: () => text,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done(child.exitCode);
+            child.once('exit', (code) => done(code));
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  if (!backends.postgres) return;
+  const client = new pg.Client({ connectionString: backends.postgres });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+}
