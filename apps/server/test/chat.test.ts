@@ -307,6 +307,18 @@ describe('who sees what', () => {
     const aliceSocket = await agentSocket(scoped, alice);
     const bobSocket = await agentSocket(scoped, bob);
     const bobUuid = await uuidOf(scoped, bob);
+    // Any agent may see whom to transfer to.
+    const peers = await scoped.get<{ list: { uuid: string; nickname: string; state: string; online: boolean }[] }>('/api/talk/agents', {
+      token: alice,
+    });
+    expect(peers.status).toBe(200);
+    expect(peers.body.data.list.find((peer) => peer.uuid === bobUuid)).toMatchObject({
+      uuid: bobUuid,
+      nickname: 'bob',
+      avatar: '',
+      online: true,
+    });
+    expect((await scoped.get('/api/talk/agents')).status).toBe(401);
     const v = await visitor(scoped);
     await v.say('please transfer me');
     const moved = await scoped.post<Visitor>('/api/talk/transfer', { YQToken: v.token, serviceID: bobUuid }, { token: alice });

@@ -52,6 +52,17 @@ export interface Visit {
   created_at: string;
 }
 
+/** An agent as other agents see it, e.g. to transfer a conversation (`GET /api/talk/agents`). */
+export interface AgentPeer {
+  uuid: string;
+  nickname: string;
+  avatar: string;
+  /** '0' online, '1' hidden. */
+  state: '0' | '1';
+  /** Has a console open now. */
+  online: boolean;
+}
+
 /** What the widget needs to draw itself; taken from the chat-window settings pages. */
 export interface WidgetSettings {
   /** Main colour of the launcher, header and the visitor's bubbles (#rrggbb). */

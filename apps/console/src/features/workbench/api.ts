@@ -1,4 +1,4 @@
-import type { Agent, ListData, Message, MessageType, Visit, Visitor } from '@parley/protocol';
+import type { AgentPeer, Message, MessageType, Visit, Visitor } from '@parley/protocol';
 import { HttpError } from '../../lib/http';
 import { http } from '../../lib/request';
 import { useSession } from '../../stores/session';
@@ -33,7 +33,7 @@ export const workbenchApi = {
   monitor: (YQToken: string) => http.post<Visitor>('/api/talk/monitor', { YQToken }, { silent: true }),
   withdraw: (YQToken: string, onlyID: string) => http.post<null>('/api/talk/withdraw', { YQToken, onlyID }, { silent: true }),
   read: (YQToken: string) => http.post<null>('/api/talk/read', { YQToken }, { silent: true }),
-  agents: () => http.get<ListData<Agent>>('/api/service/getList', { params: { pageNo: 1, pageSize: 100 }, silent: true }),
+  agents: () => http.get<{ list: AgentPeer[] }>('/api/talk/agents', { silent: true }),
 };
 
 async function postFile(file: File, token: string): Promise<Response> {

@@ -30,7 +30,7 @@ export function useIsSupervisor(): boolean {
   return can(access, { role: [ADMIN_ROLE] }) || access.permissions.includes('setPermissions:service');
 }
 
-/** Agents to transfer to; only readable with setPermissions:service, so others get no list. */
+/** Agents to transfer to: every enabled agent, with availability and whether a console is open. */
 export function useTransferTargets(enabled: boolean) {
   return useQuery({
     queryKey: workbenchKeys.agents,

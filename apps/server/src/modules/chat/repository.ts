@@ -215,6 +215,30 @@ export class ChatRepository {
       .execute();
   }
 
+  /** Every enabled agent, with whether a console of theirs is open anywhere. */
+  listPeers(presentSince: string) {
+    return this.db
+      .selectFrom('agents')
+      .select((eb) => [
+        'agents.uuid',
+        'agents.nickname',
+        'agents.avatar',
+        'agents.state',
+        eb
+          .exists(
+            eb
+              .selectFrom('agent_presence')
+              .select('agent_presence.agent_uuid')
+              .whereRef('agent_presence.agent_uuid', '=', 'agents.uuid')
+              .where('agent_presence.seen_at', '>', presentSince),
+          )
+          .as('present'),
+      ])
+      .where('agents.disabled', '=', 0)
+      .orderBy('agents.id')
+      .execute();
+  }
+
   findAgentByUuid(db: DbOrTx, uuid: string) {
     return db
       .selectFrom('agents')

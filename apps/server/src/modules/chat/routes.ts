@@ -158,5 +158,6 @@ export function talkRoutes(route: DefineRoute, chat: ChatService): void {
     body: conversationBody,
     handler: ({ auth, body }) => chat.markRead(auth, body.YQToken),
   });
+  route({ method: 'GET', url: '/api/talk/agents', access: 'agent', handler: () => chat.peers() });
   route({ method: 'GET', url: '/api/letter/unreadCount', access: 'agent', handler: () => chat.unreadLetters() });
 }

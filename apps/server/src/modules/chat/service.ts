@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   ADMIN_ROLE,
+  type AgentPeer,
   can,
   type Message,
   type MessageType,
@@ -647,6 +648,19 @@ export class ChatService {
     await this.notify.toAgents('all', { code: SocketCode.agentState, data: { uuid: auth.uuid, state } });
     if (state === '0') await this.drain();
     return { state };
+  }
+
+  async peers(): Promise<{ list: AgentPeer[] }> {
+    const rows = await this.repo.listPeers(AgentPresenceStore.freshSince());
+    return {
+      list: rows.map((row) => ({
+        uuid: row.uuid,
+        nickname: row.nickname,
+        avatar: row.avatar,
+        state: row.state === '1' ? '1' : '0',
+        online: Boolean(row.present),
+      })),
+    };
   }
 
   async unreadLetters(): Promise<number> {

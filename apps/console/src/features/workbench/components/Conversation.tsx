@@ -28,7 +28,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
   const typing = useMonitoring((state) => state.data.typing[visitor.YQToken] ?? '');
   const agents = useMonitoring((state) => state.data.agents);
   const supervisor = useIsSupervisor();
-  const targets = useTransferTargets(supervisor);
+  const targets = useTransferTargets(true);
   const [monitoring, setMonitoring] = useState<Set<string>>(() => new Set());
   const [transferOpen, setTransferOpen] = useState(false);
   const [transferTo, setTransferTo] = useState<string>();
@@ -40,8 +40,8 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
   const mine = open && visitor.serviceID === me;
   const reachable = visitor.state === 'wait' || visitor.state === 'robot' || (visitor.state === 'end' && visitor.online);
   const canAccept = reachable;
-  // Only supervisors can read the agent list to pick from (see the report on an agent-readable list).
-  const canTransfer = open && supervisor;
+  // An agent hands on their own conversation; a supervisor any open one.
+  const canTransfer = open && (mine || supervisor);
   const canEnd = visitor.state !== 'end' && (!open || mine || supervisor);
   const canMonitor = supervisor && open && !mine && !monitoring.has(token);
   const canSend = mine || reachable;
@@ -56,16 +56,17 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
   };
 
   const transferOptions = (targets.data ?? [])
-    .filter((agent) => agent.uuid !== me && agent.uuid !== visitor.serviceID && !agent.disabled && !agent.pending)
+    .filter((agent) => agent.uuid !== me && agent.uuid !== visitor.serviceID)
     .map((agent) => {
       const state = agents[agent.uuid] ?? agent.state;
+      const availability = !agent.online ? 'offline' : state === '0' ? 'online' : 'hidden';
       return {
         value: agent.uuid,
         label: (
           <span className="wb-agent-option">
-            <Badge status={state === '0' ? 'success' : 'default'} />
+            <Badge status={availability === 'online' ? 'success' : 'default'} />
             {agent.nickname}
-            <span className="wb-muted">{state === '0' ? t('workbench.availability.online') : t('workbench.availability.hidden')}</span>
+            <span className="wb-muted">{t(`workbench.availability.${availability}`)}</span>
           </span>
         ),
       };
