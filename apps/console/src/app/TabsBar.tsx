@@ -48,7 +48,8 @@ export function TabsBar({ leaf, routes }: { leaf: AppRoute | undefined; routes: 
   }, [routes, store.affix]);
 
   useEffect(() => {
-    if (!leaf?.meta || leaf.meta.tabHidden) return;
+    // A redirecting parent (`/` → `/index`, `/workbench` → its page) is passed through, never a tab.
+    if (!leaf?.meta || leaf.meta.tabHidden || leaf.redirect) return;
     const { title, icon, noClosable, dynamicNewTab, noKeepAlive } = leaf.meta;
     store.add({ path: active, name: leaf.name, meta: { title, icon, noClosable, dynamicNewTab, noKeepAlive } });
   }, [leaf, active, store.add]);
