@@ -1,5 +1,9 @@
 import { LockOutlined, MobileOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Input } from 'antd';
+import { Button } from 'antd';
+// The single components, not antd's Input index: that one also brings TextArea, Search and OTP into
+// the login page's budget.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -64,7 +68,7 @@ function AccountForm({ onToken }: { onToken: (token: string) => void }) {
         />
       </Field>
       <Field error={errors.password}>
-        <Input.Password
+        <Password
           size="large"
           prefix={<LockOutlined />}
           placeholder={t('auth.password')}
