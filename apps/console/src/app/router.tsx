@@ -1,5 +1,7 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
 import { businessRoutes, publicRoutes } from '../routes';
+import { useSettings } from '../stores/settings';
+import { loadAntdLocale } from './antdLocale';
 import { FullPageSpin } from './FullPageSpin';
 import { RootFrame } from './RootFrame';
 import { type AppRoute, leaves, type PageLoader, redirects } from './routeTree';
@@ -15,6 +17,9 @@ function pageRoute(route: AppRoute): RouteObject {
   return route.page ? { path: route.fullPath, lazy: lazyPage(route.page) } : { path: route.fullPath };
 }
 
+/** The login page is built without antd, so a first visit loads and paints it quickly. */
+const withoutAntd = (route: AppRoute) => route.name === 'Login';
+
 /** The router, derived from the one route tree: public pages, guarded business pages, catch-all. */
 export function createAppRouter() {
   return createHashRouter([
@@ -22,15 +27,24 @@ export function createAppRouter() {
       element: <RootFrame />,
       hydrateFallbackElement: <FullPageSpin />,
       children: [
-        ...publicRoutes.map(pageRoute),
+        ...publicRoutes.filter(withoutAntd).map(pageRoute),
         {
-          lazy: async () => ({ Component: (await import('./AuthGuard')).default }),
+          lazy: async () => {
+            const [frame] = await Promise.all([import('./AntdFrame'), loadAntdLocale(useSettings.getState().language)]);
+            return { Component: frame.default };
+          },
           children: [
-            ...leaves(businessRoutes).map(pageRoute),
-            ...redirects(businessRoutes).map((route) => ({
-              path: route.fullPath,
-              element: <Navigate to={route.redirect ?? '/'} replace />,
-            })),
+            ...publicRoutes.filter((route) => !withoutAntd(route)).map(pageRoute),
+            {
+              lazy: async () => ({ Component: (await import('./AuthGuard')).default }),
+              children: [
+                ...leaves(businessRoutes).map(pageRoute),
+                ...redirects(businessRoutes).map((route) => ({
+                  path: route.fullPath,
+                  element: <Navigate to={route.redirect ?? '/'} replace />,
+                })),
+              ],
+            },
           ],
         },
         { path: '*', element: <Navigate to="/404" replace /> },

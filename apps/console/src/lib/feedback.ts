@@ -1,30 +1,45 @@
-import type { MessageInstance } from 'antd/es/message/interface';
-import type { NotificationInstance } from 'antd/es/notification/interface';
+import type { FeedbackApis } from '../app/FeedbackRoot';
 import { settings } from './settings';
 
-/** antd's themed message and notification APIs, registered by the app root for code outside React. */
-let messageApi: MessageInstance | null = null;
-let notificationApi: NotificationInstance | null = null;
+/** antd's themed message and notification APIs for code outside React, loaded on first use. */
+let ready: Promise<FeedbackApis> | null = null;
 
-export function registerFeedback(message: MessageInstance, notification: NotificationInstance): void {
-  messageApi = message;
-  notificationApi = notification;
+function feedback(): Promise<FeedbackApis> {
+  ready ??= import('../app/FeedbackRoot')
+    .then((module) => module.mountFeedback())
+    .catch((error: unknown) => {
+      // A failed chunk load (e.g. offline) must not stop the next toast from trying again.
+      ready = null;
+      throw error;
+    });
+  return ready;
+}
+
+function show(action: (apis: FeedbackApis) => void): void {
+  feedback().then(action, () => undefined);
 }
 
 export function toastError(content: string): void {
-  messageApi?.error({ content, duration: settings.messageDuration / 1000 });
+  show((apis) => apis.message.error({ content, duration: settings.messageDuration / 1000 }));
 }
 
 export function toastSuccess(content: string): void {
-  messageApi?.success({ content, duration: settings.messageDuration / 1000 });
+  show((apis) => apis.message.success({ content, duration: settings.messageDuration / 1000 }));
 }
 
 export function notify(title: string, description: string, seconds: number): void {
-  notificationApi?.info({ title, description, duration: seconds });
+  show((apis) => apis.notification.info({ title, description, duration: seconds }));
 }
 
 /** A loading toast that stays until the returned function closes it. */
 export function toastLoading(content: string): () => void {
-  const close = messageApi?.loading({ content, duration: 0 });
-  return () => close?.();
+  let closed = false;
+  let close: (() => void) | undefined;
+  show((apis) => {
+    if (!closed) close = apis.message.loading({ content, duration: 0 });
+  });
+  return () => {
+    closed = true;
+    close?.();
+  };
 }

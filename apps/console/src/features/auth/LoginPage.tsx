@@ -1,9 +1,7 @@
-import { LockOutlined, MobileOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
-// The single components, not antd's Input index: that one also brings TextArea, Search and OTP into
-// the login page's budget.
-import Input from 'antd/es/input/Input';
-import Password from 'antd/es/input/Password';
+import LockOutlined from '@ant-design/icons/LockOutlined';
+import MobileOutlined from '@ant-design/icons/MobileOutlined';
+import SafetyCertificateOutlined from '@ant-design/icons/SafetyCertificateOutlined';
+import UserOutlined from '@ant-design/icons/UserOutlined';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -11,13 +9,14 @@ import { toastSuccess } from '../../lib/feedback';
 import { useSession } from '../../stores/session';
 import { AuthShell } from './AuthShell';
 import { login, sendCode, socialLogin } from './api';
+import { PasswordField, SubmitButton, TextField } from './fields';
 import { type FieldErrors, safeRedirect, validateAccount, validatePhone, validatePhoneLogin } from './validation';
 
 const CODE_WAIT_SECONDS = 60;
 
 /**
  * The login page stays light (it is the first thing every agent loads): plain forms with the seed's
- * messages instead of the full form library, which the pages behind the login use.
+ * messages, without antd, which the pages behind the login use.
  */
 function Field({ error, children }: { error: FieldErrors<string>[string]; children: ReactNode }) {
   const { t } = useTranslation();
@@ -56,32 +55,32 @@ function AccountForm({ onToken }: { onToken: (token: string) => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Field error={errors.username}>
-        <Input
-          size="large"
-          prefix={<UserOutlined />}
+        <TextField
+          icon={<UserOutlined />}
           placeholder={t('auth.username')}
+          aria-label={t('auth.username')}
           autoComplete="username"
           data-testid="login-username"
-          status={errors.username ? 'error' : undefined}
+          invalid={Boolean(errors.username)}
           value={username}
           onChange={(event) => setUsername(event.target.value)}
         />
       </Field>
       <Field error={errors.password}>
-        <Password
-          size="large"
-          prefix={<LockOutlined />}
+        <PasswordField
+          icon={<LockOutlined />}
           placeholder={t('auth.password')}
+          aria-label={t('auth.password')}
           autoComplete="current-password"
           data-testid="login-password"
-          status={errors.password ? 'error' : undefined}
+          invalid={Boolean(errors.password)}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
       </Field>
-      <Button type="primary" htmlType="submit" size="large" block loading={busy} data-testid="login-submit">
+      <SubmitButton busy={busy} data-testid="login-submit">
         {t('auth.login')}
-      </Button>
+      </SubmitButton>
     </form>
   );
 }
@@ -131,39 +130,37 @@ function PhoneForm({ onToken }: { onToken: (token: string) => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Field error={errors.phone}>
-        <Input
-          size="large"
-          prefix={<MobileOutlined />}
+        <TextField
+          icon={<MobileOutlined />}
           placeholder={t('auth.phone')}
+          aria-label={t('auth.phone')}
           maxLength={11}
           inputMode="numeric"
           autoComplete="tel"
-          status={errors.phone ? 'error' : undefined}
+          invalid={Boolean(errors.phone)}
           value={phone}
           onChange={(event) => setPhone(event.target.value)}
         />
       </Field>
       <Field error={errors.code}>
-        <Input
-          size="large"
-          prefix={<SafetyCertificateOutlined />}
+        <TextField
+          icon={<SafetyCertificateOutlined />}
           placeholder={t('auth.code')}
+          aria-label={t('auth.code')}
           maxLength={8}
           inputMode="numeric"
           autoComplete="one-time-code"
-          status={errors.code ? 'error' : undefined}
+          invalid={Boolean(errors.code)}
           value={code}
           onChange={(event) => setCode(event.target.value)}
           suffix={
-            <Button type="link" size="small" disabled={wait > 0} onClick={requestCode}>
+            <button type="button" className="auth-input-action auth-code-button" disabled={wait > 0} onClick={requestCode}>
               {wait > 0 ? t('auth.codeWait', { seconds: wait }) : t('auth.sendCode')}
-            </Button>
+            </button>
           }
         />
       </Field>
-      <Button type="primary" htmlType="submit" size="large" block loading={busy}>
-        {t('auth.login')}
-      </Button>
+      <SubmitButton busy={busy}>{t('auth.login')}</SubmitButton>
     </form>
   );
 }
