@@ -110,6 +110,9 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
         mediaSrc: ["'self'", 'data:'],
         frameAncestors: ["'self'"],
         workerSrc: ["'self'"],
+        // Parley is often reached over plain HTTP on a LAN address (TLS, where used, ends at a proxy):
+        // upgrading its own asset requests to https there would leave the console a blank page.
+        upgradeInsecureRequests: null,
       },
     },
     crossOriginEmbedderPolicy: false,

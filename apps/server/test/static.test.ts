@@ -22,6 +22,8 @@ describe('the built console and widget', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    // Served over plain HTTP on a LAN address, the page must still load its own assets over HTTP.
+    expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
 
     const asset = readdirSync(join(consoleDist, 'static')).find(
       (name) => name.endsWith('.js') && existsSync(join(consoleDist, 'static', `${name}.br`)),
