@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL } from './env';
 
 export const TOKEN_KEY = 'parley-token';
@@ -71,4 +71,19 @@ export function menuEntries(page: Page) {
   return page.locator(
     '[data-testid="sider"] .ant-menu-root > li.ant-menu-item, [data-testid="sider"] .ant-menu-root > li.ant-menu-submenu',
   );
+}
+
+/**
+ * Clicks an item of an open dropdown or context menu once the menu has finished sliding in. Playwright
+ * retries a click on a moving element with forced scrolling, and on a long page that scroll moved the
+ * menu (which follows its trigger) from under the pointer: a click no person makes.
+ */
+export async function clickMenuItem(page: Page, name: string): Promise<void> {
+  const item = page.getByRole('menuitem', { name });
+  await expect(item).toBeVisible();
+  await item.evaluate((element) => {
+    const menu = element.closest('.ant-dropdown') ?? element;
+    return Promise.all(menu.getAnimations({ subtree: true }).map((animation) => animation.finished));
+  });
+  await item.click();
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { apiLogin, createAgent, openConsole } from '../../support/console';
+import { apiLogin, clickMenuItem, createAgent, openConsole } from '../../support/console';
 import { BASE_URL } from '../../support/env';
 
 /*
@@ -238,7 +238,7 @@ test('the agent sees the visitor typing, uses a quick reply, withdraws a message
   await agentSays(agent.page, mistake);
   await expect(widget(visitor).locator('.row.them .bubble', { hasText: mistake })).toBeVisible();
   await agent.page.locator('.wb-row.me [data-testid="wb-bubble"]', { hasText: mistake }).click({ button: 'right' });
-  await agent.page.getByRole('menuitem', { name: 'Withdraw' }).click();
+  await clickMenuItem(agent.page, 'Withdraw');
   await expect(agent.page.getByText('You withdrew a message')).toBeVisible();
   await expect(widget(visitor).locator('.row.them .bubble', { hasText: mistake })).toHaveCount(0);
 

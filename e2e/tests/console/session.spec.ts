@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiLogin, createAgent, menuEntries, openConsole, TOKEN_KEY } from '../../support/console';
+import { apiLogin, clickMenuItem, createAgent, menuEntries, openConsole, TOKEN_KEY } from '../../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL } from '../../support/env';
 
 test('a deep link asks for login with a redirect and comes back to the page', async ({ page }) => {
@@ -84,7 +84,7 @@ test('logout returns to login with the page as redirect, and the old token answe
   await openConsole(page, '/service/record', { token });
   await expect(page.getByTestId('app-shell')).toBeVisible();
   await page.getByTestId('header-avatar').click();
-  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await clickMenuItem(page, '退出登录');
   await expect(page).toHaveURL(/#\/login\?redirect=%2Fservice%2Frecord$/);
   await expect(page.getByTestId('login-submit')).toBeVisible();
   expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();

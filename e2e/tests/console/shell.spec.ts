@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiLogin, openConsole } from '../../support/console';
+import { apiLogin, clickMenuItem, openConsole } from '../../support/console';
 
 const LAYOUTS: Record<string, string> = {
   vertical: '[data-testid="sider"] .ant-menu-inline',
@@ -59,10 +59,7 @@ test('tabs: visited pages become tabs and close-others keeps home and the curren
   }
   await expect(page.getByTestId('tab')).toHaveCount(4);
   await page.locator('[data-testid="tab"][data-path="/service/record"]').click({ button: 'right' });
-  // The menu item is dispatched a click: on a long agents page left by earlier suites, a clean-clone run
-  // found page content over the menu (open bug, see the issue note); what is asserted is what close-others does.
-  await expect(page.getByRole('menuitem', { name: '关闭其他' })).toBeVisible();
-  await page.getByRole('menuitem', { name: '关闭其他' }).dispatchEvent('click');
+  await clickMenuItem(page, '关闭其他');
   await expect(page.getByTestId('tab')).toHaveCount(2);
   await expect(page).toHaveURL(/#\/service\/record$/);
   await expect(page.locator('[data-testid="tab"][data-path="/index"]')).toBeVisible();
@@ -83,7 +80,7 @@ test('switching the language changes the menu and the title', async ({ page, req
   await expect(page).toHaveTitle('首页 - Parley 在线客服系统');
   await expect(page.getByTestId('sider')).toContainText('客服管理'.slice(0, 2));
   await page.getByTestId('header-language').click();
-  await page.getByRole('menuitem', { name: 'English' }).click();
+  await clickMenuItem(page, 'English');
   await expect(page).toHaveTitle('Home - Parley customer service');
   await expect(page.getByTestId('sider')).toContainText('Agents');
   await expect(page.getByTestId('sider')).not.toContainText('首页');
