@@ -57,14 +57,7 @@ export default function RecordPage() {
         loading={page.query.isFetching}
         dataSource={page.list}
         scroll={{ x: 900 }}
-        pagination={{
-          current: page.pageNo,
-          pageSize: page.pageSize,
-          total: page.total,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: page.changePage,
-        }}
+        pagination={page.pagination}
         columns={[
           { title: t('record.username'), dataIndex: 'username', width: 160 },
           {

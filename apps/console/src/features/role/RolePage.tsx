@@ -1,9 +1,10 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { PERMISSION_LABELS, PERMISSIONS, type Permission, type Role } from '@parley/protocol';
-import { Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Table, Tag, Tooltip } from 'antd';
+import { Button, Checkbox, Form, Input, Modal, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Permission as Allowed } from '../../lib/access';
+import { BatchDeleteButton, RowDeleteButton } from '../shared/DeleteButtons';
 import { formatTime, useListMutations, useListPage } from '../shared/list';
 
 interface RoleForm {
@@ -61,18 +62,7 @@ export default function RolePage() {
         <Allowed guard={MANAGE}>
           <Space wrap>
             <Button icon={<ReloadOutlined />} onClick={() => page.query.refetch()} aria-label={t('common.refresh')} />
-            <Popconfirm
-              title={t('common.confirmTitle')}
-              description={t('common.deleteConfirm', { count: selected.length })}
-              okText={t('common.ok')}
-              cancelText={t('common.cancel')}
-              disabled={selected.length === 0}
-              onConfirm={() => remove.mutateAsync(selected).then(() => setSelected([]))}
-            >
-              <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
-                {t('common.batchDelete')}
-              </Button>
-            </Popconfirm>
+            <BatchDeleteButton count={selected.length} onConfirm={() => remove.mutateAsync(selected).then(() => setSelected([]))} />
             <Button type="primary" icon={<PlusOutlined />} onClick={() => open()} data-testid="role-create">
               {t('common.create')}
             </Button>
@@ -89,14 +79,7 @@ export default function RolePage() {
           onChange: (keys) => setSelected(keys.map(Number)),
           getCheckboxProps: (role) => ({ disabled: role.builtin }),
         }}
-        pagination={{
-          current: page.pageNo,
-          pageSize: page.pageSize,
-          total: page.total,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: page.changePage,
-        }}
+        pagination={page.pagination}
         columns={[
           {
             title: t('role.name'),
@@ -144,15 +127,7 @@ export default function RolePage() {
                     <Button type="link" size="small" danger disabled icon={<DeleteOutlined />} />
                   </Tooltip>
                 ) : (
-                  <Popconfirm
-                    title={t('common.confirmTitle')}
-                    description={t('common.deleteConfirm', { count: 1 })}
-                    okText={t('common.ok')}
-                    cancelText={t('common.cancel')}
-                    onConfirm={() => remove.mutateAsync([role.id])}
-                  >
-                    <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} />
-                  </Popconfirm>
+                  <RowDeleteButton onConfirm={() => remove.mutateAsync([role.id])} />
                 )}
               </Space>
             ),

@@ -1,11 +1,12 @@
-import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined, UserOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, EditOutlined, PlusOutlined, SearchOutlined, UserOutlined } from '@ant-design/icons';
 import type { Agent, ListData, Role } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Avatar, Badge, Button, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tag } from 'antd';
+import { Avatar, Badge, Button, Form, Input, InputNumber, Modal, Select, Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../lib/request';
 import { settings } from '../../lib/settings';
+import { BatchDeleteButton, RowDeleteButton } from '../shared/DeleteButtons';
 import { formatTime, useListMutations, useListPage } from '../shared/list';
 
 interface AgentForm {
@@ -111,18 +112,7 @@ export default function ServicePage() {
           </Button>
         </Form>
         <Space wrap>
-          <Popconfirm
-            title={t('common.confirmTitle')}
-            description={t('common.deleteConfirm', { count: selected.length })}
-            okText={t('common.ok')}
-            cancelText={t('common.cancel')}
-            disabled={selected.length === 0}
-            onConfirm={() => remove.mutateAsync(selected).then(() => setSelected([]))}
-          >
-            <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
-              {t('common.batchDelete')}
-            </Button>
-          </Popconfirm>
+          <BatchDeleteButton count={selected.length} onConfirm={() => remove.mutateAsync(selected).then(() => setSelected([]))} />
           <Button type="primary" icon={<PlusOutlined />} onClick={() => open()} data-testid="service-create">
             {t('common.create')}
           </Button>
@@ -134,14 +124,7 @@ export default function ServicePage() {
         dataSource={page.list}
         scroll={{ x: 1000 }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
-        pagination={{
-          current: page.pageNo,
-          pageSize: page.pageSize,
-          total: page.total,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: page.changePage,
-        }}
+        pagination={page.pagination}
         columns={[
           {
             title: t('service.agent'),
@@ -201,15 +184,7 @@ export default function ServicePage() {
                 <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(agent)}>
                   {t('common.edit')}
                 </Button>
-                <Popconfirm
-                  title={t('common.confirmTitle')}
-                  description={t('common.deleteConfirm', { count: 1 })}
-                  okText={t('common.ok')}
-                  cancelText={t('common.cancel')}
-                  onConfirm={() => remove.mutateAsync([agent.id])}
-                >
-                  <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} />
-                </Popconfirm>
+                <RowDeleteButton onConfirm={() => remove.mutateAsync([agent.id])} />
               </Space>
             ),
           },

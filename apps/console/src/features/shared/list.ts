@@ -1,5 +1,6 @@
 import type { ListData } from '@parley/protocol';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TablePaginationConfig } from 'antd';
 import { useState } from 'react';
 import { toastSuccess } from '../../lib/feedback';
 import { i18n } from '../../lib/i18n';
@@ -18,21 +19,33 @@ export function useListPage<T>(area: string, initial: Filters = {}) {
     queryFn: () => http.get<ListData<T>>(`/api/${area}/getList`, { params: { pageNo, pageSize, ...filters } }),
     placeholderData: keepPreviousData,
   });
+  const total = query.data?.total ?? 0;
+  const changePage = (page: number, size: number) => {
+    setPageNo(size === pageSize ? page : 1);
+    setPageSize(size);
+  };
+  /** The table's pager: this page, the size changer and the total in the current language. */
+  const pagination: TablePaginationConfig = {
+    current: pageNo,
+    pageSize,
+    total,
+    showSizeChanger: true,
+    showTotal: (count) => i18n.t('common.total', { total: count }),
+    onChange: changePage,
+  };
   return {
     query,
     list: query.data?.list ?? [],
-    total: query.data?.total ?? 0,
+    total,
     pageNo,
     pageSize,
     filters,
+    pagination,
     search(next: Filters) {
       setFilters(next);
       setPageNo(1);
     },
-    changePage(page: number, size: number) {
-      setPageNo(size === pageSize ? page : 1);
-      setPageSize(size);
-    },
+    changePage,
   };
 }
 
