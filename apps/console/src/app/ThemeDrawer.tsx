@@ -114,7 +114,7 @@ export function ThemeDrawer() {
         </Space>
       }
     >
-      <Form layout="horizontal" labelCol={{ span: 11 }} wrapperCol={{ span: 13 }} labelAlign="left" colon={false} size="small">
+      <Form layout="horizontal" labelCol={{ span: 9 }} wrapperCol={{ span: 15 }} labelAlign="left" labelWrap colon={false} size="small">
         <Divider plain>{t('theme.sectionLayout')}</Divider>
         {select('layout', LAYOUTS, !available.layout)}
         {select('themeName', THEME_NAMES, false)}
