@@ -31,6 +31,15 @@ const PAGES: Record<string, PageLoader> = {
   DemoTable: () => import('./features/demo/DemoTablePage'),
   DemoIcon: () => import('./features/demo/DemoIconPage'),
   NoColumnIndex: () => import('./features/demo/NoColumnPage'),
+  Goods: () => import('./features/demo/GoodsPage'),
+  Workflow: () => import('./features/demo/WorkflowPage'),
+  UserManagement: () => import('./features/demo/UserManagementPage'),
+  RoleManagement: () => import('./features/demo/RoleManagementPage'),
+  DepartmentManagement: () => import('./features/demo/DepartmentManagementPage'),
+  MenuManagement: () => import('./features/demo/MenuManagementPage'),
+  SystemLog: () => import('./features/demo/SystemLogPage'),
+  Error403: () => import('./features/demo/Error403Page'),
+  Error404: () => import('./features/demo/Error404Page'),
 };
 
 function withPlaceholders(records: RouteRecord[]): Record<string, PageLoader> {

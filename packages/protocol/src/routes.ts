@@ -264,6 +264,19 @@ export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
   demoIcon: { zh: '图标示例', en: 'Icon sample' },
   noColumn: { zh: '无分栏页面', en: 'No-column page' },
   externalLink: { zh: '外部链接', en: 'External link' },
+  mall: { zh: '商城示例', en: 'Mall sample' },
+  goods: { zh: '商品列表', en: 'Goods' },
+  other: { zh: '其他示例', en: 'Other samples' },
+  workflow: { zh: '工作流', en: 'Workflow' },
+  setting: { zh: '系统管理示例', en: 'System admin sample' },
+  userManagement: { zh: '用户管理', en: 'User management' },
+  roleManagement: { zh: '角色权限', en: 'Roles and permissions' },
+  departmentManagement: { zh: '部门管理', en: 'Department management' },
+  menuManagement: { zh: '菜单管理', en: 'Menu management' },
+  systemLog: { zh: '系统日志', en: 'System log' },
+  error: { zh: '错误页', en: 'Error pages' },
+  error403: { zh: '403 页面', en: '403 page' },
+  error404: { zh: '404 页面', en: '404 page' },
 };
 
 /** Full paths of a route tree's leaves joined with their parents. */

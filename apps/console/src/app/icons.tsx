@@ -1,4 +1,5 @@
 import {
+  ApartmentOutlined,
   ApiOutlined,
   AppstoreOutlined,
   BarChartOutlined,
@@ -18,6 +19,7 @@ import {
   LayoutOutlined,
   LinkOutlined,
   MailOutlined,
+  MenuOutlined,
   MessageOutlined,
   MobileOutlined,
   NotificationOutlined,
@@ -25,13 +27,16 @@ import {
   RobotOutlined,
   SafetyOutlined,
   SettingOutlined,
+  ShoppingOutlined,
   SmileOutlined,
+  StopOutlined,
   TableOutlined,
   TeamOutlined,
   ThunderboltOutlined,
   ToolOutlined,
   UserOutlined,
   UserSwitchOutlined,
+  WarningOutlined,
   WechatOutlined,
 } from '@ant-design/icons';
 import type { ComponentType } from 'react';
@@ -42,6 +47,11 @@ const ICONS: Record<string, ComponentType> = {
   ExperimentOutlined,
   TableOutlined,
   ColumnWidthOutlined,
+  ShoppingOutlined,
+  ApartmentOutlined,
+  MenuOutlined,
+  WarningOutlined,
+  StopOutlined,
 
   CommentOutlined,
   PushpinOutlined,
