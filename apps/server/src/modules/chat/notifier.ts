@@ -14,9 +14,9 @@ export class Notifier {
   ) {}
 
   async agentsOf(visitor: Pick<VisitorRow, 'id' | 'state' | 'service_id'>): Promise<string[] | 'all'> {
+    if (visitor.state !== 'current' || !visitor.service_id) return 'all';
     const monitors = await this.repo.monitorsOf(visitor.id);
-    if (visitor.state === 'current' && visitor.service_id) return [...new Set([visitor.service_id, ...monitors])];
-    return 'all';
+    return [...new Set([visitor.service_id, ...monitors])];
   }
 
   async toAgentsOf(visitor: Pick<VisitorRow, 'id' | 'state' | 'service_id'>, frame: Frame): Promise<void> {

@@ -65,9 +65,29 @@ export class ChatRepository {
       .where('id', '=', visitorId)
       .returning('last_seq')
       .executeTakeFirstOrThrow();
+    return this.insertMessageAt(tx, visitorId, bumped.last_seq, message);
+  }
+
+  /**
+   * The hot path of a visitor's message, in one statement: a visitor with an open conversation gets
+   * its next seq and its counters bumped, and comes back whole. Undefined when the token is unknown or
+   * no conversation is open (the caller then opens one first). Inside a transaction, like insertMessage.
+   */
+  bumpVisitorInConversation(tx: DbOrTx, token: string): Promise<VisitorRow | undefined> {
+    return tx
+      .updateTable('visitors')
+      .set((eb) => ({ last_seq: eb('last_seq', '+', 1), umsg: eb('umsg', '+', 1), unread: eb('unread', '+', 1) }))
+      .where('token', '=', token)
+      .where('state', '<>', 'end')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Stores a message under a seq already taken from the visitor's counter. */
+  insertMessageAt(tx: DbOrTx, visitorId: number, seq: number, message: NewMessage): Promise<MessageRow> {
     return tx
       .insertInto('messages')
-      .values({ ...message, visitor_id: visitorId, seq: bumped.last_seq, withdrawn: 0 })
+      .values({ ...message, visitor_id: visitorId, seq, withdrawn: 0 })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

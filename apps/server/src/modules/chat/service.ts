@@ -156,44 +156,40 @@ export class ChatService {
 
   /** A visitor's message; opens a conversation (agent or queue) when none is open. Idempotent on onlyID. */
   async visitorMessage(token: string, input: { msg: string; onlyID: string; type?: MessageType | undefined }): Promise<Message> {
-    let outcome: { row: MessageRow; visitor: VisitorRow; assigned: Assigned | null | undefined; fresh: boolean };
+    let outcome: { row: MessageRow; visitor: VisitorRow; assigned: Assigned | null | undefined };
     try {
       outcome = await this.db.transaction().execute(async (tx) => {
-        const visitor = await this.visitorOrFail(token, tx);
-        const existing = await this.repo.findMessageByOnlyId(tx, visitor.id, input.onlyID);
-        if (existing) return { row: existing, visitor, assigned: undefined, fresh: false };
-        let current = visitor;
+        // Most messages join an open conversation: one statement takes the seq and reads the visitor.
+        let visitor = await this.repo.bumpVisitorInConversation(tx, token);
         let assigned: Assigned | null | undefined;
-        if (visitor.state === 'end') {
+        if (!visitor) {
+          const closed = await this.visitorOrFail(token, tx);
           assigned = (await this.pickAgent(tx)) ?? null;
-          current = await this.openConversation(tx, visitor, assigned);
+          await this.openConversation(tx, closed, assigned);
+          visitor = await this.repo.bumpVisitorInConversation(tx, token);
+          if (!visitor) throw new Error('a conversation just opened is not open');
         }
-        const row = await this.repo.insertMessage(
-          tx,
-          visitor.id,
-          {
-            only_id: input.onlyID,
-            role: 'user',
-            type: input.type ?? 'text',
-            msg: input.msg,
-            nickname: visitorNickname(visitor),
-            service_id: current.service_id,
-            created_at: isoNow(),
-          },
-          'umsg',
-        );
-        return { row, visitor: current, assigned, fresh: true };
+        // A resent onlyID fails the unique index here and rolls all of this back (see the catch).
+        const row = await this.repo.insertMessageAt(tx, visitor.id, visitor.last_seq, {
+          only_id: input.onlyID,
+          role: 'user',
+          type: input.type ?? 'text',
+          msg: input.msg,
+          nickname: visitorNickname(visitor),
+          service_id: visitor.service_id,
+          created_at: isoNow(),
+        });
+        return { row, visitor, assigned };
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      // Two copies of one send raced; the other stored it.
+      // A resend of a stored message, or two copies of one send that raced: the stored one answers.
       const visitor = await this.visitorOrFail(token);
       const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
       if (!existing) throw error;
       return toMessage(existing, token);
     }
     const message = toMessage(outcome.row, token);
-    if (!outcome.fresh) return message;
     if (outcome.assigned !== undefined) await this.announceRouting(outcome.visitor, outcome.assigned);
     await this.notify.toAgentsOf(outcome.visitor, {
       code: SocketCode.visitorMessage,
