@@ -42,7 +42,10 @@ function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
   // BENCH_SERVER_ARGS passes Node flags to the server, e.g. --cpu-prof to see where its time goes.
   const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, 'apps/server/dist/main.js'], {
+  // BENCH_SERVER_CPUS pins the server to CPUs of its own (e.g. 0, with the generator run under
+  // `taskset -c 1`), so that on a small machine the two do not preempt each other.
+  const pin = process.env.BENCH_SERVER_CPUS ? ['taskset', ['-c', process.env.BENCH_SERVER_CPUS, process.execPath]] : [process.execPath, []];
+  const child = spawn(pin[0], [...pin[1], ...nodeArgs, 'apps/server/dist/main.js'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: 'bench-pass-1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { Config } from './config.js';
 import type { Storage } from './db/index.js';
 import { ApiError } from './lib/errors.js';
@@ -98,7 +98,9 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     await presence.clearAll();
   }
 
-  await app.register(helmet, {
+  // Security headers, built once: the Fastify plugin rebuilds helmet (and re-parses the CSP) on every
+  // request, which showed in the message path's profile.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -117,6 +119,9 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (req, reply, done) =>
+    securityHeaders(req.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
   // Only the visitor side is called from other sites (the widget); agents' API stays same-origin.
   await app.register(cors, {
     delegator: (req, callback) => {
