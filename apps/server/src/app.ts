@@ -35,6 +35,7 @@ import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
 import { AgentPresenceStore } from './realtime/presence.js';
+import { SharedVisitorPresence } from './realtime/visitor-presence.js';
 import { registerVisitorSocket, VisitorSockets } from './realtime/visitor-socket.js';
 
 export interface AppDeps {
@@ -92,6 +93,13 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   agentSockets.onLastDisconnection = (uuid) => {
     presence.disconnected(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence failed'));
   };
+  if (config.redisUrl) {
+    const visitorGone = (token: string) => {
+      chat.visitorOffline(token).catch((error: unknown) => app.log.error({ err: error }, 'visitor offline failed'));
+    };
+    visitorSockets.onError = (error) => app.log.warn({ err: error }, 'shared visitor presence failed');
+    visitorSockets.shared = await SharedVisitorPresence.connect(config.redisUrl, config.redisPrefix, visitorGone, visitorSockets.onError);
+  }
   // With one process, no socket outlived the last run; with Redis, other processes hold theirs.
   if (!config.redisUrl) {
     await chatRepo.markAllOffline();
@@ -199,6 +207,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     clearInterval(pruner);
     liveness.stop();
     visitorSockets.stop();
+    await visitorSockets.shared?.stop();
     await presence.stop();
   });
   return app;

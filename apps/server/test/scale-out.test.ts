@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRESENCE_GRACE_MS } from '../src/realtime/visitor-socket.js';
 import { agentSocket, framesOf, onlyId, visitor } from './chat-harness.js';
 import { backends, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
+import { TestSocket } from './sockets.js';
 
 // Two processes of one deployment need a shared database server and Redis: this runs where the CI
 // variables provide them (SQLite and the in-process bus are single-process by design).
@@ -45,4 +47,23 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
     expect(await agent.closed()).toBe(4403);
     v.socket.close();
   });
+
+  it('keeps a visitor with a tab on each process online until the last tab closes', async () => {
+    const token = await a.login();
+    const agent = await agentSocket(a, token);
+    const v = await visitor(a);
+    const about = (code: string) => framesOf(agent, code).filter((frame) => (frame.data as { YQToken: string }).YQToken === v.token);
+    await agent.until(() => about('8002').length > 0);
+    const otherTab = await TestSocket.open(`${b.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.token}`);
+
+    // Process a loses its tab; past the grace period it must not report the visitor gone while
+    // process b still holds the other one.
+    v.socket.close();
+    await new Promise((resolve) => setTimeout(resolve, PRESENCE_GRACE_MS + 1500));
+    expect(about('8003')).toHaveLength(0);
+
+    otherTab.close();
+    await agent.until(() => about('8003').length > 0, PRESENCE_GRACE_MS + 5000);
+    agent.close();
+  }, 30_000);
 });

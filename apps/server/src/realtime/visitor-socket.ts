@@ -5,6 +5,7 @@ import type { ChatService } from '../modules/chat/service.js';
 import type { Bus } from './bus.js';
 import { onFrames, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
+import type { SharedVisitorPresence } from './visitor-presence.js';
 
 /** A reload or a page change closes the socket for a moment; only a longer silence means "left". */
 export const PRESENCE_GRACE_MS = 4000;
@@ -14,6 +15,10 @@ const MAX_VISITOR_FRAME = 16 * 1024;
 export class VisitorSockets {
   private readonly byToken = new Map<string, Set<WebSocket>>();
   private readonly leaving = new Map<string, NodeJS.Timeout>();
+
+  /** Set with several processes (Redis): a visitor leaves only when no process holds a socket of it. */
+  shared: SharedVisitorPresence | null = null;
+  onError: (error: unknown) => void = () => undefined;
 
   constructor(
     bus: Bus,
@@ -40,17 +45,27 @@ export class VisitorSockets {
       this.byToken.set(token, set);
     }
     set.add(socket);
+    this.share(token, set.size);
+  }
+
+  private share(token: string, sockets: number): void {
+    this.shared?.held(token, sockets).catch(this.onError);
   }
 
   /** Calls `gone` once the visitor has had no socket here for the grace period. */
   remove(token: string, socket: WebSocket, gone: () => void): void {
     const set = this.byToken.get(token);
-    set?.delete(socket);
-    if (set && set.size > 0) return;
+    if (!set?.delete(socket)) return;
+    this.share(token, set.size);
+    if (set.size > 0) return;
     this.byToken.delete(token);
     const timer = setTimeout(() => {
       this.leaving.delete(token);
-      if (!this.byToken.has(token)) gone();
+      if (this.byToken.has(token)) return;
+      if (!this.shared) return gone();
+      this.shared.heldElsewhere(token).then((elsewhere) => {
+        if (!elsewhere && !this.byToken.has(token)) gone();
+      }, this.onError);
     }, this.graceMs);
     timer.unref();
     this.leaving.set(token, timer);
