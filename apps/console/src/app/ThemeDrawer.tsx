@@ -1,6 +1,7 @@
 import { Button, Divider, Drawer, Form, Select, Space, Switch } from 'antd';
-import { useEffect } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useWindowEvent } from '../lib/useWindowEvent';
 import { useSettings } from '../stores/settings';
 import {
   BACKGROUNDS,
@@ -10,22 +11,10 @@ import {
   PALETTES,
   TABS_BAR_STYLES,
   THEME_NAMES,
+  THEME_SWITCHES,
   type Theme,
   type ThemeName,
 } from './theme';
-
-const SWITCHES = [
-  'fixedHeader',
-  'showProgressBar',
-  'showTabs',
-  'showTabsIcon',
-  'showLanguage',
-  'showRefresh',
-  'showSearch',
-  'showTheme',
-  'showNotice',
-  'showFullScreen',
-] as const;
 
 /** Theme configuration (seed §2-§5): opens on the 'theme' event; 'random-theme' picks a random skin. */
 export function ThemeDrawer() {
@@ -39,11 +28,10 @@ export function ThemeDrawer() {
   const resetTheme = useSettings((state) => state.resetTheme);
   const available = drawerAvailability(theme, device);
 
-  useEffect(() => {
-    const onTheme = () => setOpen(true);
-    window.addEventListener('theme', onTheme);
-    return () => window.removeEventListener('theme', onTheme);
-  }, [setOpen]);
+  useWindowEvent(
+    'theme',
+    useCallback(() => setOpen(true), [setOpen]),
+  );
 
   const select = <K extends 'layout' | 'themeName' | 'columnStyle' | 'tabsBarStyle' | 'background'>(
     key: K,
@@ -77,7 +65,7 @@ export function ThemeDrawer() {
     </Form.Item>
   );
 
-  const disabledSwitch: Partial<Record<(typeof SWITCHES)[number], boolean>> = {
+  const disabledSwitch: Partial<Record<(typeof THEME_SWITCHES)[number], boolean>> = {
     fixedHeader: !available.fixedHeader,
     showTabsIcon: !available.showTabsIcon,
   };
@@ -122,7 +110,7 @@ export function ThemeDrawer() {
         {select('columnStyle', COLUMN_STYLES, !available.columnStyle)}
         {select('tabsBarStyle', TABS_BAR_STYLES, !available.tabsBarStyle)}
         <Divider plain>{t('theme.sectionControls')}</Divider>
-        {SWITCHES.map((key) => (
+        {THEME_SWITCHES.map((key) => (
           <Form.Item key={key} label={t(`theme.${key}`)}>
             <Switch
               data-testid={`theme-${key}`}

@@ -52,6 +52,20 @@ export const DEFAULT_THEME: Readonly<Theme> = Object.freeze({
   collapse: false,
 });
 
+/** The on/off options of the theme drawer, in its order. */
+export const THEME_SWITCHES = [
+  'fixedHeader',
+  'showProgressBar',
+  'showTabs',
+  'showTabsIcon',
+  'showLanguage',
+  'showRefresh',
+  'showSearch',
+  'showTheme',
+  'showNotice',
+  'showFullScreen',
+] as const;
+
 /** A stored theme may come from an older build: keep only known keys with valid values. */
 export function restoreTheme(stored: unknown): Theme {
   const theme: Theme = { ...DEFAULT_THEME };
@@ -66,20 +80,7 @@ export function restoreTheme(stored: unknown): Theme {
   pick('columnStyle', COLUMN_STYLES);
   pick('tabsBarStyle', TABS_BAR_STYLES);
   pick('background', BACKGROUNDS);
-  for (const key of [
-    'fixedHeader',
-    'showProgressBar',
-    'showTabs',
-    'showTabsIcon',
-    'showLanguage',
-    'showRefresh',
-    'showSearch',
-    'showTheme',
-    'showNotice',
-    'showFullScreen',
-    'showThemeSetting',
-    'collapse',
-  ] as const) {
+  for (const key of [...THEME_SWITCHES, 'showThemeSetting', 'collapse'] as const) {
     if (typeof source[key] === 'boolean') theme[key] = source[key];
   }
   return theme;

@@ -1,10 +1,11 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Spin, Tabs } from 'antd';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toastLoading } from '../../lib/feedback';
 import { settings } from '../../lib/settings';
+import { useWindowEvent } from '../../lib/useWindowEvent';
 import { useSettings } from '../../stores/settings';
 import { useTabs } from '../../stores/tabs';
 import { useUi } from '../../stores/ui';
@@ -23,35 +24,28 @@ import { type RouteState, useRouteState } from '../useRouteState';
 /** Desktop or mobile by window width (seed §9: under 992 px is mobile). */
 function useDevice() {
   const setDevice = useSettings((state) => state.setDevice);
-  useEffect(() => {
-    const onResize = () => setDevice(window.innerWidth < settings.mobileWidth ? 'mobile' : 'desktop');
-    onResize();
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, [setDevice]);
+  const onResize = useCallback(() => setDevice(window.innerWidth < settings.mobileWidth ? 'mobile' : 'desktop'), [setDevice]);
+  useEffect(onResize, [onResize]);
+  useWindowEvent('resize', onResize);
 }
 
 function useThemeEvents() {
   const { t } = useTranslation();
   const randomTheme = useSettings((state) => state.randomTheme);
-  useEffect(() => {
-    const onRandom = () => {
-      const close = toastLoading(t('theme.randomLoading'));
-      randomTheme();
-      setTimeout(close, settings.randomThemeLoadingMs);
-    };
-    window.addEventListener('random-theme', onRandom);
-    return () => window.removeEventListener('random-theme', onRandom);
+  const onRandom = useCallback(() => {
+    const close = toastLoading(t('theme.randomLoading'));
+    randomTheme();
+    setTimeout(close, settings.randomThemeLoadingMs);
   }, [t, randomTheme]);
+  useWindowEvent('random-theme', onRandom);
 }
 
 /** A logged-out session leaves no tabs behind for the next user. */
 function useResetOnSessionEnd() {
-  const reset = useTabs((state) => state.reset);
-  useEffect(() => {
-    window.addEventListener('session-reset', reset);
-    return () => window.removeEventListener('session-reset', reset);
-  }, [reset]);
+  useWindowEvent(
+    'session-reset',
+    useTabs((state) => state.reset),
+  );
 }
 
 function FoldButton() {
