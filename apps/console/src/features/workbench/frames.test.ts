@@ -1,33 +1,21 @@
 import type { Frame, Message, Visitor } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { applyFrame, emptyLive, type LiveData } from './frames';
+import { visitorFromFrame } from './model';
 
 const ME = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
 const TOKEN = 'visitor-token-aaaaaaaaaaaa';
 
 function visitor(extra: Partial<Visitor> = {}): Visitor {
-  return {
+  return visitorFromFrame({
     YQToken: TOKEN,
     nickname: 'V0001',
     state: 'current',
     serviceID: ME,
-    unreadNumber: 0,
-    umsg: 0,
-    smsg: 0,
-    online: true,
-    channel: 'web',
-    region: '',
-    platform: '',
-    browser: '',
-    referrer: '',
-    engine: '',
-    keyword: '',
-    firstUrl: '',
     created_at: '2026-01-01T00:00:00.000Z',
-    lastMessage: null,
     ...extra,
-  };
+  });
 }
 
 function message(seq: number, extra: Partial<Message> = {}): Message {

@@ -1,29 +1,10 @@
 import type { Visitor } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { visitorFromFrame } from './model';
 import { REPEAT_MARKER, useMonitoring, visitorsByGroup } from './store';
 
 function visitor(token: string, extra: Partial<Visitor>): Visitor {
-  return {
-    YQToken: token,
-    nickname: token,
-    state: 'current',
-    serviceID: null,
-    unreadNumber: 0,
-    umsg: 0,
-    smsg: 0,
-    online: true,
-    channel: 'web',
-    region: '',
-    platform: '',
-    browser: '',
-    referrer: '',
-    engine: '',
-    keyword: '',
-    firstUrl: '',
-    created_at: '2026-01-01T00:00:00.000Z',
-    lastMessage: null,
-    ...extra,
-  };
+  return visitorFromFrame({ YQToken: token, nickname: token, state: 'current', created_at: '2026-01-01T00:00:00.000Z', ...extra });
 }
 
 describe('monitoring store', () => {
