@@ -1,10 +1,11 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { PERMISSION_LABELS, PERMISSIONS, type Permission, type Role } from '@parley/protocol';
-import { Button, Checkbox, Form, Input, Modal, Space, Table, Tag, Tooltip } from 'antd';
+import { Button, Checkbox, Form, Input, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Permission as Allowed } from '../../lib/access';
 import { BatchDeleteButton, RowDeleteButton } from '../shared/DeleteButtons';
+import { EditModal } from '../shared/EditModal';
 import { formatTime, useListMutations, useListPage } from '../shared/list';
 
 interface RoleForm {
@@ -134,15 +135,12 @@ export default function RolePage() {
           },
         ]}
       />
-      <Modal
+      <EditModal
         title={editing?.id ? t('role.editTitle') : t('role.createTitle')}
         open={editing !== null}
+        saving={save.isPending}
+        onSave={submit}
         onCancel={() => setEditing(null)}
-        onOk={submit}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        confirmLoading={save.isPending}
-        destroyOnHidden
         width={560}
       >
         <Form name="roleEdit" form={form} layout="vertical" preserve={false}>
@@ -160,7 +158,7 @@ export default function RolePage() {
             />
           </Form.Item>
         </Form>
-      </Modal>
+      </EditModal>
     </div>
   );
 }

@@ -1,12 +1,13 @@
 import { CheckCircleOutlined, EditOutlined, PlusOutlined, SearchOutlined, UserOutlined } from '@ant-design/icons';
 import type { Agent, ListData, Role } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Avatar, Badge, Button, Form, Input, InputNumber, Modal, Select, Space, Switch, Table, Tag } from 'antd';
+import { Avatar, Badge, Button, Form, Input, InputNumber, Select, Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../lib/request';
 import { settings } from '../../lib/settings';
 import { BatchDeleteButton, RowDeleteButton } from '../shared/DeleteButtons';
+import { EditModal } from '../shared/EditModal';
 import { formatTime, useListMutations, useListPage } from '../shared/list';
 
 interface AgentForm {
@@ -190,15 +191,12 @@ export default function ServicePage() {
           },
         ]}
       />
-      <Modal
+      <EditModal
         title={editing?.id ? t('service.editTitle') : t('service.createTitle')}
         open={editing !== null}
+        saving={save.isPending}
+        onSave={submit}
         onCancel={() => setEditing(null)}
-        onOk={submit}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        confirmLoading={save.isPending}
-        destroyOnHidden
       >
         <Form name="serviceEdit" form={form} layout="vertical" preserve={false}>
           <Form.Item
@@ -236,7 +234,7 @@ export default function ServicePage() {
             <Switch />
           </Form.Item>
         </Form>
-      </Modal>
+      </EditModal>
     </div>
   );
 }
