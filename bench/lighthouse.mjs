@@ -48,7 +48,11 @@ function lighthouse(url, preset, output) {
     '--quiet',
   ];
   if (preset === 'desktop') args.push('--preset=desktop');
-  const result = spawnSync('npx', args, { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Lighthouse now and then fails to record a trace (NO_NAVSTART); such a run is retried, once.
+  let result = { status: 1 };
+  for (let attempt = 0; attempt < 2 && result.status !== 0; attempt++) {
+    result = spawnSync('npx', args, { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
   if (result.status !== 0) throw new Error(`lighthouse exited with ${result.status}`);
   const report = JSON.parse(readFileSync(output, 'utf8'));
   return {
