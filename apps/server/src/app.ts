@@ -77,7 +77,6 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   const keys = loadLoginKeys(config.dataDir);
   const liveness = new Liveness();
   const agentSockets = new AgentSockets(bus);
-  const visitorSockets = new VisitorSockets(bus);
   const chatRepo = new ChatRepository(db);
   const chat = new ChatService(chatRepo, new Notifier(bus, chatRepo), app.log);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
@@ -93,13 +92,16 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   agentSockets.onLastDisconnection = (uuid) => {
     presence.disconnected(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence failed'));
   };
-  if (config.redisUrl) {
-    const visitorGone = (token: string) => {
-      chat.visitorOffline(token).catch((error: unknown) => app.log.error({ err: error }, 'visitor offline failed'));
-    };
-    visitorSockets.onError = (error) => app.log.warn({ err: error }, 'shared visitor presence failed');
-    visitorSockets.shared = await SharedVisitorPresence.connect(config.redisUrl, config.redisPrefix, visitorGone, visitorSockets.onError);
-  }
+  const visitorGone = (token: string) => {
+    chat.visitorOffline(token).catch((error: unknown) => app.log.error({ err: error }, 'visitor offline failed'));
+  };
+  const sharedPresenceFailed = (error: unknown) => app.log.warn({ err: error }, 'shared visitor presence failed');
+  const visitorSockets = new VisitorSockets(
+    bus,
+    visitorGone,
+    config.redisUrl ? await SharedVisitorPresence.connect(config.redisUrl, config.redisPrefix, visitorGone, sharedPresenceFailed) : null,
+    sharedPresenceFailed,
+  );
   // With one process, no socket outlived the last run; with Redis, other processes hold theirs.
   if (!config.redisUrl) {
     await chatRepo.markAllOffline();

@@ -71,17 +71,13 @@ export class SharedVisitorPresence {
   }
 
   /** Whether a live process other than this one holds a socket of the visitor. */
-  heldElsewhere(token: string): Promise<boolean> {
-    return this.heldByLiveNode(token, this.nodeId);
+  async heldElsewhere(token: string): Promise<boolean> {
+    const [holders, alive] = await Promise.all([this.redis.hgetall(this.holdersKey(token)), this.liveNodes()]);
+    return heldBy(holders, alive, this.nodeId);
   }
 
-  private async heldByLiveNode(token: string, except?: string): Promise<boolean> {
-    const [holders, live] = await Promise.all([
-      this.redis.hgetall(this.holdersKey(token)),
-      this.redis.zrangebyscore(this.nodesKey, Date.now() - NODE_STALE_MS, '+inf'),
-    ]);
-    const alive = new Set(live);
-    return Object.entries(holders).some(([node, sockets]) => node !== except && Number(sockets) > 0 && alive.has(node));
+  private async liveNodes(): Promise<Set<string>> {
+    return new Set(await this.redis.zrangebyscore(this.nodesKey, Date.now() - NODE_STALE_MS, '+inf'));
   }
 
   private async heartbeat(): Promise<void> {
@@ -94,12 +90,14 @@ export class SharedVisitorPresence {
    */
   async sweep(): Promise<void> {
     const dead = await this.redis.zrangebyscore(this.nodesKey, '-inf', Date.now() - NODE_STALE_MS);
+    if (dead.length === 0) return;
+    const alive = await this.liveNodes();
     for (const node of dead) {
       if ((await this.redis.zrem(this.nodesKey, node)) !== 1) continue;
       const tokens = await this.redis.smembers(this.tokensKey(node));
       for (const token of tokens) {
         await this.redis.hdel(this.holdersKey(token), node);
-        if (!(await this.heldByLiveNode(token))) this.onOrphaned(token);
+        if (!heldBy(await this.redis.hgetall(this.holdersKey(token)), alive)) this.onOrphaned(token);
       }
       await this.redis.del(this.tokensKey(node));
     }
@@ -113,4 +111,9 @@ export class SharedVisitorPresence {
     clearInterval(this.timer);
     this.redis.disconnect();
   }
+}
+
+/** Whether any live process but `except` holds sockets, by a visitor's holders record (process → sockets). */
+function heldBy(holders: Record<string, string>, alive: Set<string>, except?: string): boolean {
+  return Object.entries(holders).some(([node, sockets]) => node !== except && Number(sockets) > 0 && alive.has(node));
 }

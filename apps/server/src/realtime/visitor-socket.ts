@@ -16,12 +16,15 @@ export class VisitorSockets {
   private readonly byToken = new Map<string, Set<WebSocket>>();
   private readonly leaving = new Map<string, NodeJS.Timeout>();
 
-  /** Set with several processes (Redis): a visitor leaves only when no process holds a socket of it. */
-  shared: SharedVisitorPresence | null = null;
-  onError: (error: unknown) => void = () => undefined;
-
+  /**
+   * `gone` is told when a visitor has left. `shared` is given with several processes (Redis): a visitor
+   * leaves only when no process holds a socket of it; `onError` hears its failures.
+   */
   constructor(
     bus: Bus,
+    private readonly gone: (token: string) => void,
+    readonly shared: SharedVisitorPresence | null = null,
+    private readonly onError: (error: unknown) => void = () => undefined,
     private readonly graceMs = PRESENCE_GRACE_MS,
   ) {
     bus.subscribe((event) => {
@@ -52,8 +55,8 @@ export class VisitorSockets {
     this.shared?.held(token, sockets).catch(this.onError);
   }
 
-  /** Calls `gone` once the visitor has had no socket here for the grace period. */
-  remove(token: string, socket: WebSocket, gone: () => void): void {
+  /** Reports the visitor gone once it has had no socket here (nor elsewhere) for the grace period. */
+  remove(token: string, socket: WebSocket): void {
     const set = this.byToken.get(token);
     if (!set?.delete(socket)) return;
     this.share(token, set.size);
@@ -62,9 +65,9 @@ export class VisitorSockets {
     const timer = setTimeout(() => {
       this.leaving.delete(token);
       if (this.byToken.has(token)) return;
-      if (!this.shared) return gone();
+      if (!this.shared) return this.gone(token);
       this.shared.heldElsewhere(token).then((elsewhere) => {
-        if (!elsewhere && !this.byToken.has(token)) gone();
+        if (!elsewhere && !this.byToken.has(token)) this.gone(token);
       }, this.onError);
     }, this.graceMs);
     timer.unref();
@@ -93,11 +96,7 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
     const token = parsed.data;
     sockets.add(token, socket);
     liveness.track(socket);
-    socket.on('close', () =>
-      sockets.remove(token, socket, () => {
-        chat.visitorOffline(token).catch((error: unknown) => req.log.error({ err: error }, 'visitor offline failed'));
-      }),
-    );
+    socket.on('close', () => sockets.remove(token, socket));
     onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
       if (frame.code !== SocketCode.typing) return sendError(socket, 'unknown frame');
       const data = typingData.safeParse(frame.data);

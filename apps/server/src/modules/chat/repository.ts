@@ -1,12 +1,32 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable, UpdateObject } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { MessagesTable, VisitorsTable } from '../../db/schema.js';
+import type { Database, MessagesTable, VisitorsTable } from '../../db/schema.js';
 import type { DbOrTx } from '../agents/repository.js';
 
 export type VisitorRow = Selectable<VisitorsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 
 export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn'>;
+
+/** A new message's seq, and its side's counter: 'umsg' (the visitor's, also unread) or 'smsg' (agents'). */
+function nextSeq(counter: 'umsg' | 'smsg' | null) {
+  return (eb: ExpressionBuilder<Database, 'visitors'>): UpdateObject<Database, 'visitors'> => ({
+    last_seq: eb('last_seq', '+', 1),
+    ...(counter === 'umsg' ? { umsg: eb('umsg', '+', 1), unread: eb('unread', '+', 1) } : {}),
+    ...(counter === 'smsg' ? { smsg: eb('smsg', '+', 1) } : {}),
+  });
+}
+
+/** Whether the agent of an `agents` row has a console open on some process (a presence row fresher than `since`). */
+function consoleOpen(eb: ExpressionBuilder<Database, 'agents'>, since: string) {
+  return eb.exists(
+    eb
+      .selectFrom('agent_presence')
+      .select('agent_presence.agent_uuid')
+      .whereRef('agent_presence.agent_uuid', '=', 'agents.uuid')
+      .where('agent_presence.seen_at', '>', since),
+  );
+}
 
 /** SQL of visitors, messages, visits, conversations, monitors and leave-messages. */
 export class ChatRepository {
@@ -57,11 +77,7 @@ export class ChatRepository {
   async insertMessage(tx: DbOrTx, visitorId: number, message: NewMessage, counter: 'umsg' | 'smsg' | null): Promise<MessageRow> {
     const bumped = await tx
       .updateTable('visitors')
-      .set((eb) => ({
-        last_seq: eb('last_seq', '+', 1),
-        ...(counter === 'umsg' ? { umsg: eb('umsg', '+', 1), unread: eb('unread', '+', 1) } : {}),
-        ...(counter === 'smsg' ? { smsg: eb('smsg', '+', 1) } : {}),
-      }))
+      .set(nextSeq(counter))
       .where('id', '=', visitorId)
       .returning('last_seq')
       .executeTakeFirstOrThrow();
@@ -76,7 +92,7 @@ export class ChatRepository {
   bumpVisitorInConversation(tx: DbOrTx, token: string): Promise<VisitorRow | undefined> {
     return tx
       .updateTable('visitors')
-      .set((eb) => ({ last_seq: eb('last_seq', '+', 1), umsg: eb('umsg', '+', 1), unread: eb('unread', '+', 1) }))
+      .set(nextSeq('umsg'))
       .where('token', '=', token)
       .where('state', '<>', 'end')
       .returningAll()
@@ -222,15 +238,7 @@ export class ChatRepository {
       .select(['uuid', 'nickname', 'avatar', 'max_chats'])
       .where('disabled', '=', 0)
       .where('state', '=', '0')
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('agent_presence')
-            .select('agent_presence.agent_uuid')
-            .whereRef('agent_presence.agent_uuid', '=', 'agents.uuid')
-            .where('agent_presence.seen_at', '>', presentSince),
-        ),
-      )
+      .where((eb) => consoleOpen(eb, presentSince))
       .orderBy('id')
       .execute();
   }
@@ -239,21 +247,7 @@ export class ChatRepository {
   listPeers(presentSince: string) {
     return this.db
       .selectFrom('agents')
-      .select((eb) => [
-        'agents.uuid',
-        'agents.nickname',
-        'agents.avatar',
-        'agents.state',
-        eb
-          .exists(
-            eb
-              .selectFrom('agent_presence')
-              .select('agent_presence.agent_uuid')
-              .whereRef('agent_presence.agent_uuid', '=', 'agents.uuid')
-              .where('agent_presence.seen_at', '>', presentSince),
-          )
-          .as('present'),
-      ])
+      .select((eb) => ['agents.uuid', 'agents.nickname', 'agents.avatar', 'agents.state', consoleOpen(eb, presentSince).as('present')])
       .where('agents.disabled', '=', 0)
       .orderBy('agents.id')
       .execute();
