@@ -22,14 +22,6 @@ export function tabKey(leaf: AppRoute | undefined, pathname: string, search: str
   return leaf?.meta?.dynamicNewTab ? `${pathname}${search}` : pathname;
 }
 
-/**
- * Tab menus open inside the tabs bar, which sticks to the top with the header: on a long, scrolled
- * page they stay under their tab instead of sliding beneath the header.
- */
-function inTabsBar(trigger: HTMLElement): HTMLElement {
-  return trigger.closest<HTMLElement>('.tabs-bar') ?? document.body;
-}
-
 /** Visited pages as tabs (seed §2/§4), with the right-click menu and close rules. */
 function affixTabs(routes: AppRoute[]): Tab[] {
   return leaves(routes)
@@ -105,11 +97,7 @@ export function TabsBar({ leaf, routes }: { leaf: AppRoute | undefined; routes: 
           key: tab.path,
           closable: !tab.meta.noClosable,
           label: (
-            <Dropdown
-              trigger={['contextMenu']}
-              getPopupContainer={inTabsBar}
-              menu={{ items: contextItems(tab.path), onClick: ({ key }) => onContext(tab.path, key) }}
-            >
+            <Dropdown trigger={['contextMenu']} menu={{ items: contextItems(tab.path), onClick: ({ key }) => onContext(tab.path, key) }}>
               <span className="tab-label" data-testid="tab" data-path={tab.path}>
                 {showIcon && tab.meta.icon ? <RouteIcon name={tab.meta.icon} /> : null}
                 {t(`route.${tab.meta.title}`, { defaultValue: tab.meta.title })}
@@ -118,11 +106,7 @@ export function TabsBar({ leaf, routes }: { leaf: AppRoute | undefined; routes: 
           ),
         }))}
       />
-      <Dropdown
-        trigger={['click']}
-        getPopupContainer={inTabsBar}
-        menu={{ items: contextItems(active), onClick: ({ key }) => onContext(active, key) }}
-      >
+      <Dropdown trigger={['click']} menu={{ items: contextItems(active), onClick: ({ key }) => onContext(active, key) }}>
         <button type="button" className="tabs-more" aria-label={t('tabs.more')} data-testid="tabs-more">
           <DownOutlined />
         </button>

@@ -52,7 +52,6 @@ const ICONS: Record<string, ComponentType> = {
   MenuOutlined,
   WarningOutlined,
   StopOutlined,
-
   CommentOutlined,
   PushpinOutlined,
   EnvironmentOutlined,

@@ -1,14 +1,13 @@
-import { BUSINESS_ROUTES } from '@parley/protocol';
 import { Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouteIcon } from '../../app/icons';
 import { routeTitle } from '../../lib/i18n';
+import { businessRoutes } from '../../routes';
 import { DemoList } from './DemoList';
 import { demoPagination, filterTree, type MenuRow, matches, menuRows } from './listKit';
-import { DEMO_ROUTES } from './routes';
 
-const ROWS = menuRows([...BUSINESS_ROUTES, ...DEMO_ROUTES]);
+const ROWS = menuRows(businessRoutes);
 
 /** Sample content (VITE_PARLEY_DEMO=1 only): menu management, read-only, over the console's route tree. */
 export default function MenuManagementPage() {

@@ -1,6 +1,5 @@
-import { joinPath, type RouteRecord } from '@parley/protocol';
 import type { TablePaginationConfig } from 'antd';
-import { isExternal } from '../../app/routeTree';
+import type { AppRoute } from '../../app/routeTree';
 import { i18n } from '../../lib/i18n';
 import { settings } from '../../lib/settings';
 
@@ -36,13 +35,12 @@ export interface MenuRow {
   children?: MenuRow[];
 }
 
-/** The console's own route tree (business routes and these samples) as rows with full paths. */
-export function menuRows(records: RouteRecord[], parent = '/'): MenuRow[] {
-  return records.map((record) => {
-    const path = isExternal(record.path) ? record.path : joinPath(parent, record.path);
-    const row: MenuRow = { name: record.name, path, title: record.meta?.title ?? '', hidden: record.meta?.hidden === true };
-    if (record.meta?.icon) row.icon = record.meta.icon;
-    if (record.children && record.children.length > 0) row.children = menuRows(record.children, path);
+/** The console's own route tree (its business routes, these samples included) as rows. */
+export function menuRows(routes: AppRoute[]): MenuRow[] {
+  return routes.map((route) => {
+    const row: MenuRow = { name: route.name, path: route.fullPath, title: route.meta?.title ?? '', hidden: route.meta?.hidden === true };
+    if (route.meta?.icon) row.icon = route.meta.icon;
+    if (route.children && route.children.length > 0) row.children = menuRows(route.children);
     return row;
   });
 }

@@ -94,7 +94,7 @@ describe('demo mock data', () => {
   });
 
   it('lists the route tree for menu management with unique full paths', () => {
-    const rows = menuRows([...BUSINESS_ROUTES, ...DEMO_ROUTES]);
+    const rows = menuRows(attachBusinessPages([...BUSINESS_ROUTES, ...DEMO_ROUTES]));
     const paths = all(rows as unknown as RouteRecord[]).map((row) => row.path);
     expect(new Set(paths).size).toBe(paths.length);
     expect(paths).toContain('/setting/menuManagement');

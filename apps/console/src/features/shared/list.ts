@@ -19,33 +19,26 @@ export function useListPage<T>(area: string, initial: Filters = {}) {
     queryFn: () => http.get<ListData<T>>(`/api/${area}/getList`, { params: { pageNo, pageSize, ...filters } }),
     placeholderData: keepPreviousData,
   });
-  const total = query.data?.total ?? 0;
-  const changePage = (page: number, size: number) => {
-    setPageNo(size === pageSize ? page : 1);
-    setPageSize(size);
-  };
   /** The table's pager: this page, the size changer and the total in the current language. */
   const pagination: TablePaginationConfig = {
     current: pageNo,
     pageSize,
-    total,
+    total: query.data?.total ?? 0,
     showSizeChanger: true,
     showTotal: (count) => i18n.t('common.total', { total: count }),
-    onChange: changePage,
+    onChange: (page, size) => {
+      setPageNo(size === pageSize ? page : 1);
+      setPageSize(size);
+    },
   };
   return {
     query,
     list: query.data?.list ?? [],
-    total,
-    pageNo,
-    pageSize,
-    filters,
     pagination,
     search(next: Filters) {
       setFilters(next);
       setPageNo(1);
     },
-    changePage,
   };
 }
 

@@ -9,7 +9,7 @@ import { Conversation } from './components/Conversation';
 import { VisitorList } from './components/VisitorList';
 import { VisitorPanel } from './components/VisitorPanel';
 import { catchUp, openConversation, startLive } from './live';
-import { useIndexInfo, useIsSupervisor, useSetAgentState, useTransferTargets } from './queries';
+import { useAgentPeers, useIndexInfo, useSetAgentState } from './queries';
 import { useMonitoring, useSelectedVisitor, useSwitchUserUrl, visitorsByGroup } from './store';
 import './workbench.css';
 
@@ -66,8 +66,7 @@ export default function WorkbenchPage() {
   const setSwitchUser = useMonitoring((state) => state.setSwitchUser);
   const [panelOpen, setPanelOpen] = useState(false);
   const me = index.data?.info.uuid ?? '';
-  const supervisor = useIsSupervisor();
-  const agentList = useTransferTargets(supervisor);
+  const agentList = useAgentPeers();
   const setMonitoredList = useMonitoring((state) => state.setMonitoredList);
 
   // The seed's monitoredList: every agent and its availability, kept current by 8007 afterwards.

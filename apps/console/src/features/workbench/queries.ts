@@ -30,12 +30,14 @@ export function useIsSupervisor(): boolean {
   return can(access, { role: [ADMIN_ROLE] }) || access.permissions.includes('setPermissions:service');
 }
 
-/** Agents to transfer to: every enabled agent, with availability and whether a console is open. */
-export function useTransferTargets(enabled: boolean) {
+/**
+ * Every enabled agent, with availability and whether a console is open: the transfer targets, and the
+ * seed's monitoredList. Any agent may read it.
+ */
+export function useAgentPeers() {
   return useQuery({
     queryKey: workbenchKeys.agents,
     queryFn: () => workbenchApi.agents().then((data) => data.list),
-    enabled,
     staleTime: 60_000,
   });
 }

@@ -7,7 +7,7 @@ import { toastSuccess } from '../../../lib/feedback';
 import { workbenchApi } from '../api';
 import { act, loadOlder, openConversation, sendMessage } from '../live';
 import { type ChatMessage, sourceTitle } from '../model';
-import { useIsSupervisor, useTransferTargets } from '../queries';
+import { useAgentPeers, useIsSupervisor } from '../queries';
 import { useMonitoring, useSwitchUserMessage } from '../store';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -28,7 +28,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
   const typing = useMonitoring((state) => state.data.typing[visitor.YQToken] ?? '');
   const agents = useMonitoring((state) => state.data.agents);
   const supervisor = useIsSupervisor();
-  const targets = useTransferTargets(true);
+  const targets = useAgentPeers();
   const [monitoring, setMonitoring] = useState<Set<string>>(() => new Set());
   const [transferOpen, setTransferOpen] = useState(false);
   const [transferTo, setTransferTo] = useState<string>();
