@@ -7,12 +7,11 @@
 // The server is the built one (`node scripts/build.mjs` first), on a fresh SQLite DATA_DIR unless
 // DATABASE_URL is set. Everything runs on this machine, on loopback only.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
+import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, fallback) => {
@@ -37,28 +36,6 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Milliseconds on a clock shared by the sending thread and the receiving one. */
 const now = () => performance.timeOrigin + performance.now();
-
-function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  // BENCH_SERVER_ARGS passes Node flags to the server, e.g. --cpu-prof to see where its time goes.
-  const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
-  // BENCH_SERVER_CPUS pins the server to CPUs of its own (e.g. 0, with the generator run under
-  // `taskset -c 1`), so that on a small machine the two do not preempt each other.
-  const pin = process.env.BENCH_SERVER_CPUS ? ['taskset', ['-c', process.env.BENCH_SERVER_CPUS, process.execPath]] : [process.execPath, []];
-  const child = spawn(pin[0], [...pin[1], ...nodeArgs, 'apps/server/dist/main.js'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: 'bench-pass-1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
-      if (match) resolve({ child, url: match[1], dataDir });
-    });
-  });
-}
 
 async function api(url, path, body, token) {
   const response = await fetch(url + path, {
@@ -92,7 +69,7 @@ async function benchParley() {
   const server = await startServer();
   const { url, child } = server;
   const ws = url.replace('http', 'ws');
-  const admin = (await api(url, '/api/login', { username: 'admin', password: 'bench-pass-1' })).token;
+  const admin = (await api(url, '/api/login', { username: 'admin', password: ADMIN_PASSWORD })).token;
   const roles = await api(url, '/api/role/getList', undefined, admin);
   const agentRole = roles.list.find((role) => role.name === 'Agent').id;
   await api(url, '/api/index/state', { state: '1' }, admin);
@@ -143,9 +120,7 @@ async function benchParley() {
   clearInterval(heartbeat);
   for (const { socket } of visitors) socket.terminate();
   for (const socket of agentSockets) socket.terminate();
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  rmSync(server.dataDir, { recursive: true, force: true });
+  await server.stop();
   return {
     name: 'parley (HTTP send → SQLite → routed push)',
     sent: RATE * SECONDS,

@@ -7,34 +7,17 @@
 // The server is the built one (`npm run build` first: the precompressed assets are part of what is
 // measured), on a fresh SQLite DATA_DIR. Lighthouse itself is fetched by npx on first use, so it is
 // not a dependency of the project.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startServer } from './server.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const runsIndex = process.argv.indexOf('--runs');
 const RUNS = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 3;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run';
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'speed-index', 'cumulative-layout-shift'];
-
-function startServer(dataDir) {
-  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: 'bench-pass-1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
-      if (match) resolve({ child, url: match[1] });
-    });
-  });
-}
 
 function lighthouse(url, preset, output) {
   const args = [
@@ -62,7 +45,7 @@ function lighthouse(url, preset, output) {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'parley-lighthouse-'));
-const { child, url } = await startServer(join(work, 'data'));
+const { url, stop } = await startServer();
 try {
   for (const preset of ['mobile', 'desktop']) {
     const scores = [];
@@ -75,6 +58,6 @@ try {
     console.log(`${preset}: median ${scores[Math.floor(scores.length / 2)]} of ${RUNS} runs`);
   }
 } finally {
-  child.kill('SIGTERM');
+  await stop();
   rmSync(work, { recursive: true, force: true });
 }

@@ -3,14 +3,12 @@
 // and how many sockets it closed.
 //
 //   node bench/sockets.mjs --visitors 19000 --clients 2 --seconds 30
-import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { startServer } from './server.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
@@ -64,20 +62,7 @@ if (process.argv[2] === '--client') {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-sockets-'));
-  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-pass-1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((resolve) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-  });
+  const { child, url, stop } = await startServer();
   const idle = rssOf(child.pid);
 
   const started = performance.now();
@@ -110,7 +95,5 @@ async function main() {
   console.log(
     `server RSS: idle ${mib(idle)}, peak ${mib(peak)}; sockets closed by the server: ${closed.reduce((sum, count) => sum + count, 0)}`,
   );
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -3,26 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatClient, type Socket } from './client';
 import { type Api, ApiError } from './lib/api';
 import { translator } from './lib/i18n';
+import { storedMessage } from './lib/messages.fixture';
 import type { SocketHandlers } from './lib/socket';
 
 const TOKEN = 'visitor-token-0123456789abcdef';
 
-function stored(seq: number, extra: Partial<Message> = {}): Message {
-  return {
-    id: seq,
-    YQToken: TOKEN,
-    seq,
-    onlyID: `m${seq}`,
-    role: 'service',
-    type: 'text',
-    msg: `message ${seq}`,
-    nickname: 'Alice',
-    serviceID: null,
-    time: '2026-01-01T00:00:00.000Z',
-    withdrawn: false,
-    ...extra,
-  };
-}
+const stored = (seq: number, extra: Partial<Message> = {}): Message => storedMessage(seq, { YQToken: TOKEN, ...extra });
 
 /** A server stand-in: answers what the test queues, records every call. */
 function fakeServer() {

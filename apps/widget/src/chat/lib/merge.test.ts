@@ -1,21 +1,10 @@
 import type { Message } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { type ChatItem, firstSeq, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './merge';
+import { storedMessage } from './messages.fixture';
 
-const stored = (seq: number, onlyID = `m${seq}`, extra: Partial<Message> = {}): ChatItem => ({
-  id: seq,
-  YQToken: 'token',
-  seq,
-  onlyID,
-  role: 'service',
-  type: 'text',
-  msg: `message ${seq}`,
-  nickname: 'Alice',
-  serviceID: null,
-  time: '2026-01-01T00:00:00.000Z',
-  withdrawn: false,
-  ...extra,
-});
+const stored = (seq: number, onlyID = `m${seq}`, extra: Partial<Message> = {}): ChatItem =>
+  storedMessage(seq, { YQToken: 'token', onlyID, ...extra });
 const local = (onlyID: string): ChatItem => ({ ...stored(0, onlyID), role: 'user', status: 'sending' });
 
 describe('mergeMessages', () => {

@@ -1,0 +1,42 @@
+// Starts the built server (`npm run build` first) for a benchmark: a fresh SQLite DATA_DIR, a free port,
+// the administrator's password `bench-pass-1`. Resolves on the line that names the real URL;
+// `stop()` ends the server and removes its data.
+//
+//   BENCH_SERVER_ARGS  Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+//   BENCH_SERVER_CPUS  pins the server to CPUs of its own (e.g. 0, with the generator run under
+//                      `taskset -c 1`), so that on a small machine the two do not preempt each other
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const ADMIN_PASSWORD = 'bench-pass-1';
+
+export function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  const [command, prefix] = cpus ? ['taskset', ['-c', cpus, process.execPath]] : [process.execPath, []];
+  const child = spawn(command, [...prefix, ...nodeArgs, 'apps/server/dist/main.js'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return new Promise((resolve) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
+      if (match) resolve({ child, url: match[1], stop });
+    });
+  });
+}
