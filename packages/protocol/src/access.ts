@@ -45,6 +45,16 @@ export function can(holder: AccessHolder, guard: Guard | undefined): boolean {
   return checks.every(Boolean);
 }
 
+/**
+ * Whether `holder` may give `target` (a role, or an agent through its role) or manage an account holding
+ * it: an administrator may do anything; anyone else only what they hold themselves, and never the Admin role.
+ */
+export function grantable(holder: AccessHolder, target: AccessHolder): boolean {
+  if (isAdmin(holder)) return true;
+  if (isAdmin(target)) return false;
+  return target.permissions.every((permission) => holder.permissions.includes(permission));
+}
+
 function isGuardList(guard: Guard): guard is readonly string[] {
   return Array.isArray(guard);
 }

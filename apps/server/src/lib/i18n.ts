@@ -61,6 +61,10 @@ const messages = {
   uploadMissing: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },
   uploadType: { zh: '不支持该文件类型', en: 'This type of file is not accepted' },
   uploadTooLarge: { zh: '文件过大，最大 {mb} MB', en: 'The file is too large; the limit is {mb} MB' },
+  notGrantable: {
+    zh: '只能授予自己拥有的权限，且不能管理管理员账号',
+    en: 'You can only grant permissions you hold yourself, and cannot manage administrator accounts',
+  },
   slowDown: { zh: '发送太频繁，请稍后再试', en: 'Too many requests, please slow down' },
   // zod issue reasons
   reasonRequired: { zh: '必填', en: 'is required' },
@@ -73,6 +77,7 @@ const messages = {
   reasonOneOf: { zh: '必须是 {values} 之一', en: 'must be one of {values}' },
   reasonUnknownKeys: { zh: '包含未知字段', en: 'has unknown keys' },
   reasonInvalid: { zh: '无效', en: 'is invalid' },
+  reasonCommonPassword: { zh: '过于常见，请换一个更难猜的密码', en: 'is too common, choose one that is harder to guess' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof messages;

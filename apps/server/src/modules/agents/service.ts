@@ -1,17 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { AGENT_ROLE, type Agent, type AgentState, type ListData, type serviceEditBody, type serviceListQuery } from '@parley/protocol';
+import {
+  AGENT_ROLE,
+  type Agent,
+  type AgentState,
+  grantable,
+  type ListData,
+  type serviceEditBody,
+  type serviceListQuery,
+} from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
-import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password.js';
 import { isoNow } from '../../lib/time.js';
-import type { AuthContext, AuthService } from '../auth/service.js';
+import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from '../roles/repository.js';
 import type { AgentRepository, DbOrTx } from './repository.js';
 
 type AgentRow = NonNullable<Awaited<ReturnType<AgentRepository['findById']>>>;
 
 export const DEFAULT_MAX_CHATS = 10;
+
+/** 403 unless the actor may give this role, or manage an account that holds it. */
+function assertGrantable(actor: AuthContext, role: { name: string; permissions: string }): void {
+  if (!grantable(actor, { roles: [role.name], permissions: permissionsOf(role.name, role.permissions) })) {
+    throw new ApiError(403, 'notGrantable');
+  }
+}
 
 function toAgent(row: AgentRow): Agent {
   return {
@@ -55,6 +70,7 @@ export class AgentService {
     const id = await this.db.transaction().execute(async (tx) => {
       const role = await this.roles.findById(tx, input.roleId);
       if (!role) throw badRequest('invalidField', { field: 'roleId' });
+      assertGrantable(actor, role);
       const sameName = await this.repo.findIdByUsername(tx, input.username);
       if (input.id === undefined) {
         if (sameName) throw conflict('usernameTaken');
@@ -74,6 +90,8 @@ export class AgentService {
       }
       const current = await this.repo.findById(tx, input.id);
       if (!current) throw notFound('agentMissing');
+      const currentRole = await this.roles.findById(tx, current.role_id);
+      if (currentRole) assertGrantable(actor, currentRole);
       if (sameName && sameName.id !== current.id) throw conflict('usernameTaken');
       const disabled = input.disabled ?? current.disabled === 1;
       if (disabled && current.id === actor.agentId) throw conflict('cannotDisableSelf');
@@ -100,6 +118,7 @@ export class AgentService {
   async remove(ids: number[], actor: AuthContext): Promise<void> {
     if (ids.includes(actor.agentId)) throw conflict('cannotDeleteSelf');
     await this.db.transaction().execute(async (tx) => {
+      for (const role of await this.roles.findOfAgents(tx, ids)) assertGrantable(actor, role);
       await this.repo.deleteMany(tx, ids);
       await this.keepAnAdmin(tx);
     });

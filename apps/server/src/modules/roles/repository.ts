@@ -62,6 +62,15 @@ export class RoleRepository {
     return db.selectFrom('roles').selectAll().where('id', 'in', ids).execute();
   }
 
+  /** The distinct roles held by these agents. */
+  findOfAgents(db: DbOrTx, agentIds: number[]) {
+    return db
+      .selectFrom('roles')
+      .selectAll()
+      .where('id', 'in', (eb) => eb.selectFrom('agents').select('agents.role_id').where('agents.id', 'in', agentIds))
+      .execute();
+  }
+
   async deleteMany(db: DbOrTx, ids: number[]): Promise<void> {
     await db.deleteFrom('roles').where('id', 'in', ids).execute();
   }

@@ -6,6 +6,6 @@ const access = { permission: 'setPermissions:roleManagement' } as const;
 
 export function roleRoutes(route: DefineRoute, roles: RoleService): void {
   route({ method: 'GET', url: '/api/role/getList', access, query: roleListQuery, handler: ({ query }) => roles.list(query) });
-  route({ method: 'POST', url: '/api/role/doEdit', access, body: roleEditBody, handler: ({ body }) => roles.save(body) });
-  route({ method: 'POST', url: '/api/role/doDelete', access, body: deleteBody, handler: ({ body }) => roles.remove(body.ids) });
+  route({ method: 'POST', url: '/api/role/doEdit', access, body: roleEditBody, handler: ({ body, auth }) => roles.save(body, auth) });
+  route({ method: 'POST', url: '/api/role/doDelete', access, body: deleteBody, handler: ({ body, auth }) => roles.remove(body.ids, auth) });
 }

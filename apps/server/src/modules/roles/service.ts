@@ -1,10 +1,15 @@
-import type { ListData, Role, roleEditBody, roleListQuery } from '@parley/protocol';
+import { grantable, type ListData, type Role, type roleEditBody, type roleListQuery } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { ApiError, conflict, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
-import { permissionsOf } from '../auth/service.js';
+import { type AuthContext, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from './repository.js';
+
+/** 403 unless the actor holds everything the role holds (and only an administrator touches Admin). */
+function assertGrantable(actor: AuthContext, name: string, permissions: string[]): void {
+  if (!grantable(actor, { roles: [name], permissions })) throw new ApiError(403, 'notGrantable');
+}
 
 /** Roles: named sets of permissions. The built-in ones keep their names and cannot be deleted. */
 export class RoleService {
@@ -32,8 +37,10 @@ export class RoleService {
     };
   }
 
-  async save(input: z.output<typeof roleEditBody>): Promise<{ id: number }> {
-    const permissions = JSON.stringify([...new Set(input.permissions)]);
+  async save(input: z.output<typeof roleEditBody>, actor: AuthContext): Promise<{ id: number }> {
+    const wanted = [...new Set(input.permissions)];
+    assertGrantable(actor, input.name, wanted);
+    const permissions = JSON.stringify(wanted);
     const id = await this.db.transaction().execute(async (tx) => {
       const sameName = await this.repo.findByName(tx, input.name);
       if (input.id === undefined) {
@@ -42,6 +49,7 @@ export class RoleService {
       }
       const current = await this.repo.findById(tx, input.id);
       if (!current) throw notFound('roleMissing');
+      assertGrantable(actor, current.name, permissionsOf(current.name, current.permissions));
       if (sameName && sameName.id !== current.id) throw conflict('roleNameTaken');
       if (current.builtin === 1 && current.name !== input.name) throw conflict('builtinRole');
       await this.repo.update(tx, current.id, { name: input.name, permissions });
@@ -50,9 +58,10 @@ export class RoleService {
     return { id };
   }
 
-  async remove(ids: number[]): Promise<void> {
+  async remove(ids: number[], actor: AuthContext): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       const roles = await this.repo.findMany(tx, ids);
+      for (const role of roles) assertGrantable(actor, role.name, permissionsOf(role.name, role.permissions));
       if (roles.some((role) => role.builtin === 1)) throw conflict('builtinRole');
       if ((await this.repo.countAgents(tx, ids)) > 0) throw conflict('roleInUse');
       await this.repo.deleteMany(tx, ids);
