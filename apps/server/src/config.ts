@@ -45,6 +45,10 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   TOKEN_TTL: seconds.default(7200),
   REFRESH_TTL: seconds.default(604800),
+  /** Failed logins allowed per account from one address, and per address, within LOGIN_WINDOW seconds. */
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(10),
+  LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
+  LOGIN_WINDOW: seconds.default(15 * 60),
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses. */
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().max(1024).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -67,6 +71,7 @@ export interface Config {
   publicUrl: string | undefined;
   tokenTtlSeconds: number;
   refreshTtlSeconds: number;
+  loginLimits: { perAccount: number; perAddress: number; windowSeconds: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Whom to believe about the client's address (X-Forwarded-For); nobody by default. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
@@ -97,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     tokenTtlSeconds: e.TOKEN_TTL,
     refreshTtlSeconds: e.REFRESH_TTL,
+    loginLimits: { perAccount: e.LOGIN_FAILURES_PER_ACCOUNT, perAddress: e.LOGIN_FAILURES_PER_ADDRESS, windowSeconds: e.LOGIN_WINDOW },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),

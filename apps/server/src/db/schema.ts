@@ -157,6 +157,14 @@ export interface AgentPresenceTable {
   seen_at: string;
 }
 
+export interface LoginAttemptsTable {
+  /** `account:<address>:<username>` or `address:<address>`. */
+  key: string;
+  /** Failed and in-flight attempts since window_start. */
+  attempts: number;
+  window_start: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -170,4 +178,5 @@ export interface Database {
   letters: LettersTable;
   uploads: UploadsTable;
   agent_presence: AgentPresenceTable;
+  login_attempts: LoginAttemptsTable;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 
 /** SQL of sessions and the login log. */
@@ -74,18 +75,48 @@ export class AuthRepository {
     await this.db.insertInto('login_log').values(row).execute();
   }
 
-  /** Counted failures since `since` for this username and for this address, separately. */
-  async countRecentFailures(username: string, ip: string, since: string) {
-    const count = async (column: 'username' | 'ip', value: string) => {
-      const row = await this.db
-        .selectFrom('login_log')
-        .select((eb) => [eb.fn.countAll<number>().as('failures'), eb.fn.min('created_at').as('oldest')])
-        .where(column, '=', value)
-        .where('counted', '=', 1)
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow();
-      return { failures: Number(row.failures), oldest: row.oldest };
-    };
-    return { byUsername: await count('username', username), byIp: await count('ip', ip) };
+  /**
+   * Takes one attempt slot of a key in a single statement: a new key or a key whose window began at or
+   * before `since` starts a new window; otherwise the slot is taken only while fewer than `limit` are.
+   * Answers the key's window start, or undefined when the key is at its limit.
+   */
+  async reserveAttempt(key: string, limit: number, now: string, since: string): Promise<string | undefined> {
+    const windowStart = sql.ref('login_attempts.window_start');
+    const attempts = sql.ref('login_attempts.attempts');
+    const row = await this.db
+      .insertInto('login_attempts')
+      .values({ key, attempts: 1, window_start: now })
+      .onConflict((conflict) =>
+        conflict
+          .column('key')
+          .doUpdateSet({
+            attempts: sql<number>`case when ${windowStart} <= ${since} then 1 else ${attempts} + 1 end`,
+            window_start: sql<string>`case when ${windowStart} <= ${since} then ${now} else ${windowStart} end`,
+          })
+          .where((eb) => eb.or([eb('login_attempts.window_start', '<=', since), eb('login_attempts.attempts', '<', limit)])),
+      )
+      .returning('window_start')
+      .executeTakeFirst();
+    return row?.window_start;
+  }
+
+  /** Gives back a slot taken in the window that began at `windowStart` (a later window is left alone). */
+  async releaseAttempt(key: string, windowStart: string): Promise<void> {
+    await this.db
+      .updateTable('login_attempts')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('key', '=', key)
+      .where('window_start', '=', windowStart)
+      .where('attempts', '>', 0)
+      .execute();
+  }
+
+  async findAttemptWindow(key: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('login_attempts').select('window_start').where('key', '=', key).executeTakeFirst();
+    return row?.window_start;
+  }
+
+  async deleteAttemptsBefore(since: string): Promise<void> {
+    await this.db.deleteFrom('login_attempts').where('window_start', '<=', since).execute();
   }
 }

@@ -24,9 +24,6 @@ export interface ClientMeta {
   userAgent: string;
 }
 
-export const FAILED_LOGIN_LIMIT = 10;
-export const FAILED_LOGIN_WINDOW_SECONDS = 15 * 60;
-
 /** Every permission for the Admin role, whatever is stored; the stored list for any other. */
 export function permissionsOf(roleName: string, stored: string): string[] {
   if (roleName === ADMIN_ROLE) return [...PERMISSIONS];
@@ -59,33 +56,67 @@ export class AuthService {
         created_at: new Date(now).toISOString(),
       });
 
-    const since = isoBefore(FAILED_LOGIN_WINDOW_SECONDS, now);
-    const { byUsername, byIp } = await this.repo.countRecentFailures(username, client.ip, since);
-    const blocking = [byUsername, byIp].filter((count) => count.failures >= FAILED_LOGIN_LIMIT);
-    if (blocking.length > 0) {
+    const slots = await this.reserveAttempt(username, client.ip, now);
+    if ('blockedUntil' in slots) {
       await record('failure', 'rate_limited', null, false);
-      const freeAt = Math.max(...blocking.map((count) => Date.parse(count.oldest ?? '') + FAILED_LOGIN_WINDOW_SECONDS * 1000));
-      const minutes = Math.max(1, Math.ceil((freeAt - now) / 60_000));
+      const minutes = Math.max(1, Math.ceil((slots.blockedUntil - now) / 60_000));
       throw new ApiError(429, 'rateLimited', { minutes });
     }
+    // A failure keeps its slots until the window passes; anything else gives them back.
+    let failed = false;
+    try {
+      const agent = await this.repo.findAgentByUsername(username);
+      if (!agent) {
+        await verifyAgainstNothing(password);
+        failed = true;
+        await record('failure', 'unknown_user', null, true);
+        throw unauthorized('badCredentials');
+      }
+      if (!(await verifyPassword(agent.password_hash, password))) {
+        failed = true;
+        await record('failure', 'bad_password', agent.id, true);
+        throw unauthorized('badCredentials');
+      }
+      if (agent.disabled) {
+        failed = true;
+        await record('failure', 'disabled', agent.id, true);
+        throw unauthorized('accountDisabled');
+      }
+      const { token } = await this.openSession(agent.id, now, isoAfter(this.config.refreshTtlSeconds, now));
+      await record('success', 'ok', agent.id, false);
+      return { token };
+    } finally {
+      if (!failed) await slots.release();
+    }
+  }
 
-    const agent = await this.repo.findAgentByUsername(username);
-    if (!agent) {
-      await verifyAgainstNothing(password);
-      await record('failure', 'unknown_user', null, true);
-      throw unauthorized('badCredentials');
+  /**
+   * Takes a slot for the account from this address and one for the address, before any password is
+   * checked: however many attempts arrive at once, no more than the limits are evaluated.
+   */
+  private async reserveAttempt(username: string, ip: string, now: number) {
+    const { perAccount, perAddress, windowSeconds } = this.config.loginLimits;
+    const since = isoBefore(windowSeconds, now);
+    const at = new Date(now).toISOString();
+    const accountKey = `account:${ip.slice(0, 64)}:${username.slice(0, 64)}`;
+    const addressKey = `address:${ip.slice(0, 64)}`;
+    const blocked = async (key: string) => {
+      const start = await this.repo.findAttemptWindow(key);
+      return { blockedUntil: Date.parse(start ?? at) + windowSeconds * 1000 };
+    };
+    const accountWindow = await this.repo.reserveAttempt(accountKey, perAccount, at, since);
+    if (accountWindow === undefined) return blocked(accountKey);
+    const addressWindow = await this.repo.reserveAttempt(addressKey, perAddress, at, since);
+    if (addressWindow === undefined) {
+      await this.repo.releaseAttempt(accountKey, accountWindow);
+      return blocked(addressKey);
     }
-    if (!(await verifyPassword(agent.password_hash, password))) {
-      await record('failure', 'bad_password', agent.id, true);
-      throw unauthorized('badCredentials');
-    }
-    if (agent.disabled) {
-      await record('failure', 'disabled', agent.id, true);
-      throw unauthorized('accountDisabled');
-    }
-    const { token } = await this.openSession(agent.id, now, isoAfter(this.config.refreshTtlSeconds, now));
-    await record('success', 'ok', agent.id, false);
-    return { token };
+    return {
+      release: async () => {
+        await this.repo.releaseAttempt(accountKey, accountWindow);
+        await this.repo.releaseAttempt(addressKey, addressWindow);
+      },
+    };
   }
 
   private async openSession(agentId: number, now: number, refreshUntil: string) {
@@ -152,5 +183,6 @@ export class AuthService {
 
   async pruneSessions(): Promise<void> {
     await this.repo.deleteDeadSessions(isoNow());
+    await this.repo.deleteAttemptsBefore(isoBefore(this.config.loginLimits.windowSeconds));
   }
 }

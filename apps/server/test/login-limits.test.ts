@@ -1,0 +1,87 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestServer, type TestServer } from './harness.js';
+
+// CONTRACT §3: 10 failures per account from one address, or 50 from one address, within the window;
+// at most that many evaluated however many arrive at once; other addresses are not locked out.
+
+/** POST /api/login from a given local address (127.0.0.0/8 is all loopback): answers the HTTP status. */
+function loginFrom(server: TestServer, localAddress: string, body: { username: string; password: string }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request(
+      `${server.url}/api/login`,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function evaluated(server: TestServer, reason: 'bad_password' | 'unknown_user', ip: string): Promise<number> {
+  const rows = await server.storage.db.selectFrom('login_log').select('id').where('reason', '=', reason).where('ip', '=', ip).execute();
+  return rows.length;
+}
+
+function counts(statuses: number[]): Record<number, number> {
+  const tally: Record<number, number> = {};
+  for (const status of statuses) tally[status] = (tally[status] ?? 0) + 1;
+  return tally;
+}
+
+describe('POST /api/login failed-login limits', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('evaluates at most 10 of 50 parallel wrong passwords for one account from one address', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => loginFrom(server, '127.0.0.1', { username: ADMIN.username, password: `wrong-pass-${i}` })),
+    );
+    expect(await evaluated(server, 'bad_password', '127.0.0.1')).toBe(10);
+    expect(counts(statuses)).toEqual({ 401: 10, 429: 40 });
+    const limited = await server.storage.db.selectFrom('login_log').select('id').where('reason', '=', 'rate_limited').execute();
+    expect(limited.length).toBe(40);
+  });
+
+  it('locks the account for that address only: the right password works from another address', async () => {
+    expect(await loginFrom(server, '127.0.0.1', ADMIN)).toBe(429);
+    expect(await loginFrom(server, '127.0.0.2', ADMIN)).toBe(200);
+    // The address itself is not locked out of other accounts by one account's failures.
+    expect(await loginFrom(server, '127.0.0.1', { username: 'someone-else', password: 'whatever-1' })).toBe(401);
+  });
+
+  it('answers 429 to an address after 50 failures over many accounts, and evaluates no more than 50', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => loginFrom(server, '127.0.0.3', { username: `nobody-${i}`, password: 'wrong-pass' })),
+    );
+    expect(await evaluated(server, 'unknown_user', '127.0.0.3')).toBe(50);
+    expect(counts(statuses)).toEqual({ 401: 50, 429: 10 });
+    expect(await loginFrom(server, '127.0.0.3', ADMIN)).toBe(429);
+    expect(await loginFrom(server, '127.0.0.4', ADMIN)).toBe(200);
+  });
+});
+
+describe('failed-login window', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ LOGIN_FAILURES_PER_ACCOUNT: '2', LOGIN_WINDOW: '1' });
+  });
+  afterAll(() => server.close());
+
+  it('lets the address in again once the window has passed', async () => {
+    expect(await loginFrom(server, '127.0.0.1', { username: ADMIN.username, password: 'wrong-pass-1' })).toBe(401);
+    expect(await loginFrom(server, '127.0.0.1', { username: ADMIN.username, password: 'wrong-pass-2' })).toBe(401);
+    expect(await loginFrom(server, '127.0.0.1', ADMIN)).toBe(429);
+    const deadline = Date.now() + 10_000;
+    let status = 429;
+    while (status === 429 && Date.now() < deadline) status = await loginFrom(server, '127.0.0.1', ADMIN);
+    expect(status).toBe(200);
+  });
+});
