@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@parley/protocol';
 import { z } from 'zod';
+import { isCommonPassword } from './lib/common-passwords.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce
@@ -41,7 +43,15 @@ const envSchema = z.object({
     .regex(/^[\w:.-]*$/)
     .default('parley'),
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
-  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(6).max(128).optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .min(MIN_PASSWORD_LENGTH)
+      .max(MAX_PASSWORD_LENGTH)
+      .refine((value) => !isCommonPassword(value), 'is a common password')
+      .optional(),
+  ),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   TOKEN_TTL: seconds.default(7200),
   REFRESH_TTL: seconds.default(604800),

@@ -27,7 +27,9 @@ export const ErrorCode = {
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
-export const MIN_PASSWORD_LENGTH = 6;
+/** New passwords (register, agent create/edit, personal); the login form keeps LOGIN_PASSWORD_MIN_LENGTH. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const LOGIN_PASSWORD_MIN_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
 const trimmed = (max: number) => z.string().trim().max(max);

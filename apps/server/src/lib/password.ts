@@ -1,4 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
+import { isCommonPassword } from './common-passwords.js';
+import { ValidationError } from './validate.js';
 
 // argon2id (the library's default algorithm) with OWASP's parameters: 19 MiB, 2 iterations, 1 lane.
 const options = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -21,4 +23,9 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstNothing(password: string): Promise<void> {
   dummyHash ??= hashPassword('not-a-real-password');
   await verifyPassword(await dummyHash, password);
+}
+
+/** The server's half of the new-password rule (the protocol's schema holds the length): no common password. */
+export function assertUncommonPassword(password: string, field = 'password'): void {
+  if (isCommonPassword(password)) throw new ValidationError(field, 'reasonCommonPassword', {});
 }

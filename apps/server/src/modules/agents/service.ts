@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
-import { hashPassword } from '../../lib/password.js';
+import { assertUncommonPassword, hashPassword } from '../../lib/password.js';
 import { isoNow } from '../../lib/time.js';
 import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from '../roles/repository.js';
@@ -65,6 +65,7 @@ export class AgentService {
   }
 
   async save(input: z.output<typeof serviceEditBody>, actor: AuthContext): Promise<{ id: number }> {
+    if (input.password !== undefined) assertUncommonPassword(input.password);
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
     const revoke: number[] = [];
     const id = await this.db.transaction().execute(async (tx) => {
@@ -127,6 +128,7 @@ export class AgentService {
 
   /** Creates an account that stays disabled until an administrator enables it. */
   async register(input: { username: string; password: string; nickname?: string | undefined }): Promise<{ id: number }> {
+    assertUncommonPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     const id = await this.db.transaction().execute(async (tx) => {
       if (await this.repo.findIdByUsername(tx, input.username)) throw conflict('usernameTaken');
