@@ -74,7 +74,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   const agentRepo = new AgentRepository(db);
   const agents = new AgentService(db, agentRepo, roleRepo, auth);
   const roles = new RoleService(db, roleRepo);
-  const keys = loadLoginKeys(config.dataDir);
+  const keys = loadLoginKeys(config.dataDir, (oldBits) => app.log.info({ oldBits }, 'replaced the short login encryption key'));
   const liveness = new Liveness();
   const agentSockets = new AgentSockets(bus);
   const chatRepo = new ChatRepository(db);
