@@ -156,7 +156,11 @@ describe('POST /api/role/doEdit and doDelete by a non-Admin role manager', () =>
       { token: keeper },
     );
     expect(created.status).toBe(200);
-    const emptied = await server.post('/api/role/doEdit', { id: created.body.data.id, name: 'Helpers', permissions: [] }, { token: keeper });
+    const emptied = await server.post(
+      '/api/role/doEdit',
+      { id: created.body.data.id, name: 'Helpers', permissions: [] },
+      { token: keeper },
+    );
     expect(emptied.status).toBe(200);
     expect((await server.post('/api/role/doDelete', { ids: [created.body.data.id] }, { token: keeper })).status).toBe(200);
   });
