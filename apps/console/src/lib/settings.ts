@@ -1,3 +1,5 @@
+import { LOGIN_PASSWORD_MIN_LENGTH, MIN_PASSWORD_LENGTH } from '@parley/protocol';
+
 /** Fixed settings of the console (seed §2, §9). Theme values live in the theme store. */
 export const settings = {
   titleSeparator: ' - ',
@@ -29,8 +31,10 @@ export const settings = {
   pageSize: 20,
   /** The template's sample pages, for trying out the shell; off unless built with VITE_PARLEY_DEMO=1. */
   demo: import.meta.env.VITE_PARLEY_DEMO === '1',
-  /** Seed §9: the shortest password the forms accept (the server checks the same). */
-  minPasswordLength: 6,
+  /** Seed §9: the shortest password the login form accepts. */
+  minPasswordLength: LOGIN_PASSWORD_MIN_LENGTH,
+  /** The shortest new password (register, agents); the server also refuses common ones. */
+  minNewPasswordLength: MIN_PASSWORD_LENGTH,
 } as const;
 
 /** Routes reachable without a session. */

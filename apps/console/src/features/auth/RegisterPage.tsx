@@ -64,7 +64,11 @@ export default function RegisterPage() {
             <Form.Item
               name="password"
               rules={[
-                { required: true, min: settings.minPasswordLength, message: t('auth.passwordMin', { min: settings.minPasswordLength }) },
+                {
+                  required: true,
+                  min: settings.minNewPasswordLength,
+                  message: t('auth.passwordMin', { min: settings.minNewPasswordLength }),
+                },
               ]}
             >
               <Input.Password prefix={<LockOutlined />} placeholder={t('auth.password')} autoComplete="new-password" />

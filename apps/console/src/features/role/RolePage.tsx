@@ -1,9 +1,9 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { PERMISSION_LABELS, PERMISSIONS, type Permission, type Role } from '@parley/protocol';
+import { grantable, PERMISSION_LABELS, PERMISSIONS, type Permission, type Role } from '@parley/protocol';
 import { Button, Checkbox, Form, Input, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Permission as Allowed } from '../../lib/access';
+import { Permission as Allowed, useAccess } from '../../lib/access';
 import { BatchDeleteButton, RowDeleteButton } from '../shared/DeleteButtons';
 import { EditModal } from '../shared/EditModal';
 import { formatTime, useListMutations, useListPage } from '../shared/list';
@@ -25,6 +25,10 @@ export default function RolePage() {
   const [selected, setSelected] = useState<number[]>([]);
   const [form] = Form.useForm<RoleForm>();
   const [searchForm] = Form.useForm<{ name?: string }>();
+  const access = useAccess();
+  // The server refuses what the user may not grant (CONTRACT §3); the page offers only the rest.
+  const mayManage = (role: Role) => grantable(access, { roles: [role.name], permissions: role.permissions });
+  const mayGive = (permission: Permission) => grantable(access, { roles: [], permissions: [permission] });
 
   const open = (role?: Role) => {
     const value: RoleForm = role
@@ -78,7 +82,7 @@ export default function RolePage() {
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys.map(Number)),
-          getCheckboxProps: (role) => ({ disabled: role.builtin }),
+          getCheckboxProps: (role) => ({ disabled: role.builtin || !mayManage(role) }),
         }}
         pagination={page.pagination}
         columns={[
@@ -118,20 +122,21 @@ export default function RolePage() {
             key: 'actions',
             width: 150,
             fixed: 'right',
-            render: (_, role) => (
-              <Space>
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(role)}>
-                  {t('common.edit')}
-                </Button>
-                {role.builtin ? (
-                  <Tooltip title={t('role.builtinHint')}>
-                    <Button type="link" size="small" danger disabled icon={<DeleteOutlined />} />
-                  </Tooltip>
-                ) : (
-                  <RowDeleteButton onConfirm={() => remove.mutateAsync([role.id])} />
-                )}
-              </Space>
-            ),
+            render: (_, role) =>
+              mayManage(role) && (
+                <Space>
+                  <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(role)}>
+                    {t('common.edit')}
+                  </Button>
+                  {role.builtin ? (
+                    <Tooltip title={t('role.builtinHint')}>
+                      <Button type="link" size="small" danger disabled icon={<DeleteOutlined />} />
+                    </Tooltip>
+                  ) : (
+                    <RowDeleteButton onConfirm={() => remove.mutateAsync([role.id])} />
+                  )}
+                </Space>
+              ),
           },
         ]}
       />
@@ -154,7 +159,7 @@ export default function RolePage() {
           <Form.Item name="permissions" label={t('role.permissions')}>
             <Checkbox.Group
               className="permission-grid"
-              options={PERMISSIONS.map((item) => ({ value: item, label: PERMISSION_LABELS[item][lang] }))}
+              options={PERMISSIONS.map((item) => ({ value: item, label: PERMISSION_LABELS[item][lang], disabled: !mayGive(item) }))}
             />
           </Form.Item>
         </Form>

@@ -1,9 +1,10 @@
 import { CheckCircleOutlined, EditOutlined, PlusOutlined, SearchOutlined, UserOutlined } from '@ant-design/icons';
-import type { Agent, ListData, Role } from '@parley/protocol';
+import { type Agent, grantable, type ListData, type Role } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar, Badge, Button, Form, Input, InputNumber, Select, Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAccess } from '../../lib/access';
 import { http } from '../../lib/request';
 import { settings } from '../../lib/settings';
 import { BatchDeleteButton, RowDeleteButton } from '../shared/DeleteButtons';
@@ -39,7 +40,14 @@ export default function ServicePage() {
   const page = useListPage<Agent>('service');
   const { save, remove } = useListMutations<AgentForm>('service');
   const roles = useRoleOptions();
+  const access = useAccess();
+  // The server refuses what the user may not grant (CONTRACT §3); the page offers only the rest.
+  const rolesById = new Map((roles.data?.list ?? []).map((role) => [role.id, role]));
+  const mayGive = (roleId: number, roleName: string) =>
+    grantable(access, { roles: [roleName], permissions: rolesById.get(roleId)?.permissions ?? [] });
+  const mayManage = (agent: Agent) => mayGive(agent.roleId, agent.roleName);
   const roleOptions = (roles.data?.list ?? []).map((role) => ({ value: role.id, label: role.name }));
+  const givableRoles = roleOptions.filter((option) => mayGive(option.value, option.label));
   const [editing, setEditing] = useState<AgentForm | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [form] = Form.useForm<AgentForm>();
@@ -124,7 +132,11 @@ export default function ServicePage() {
         loading={page.query.isFetching}
         dataSource={page.list}
         scroll={{ x: 1000 }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys.map(Number)),
+          getCheckboxProps: (agent) => ({ disabled: !mayManage(agent) }),
+        }}
         pagination={page.pagination}
         columns={[
           {
@@ -175,19 +187,20 @@ export default function ServicePage() {
             key: 'actions',
             width: 200,
             fixed: 'right',
-            render: (_, agent) => (
-              <Space size={0}>
-                {agent.pending && (
-                  <Button type="link" size="small" icon={<CheckCircleOutlined />} onClick={() => enable(agent)}>
-                    {t('service.enable')}
+            render: (_, agent) =>
+              mayManage(agent) && (
+                <Space size={0}>
+                  {agent.pending && (
+                    <Button type="link" size="small" icon={<CheckCircleOutlined />} onClick={() => enable(agent)}>
+                      {t('service.enable')}
+                    </Button>
+                  )}
+                  <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(agent)}>
+                    {t('common.edit')}
                   </Button>
-                )}
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(agent)}>
-                  {t('common.edit')}
-                </Button>
-                <RowDeleteButton onConfirm={() => remove.mutateAsync([agent.id])} />
-              </Space>
-            ),
+                  <RowDeleteButton onConfirm={() => remove.mutateAsync([agent.id])} />
+                </Space>
+              ),
           },
         ]}
       />
@@ -218,14 +231,14 @@ export default function ServicePage() {
             label={t('service.password')}
             extra={editing?.id ? t('service.passwordKeep') : undefined}
             rules={[
-              { required: !editing?.id, message: t('auth.passwordMin', { min: settings.minPasswordLength }) },
-              { min: settings.minPasswordLength, message: t('auth.passwordMin', { min: settings.minPasswordLength }) },
+              { required: !editing?.id, message: t('auth.passwordMin', { min: settings.minNewPasswordLength }) },
+              { min: settings.minNewPasswordLength, message: t('auth.passwordMin', { min: settings.minNewPasswordLength }) },
             ]}
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Form.Item name="roleId" label={t('service.role')} rules={[{ required: true, message: t('service.roleRequired') }]}>
-            <Select options={roleOptions} loading={roles.isPending} />
+            <Select options={givableRoles} loading={roles.isPending} />
           </Form.Item>
           <Form.Item name="maxChats" label={t('service.maxChats')}>
             <InputNumber min={1} max={100} style={{ width: '100%' }} />
