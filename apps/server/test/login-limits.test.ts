@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestServer, type TestServer } from './harness.js';
+import { ADMIN, backends, startTestServer, type TestServer } from './harness.js';
+import { dropSchema } from './processes.js';
 
 // CONTRACT §3: 10 failures per account from one address, or 50 from one address, within the window;
 // at most that many evaluated however many arrive at once; other addresses are not locked out.
@@ -83,5 +85,31 @@ describe('failed-login window', () => {
     let status = 429;
     while (status === 429 && Date.now() < deadline) status = await loginFrom(server, '127.0.0.1', ADMIN);
     expect(status).toBe(200);
+  });
+});
+
+// Two server processes of one deployment share only the database: the slots are taken there.
+describe.runIf(backends.postgres)('failed-login limits across two server processes sharing PostgreSQL', () => {
+  const schema = `ll_${randomBytes(6).toString('hex')}`;
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer({ DATABASE_SCHEMA: schema });
+    b = await startTestServer({ DATABASE_SCHEMA: schema });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await dropSchema(schema);
+  });
+
+  it('evaluates at most 10 of 50 parallel wrong passwords sent half to each process', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        loginFrom(i % 2 === 0 ? a : b, '127.0.0.1', { username: ADMIN.username, password: `wrong-pass-${i}` }),
+      ),
+    );
+    expect(await evaluated(a, 'bad_password', '127.0.0.1')).toBe(10);
+    expect(counts(statuses)).toEqual({ 401: 10, 429: 40 });
   });
 });
