@@ -340,6 +340,62 @@ describe('who sees what', () => {
   });
 });
 
+describe('idempotency is per sender', () => {
+  it("answers 409 to a replay of another sender's onlyID and keeps each sender's own resends idempotent", async () => {
+    const scopedServer = await startTestServer();
+    try {
+      const adminToken = await scopedServer.login();
+      await scopedServer.post('/api/index/state', { state: '1' }, { token: adminToken });
+      const alice = (await createAgent(scopedServer, adminToken, { username: 'alice' })).token ?? '';
+      const bob = (await createAgent(scopedServer, adminToken, { username: 'bob' })).token ?? '';
+      await scopedServer.post('/api/index/state', { state: '1' }, { token: bob });
+      const aliceSocket = await agentSocket(scopedServer, alice);
+      const v = await visitor(scopedServer);
+      const visitorOwn = onlyId();
+      await v.say('mine', visitorOwn);
+      const aliceId = onlyId();
+      const secret = await scopedServer.post<Message>(
+        '/api/talk/send',
+        { YQToken: v.token, msg: 'for v only', onlyID: aliceId },
+        { token: alice },
+      );
+      expect(secret.status).toBe(200);
+
+      // A supervisor (who may write to the conversation) and bob replay alice's onlyID; alice replays the
+      // visitor's; the visitor replays alice's. None of them gets the other sender's message.
+      const replays = await Promise.all([
+        scopedServer.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'x', onlyID: aliceId }, { token: adminToken }),
+        scopedServer.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'x', onlyID: aliceId }, { token: bob }),
+        scopedServer.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'x', onlyID: visitorOwn }, { token: alice }),
+        scopedServer.post<Message>('/api/visitor/message', { YQToken: v.token, msg: 'x', onlyID: aliceId }),
+      ]);
+      expect(replays.map((response) => response.status)).toEqual([409, 409, 409, 409]);
+      for (const response of replays) expect(JSON.stringify(response.body)).not.toMatch(/for v only|"mine"/);
+
+      // The same sender's resends, racing ones included, still answer the stored message.
+      const again = await scopedServer.post<Message>(
+        '/api/talk/send',
+        { YQToken: v.token, msg: 'for v only', onlyID: aliceId },
+        { token: alice },
+      );
+      expect(again.status).toBe(200);
+      expect(again.body.data).toEqual(secret.body.data);
+      const raceId = onlyId();
+      const raced = await Promise.all(
+        [1, 2, 3].map(() =>
+          scopedServer.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'race', onlyID: raceId }, { token: alice }),
+        ),
+      );
+      expect(raced.map((response) => response.status)).toEqual([200, 200, 200]);
+      expect(new Set(raced.map((response) => response.body.data.id)).size).toBe(1);
+      aliceSocket.close();
+      v.socket.close();
+    } finally {
+      await scopedServer.close();
+    }
+  });
+});
+
 describe('bad input disturbs nobody', () => {
   it('answers bodies and frames that are wrong with errors', async () => {
     const agent = await agentSocket(server, admin);

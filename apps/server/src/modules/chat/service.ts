@@ -41,6 +41,16 @@ interface Assigned {
 
 const unknownVisitor = () => new ApiError(401, 'visitorUnknown');
 
+/** Who sent a message, for idempotency: a resend returns the stored message to its own sender only. */
+type Sender = { role: 'user' } | { role: 'service'; uuid: string };
+
+/** The stored message of a resent onlyID; 409 when someone else used that onlyID for this visitor. */
+function resentBy(sender: Sender, row: MessageRow): MessageRow {
+  const own = sender.role === 'user' ? row.role === 'user' : row.role === 'service' && row.service_id === sender.uuid;
+  if (!own) throw conflict('onlyIdTaken');
+  return row;
+}
+
 /** A supervisor may read and monitor any conversation. */
 export function isSupervisor(auth: AuthContext): boolean {
   return can(auth, { role: [ADMIN_ROLE] }) || auth.permissions.includes('setPermissions:service');
@@ -187,7 +197,7 @@ export class ChatService {
       const visitor = await this.visitorOrFail(token);
       const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
       if (!existing) throw error;
-      return toMessage(existing, token);
+      return toMessage(resentBy({ role: 'user' }, existing), token);
     }
     const message = toMessage(outcome.row, token);
     if (outcome.assigned !== undefined) await this.announceRouting(outcome.visitor, outcome.assigned);
@@ -450,7 +460,8 @@ export class ChatService {
     const visitor = await this.repo.findVisitor(this.db, input.YQToken);
     if (!visitor) throw notFound();
     const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
-    if (existing) return toMessage(existing, visitor.token);
+    const sender: Sender = { role: 'service', uuid: auth.uuid };
+    if (existing) return toMessage(resentBy(sender, existing), visitor.token);
     if (visitor.state !== 'current' || visitor.service_id !== auth.uuid) {
       if (visitor.state === 'current') throw new ApiError(403, 'notYourConversation');
       await this.accept(auth, input.YQToken);
@@ -481,7 +492,7 @@ export class ChatService {
       if (!isUniqueViolation(error)) throw error;
       const again = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
       if (!again) throw error;
-      return toMessage(again, visitor.token);
+      return toMessage(resentBy(sender, again), visitor.token);
     }
     const message = toMessage(stored.row, visitor.token);
     await this.notify.toAgentsOf(stored.visitor, { code: SocketCode.serviceMessage, recipient: auth.uuid, data: message });
