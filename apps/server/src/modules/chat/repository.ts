@@ -199,6 +199,29 @@ export class ChatRepository {
     return rows.map((row) => row.agent_uuid);
   }
 
+  /**
+   * Whether an agent took part in one of a visitor's conversations: was given one, or spoke in one (a
+   * transfer moves the conversation's agent, but the earlier agent's messages and tips keep its uuid).
+   */
+  async tookPart(db: DbOrTx, visitorId: number, agentUuid: string): Promise<boolean> {
+    const given = await db
+      .selectFrom('conversations')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('service_id', '=', agentUuid)
+      .limit(1)
+      .executeTakeFirst();
+    if (given) return true;
+    const spoke = await db
+      .selectFrom('messages')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('service_id', '=', agentUuid)
+      .limit(1)
+      .executeTakeFirst();
+    return spoke !== undefined;
+  }
+
   async clearMonitors(db: DbOrTx, visitorId: number): Promise<void> {
     await db.deleteFrom('monitors').where('visitor_id', '=', visitorId).execute();
   }

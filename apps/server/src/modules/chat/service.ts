@@ -391,15 +391,26 @@ export class ChatService {
 
   // ---------------------------------------------------------------- agent side
 
-  private canRead(auth: AuthContext, visitor: VisitorRow, monitors: string[]): boolean {
-    if (visitor.state !== 'current' || !visitor.service_id) return true;
-    return visitor.service_id === auth.uuid || monitors.includes(auth.uuid) || isSupervisor(auth);
+  /**
+   * Who reads a visitor's messages and pages: supervisors always; while a conversation is open its agent
+   * and monitors; while it waits any agent (who may take it). Once no conversation is open, its past
+   * conversations are read by holders of seeHistorical and the agents who took part in one of them; the
+   * pages of a visitor browsing now stay open to every agent, who may greet it from them.
+   */
+  private async canRead(auth: AuthContext, visitor: VisitorRow, what: 'messages' | 'visits'): Promise<boolean> {
+    if (isSupervisor(auth)) return true;
+    if (visitor.state === 'current' && visitor.service_id)
+      return visitor.service_id === auth.uuid || (await this.repo.monitorsOf(visitor.id)).includes(auth.uuid);
+    if (visitor.state !== 'end') return true;
+    if (what === 'visits' && visitor.online === 1) return true;
+    if (visitor.last_seq === 0 || auth.permissions.includes('seePermissions:seeHistorical')) return true;
+    return this.repo.tookPart(this.db, visitor.id, auth.uuid);
   }
 
-  private async readable(auth: AuthContext, publicId: string): Promise<VisitorRow> {
+  private async readable(auth: AuthContext, publicId: string, what: 'messages' | 'visits'): Promise<VisitorRow> {
     const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
-    if (!this.canRead(auth, visitor, await this.repo.monitorsOf(visitor.id))) throw forbidden();
+    if (!(await this.canRead(auth, visitor, what))) throw forbidden();
     return visitor;
   }
 
@@ -416,7 +427,7 @@ export class ChatService {
     publicId: string,
     query: { afterSeq?: number | undefined; beforeSeq?: number | undefined; limit?: number | undefined },
   ) {
-    const visitor = await this.readable(auth, publicId);
+    const visitor = await this.readable(auth, publicId, 'messages');
     const rows = await this.repo.listMessages(visitor.id, {
       afterSeq: query.afterSeq,
       beforeSeq: query.beforeSeq,
@@ -427,7 +438,7 @@ export class ChatService {
   }
 
   async visits(auth: AuthContext, publicId: string): Promise<{ list: Visit[] }> {
-    const visitor = await this.readable(auth, publicId);
+    const visitor = await this.readable(auth, publicId, 'visits');
     const rows = await this.repo.listVisits(visitor.id, 100);
     return { list: rows.map((row) => ({ URL: row.url, title: row.title, created_at: row.created_at })) };
   }
@@ -657,7 +668,7 @@ export class ChatService {
   }
 
   async markRead(auth: AuthContext, publicId: string): Promise<null> {
-    const visitor = await this.readable(auth, publicId);
+    const visitor = await this.readable(auth, publicId, 'messages');
     if (visitor.service_id === auth.uuid) await this.repo.updateVisitor(this.db, visitor.id, { unread: 0 });
     return null;
   }
