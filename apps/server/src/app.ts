@@ -92,8 +92,8 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   agentSockets.onLastDisconnection = (uuid) => {
     presence.disconnected(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence failed'));
   };
-  const visitorGone = (token: string) => {
-    chat.visitorOffline(token).catch((error: unknown) => app.log.error({ err: error }, 'visitor offline failed'));
+  const visitorGone = (publicId: string) => {
+    chat.visitorOffline(publicId).catch((error: unknown) => app.log.error({ err: error }, 'visitor offline failed'));
   };
   const sharedPresenceFailed = (error: unknown) => app.log.warn({ err: error }, 'shared visitor presence failed');
   const visitorSockets = new VisitorSockets(

@@ -9,7 +9,10 @@ export function onlyId(): string {
 }
 
 export interface TestVisitor {
-  token: string;
+  /** The visitor's credential (init's YQToken): for the visitor API and socket only. */
+  credential: string;
+  /** The visitor's public id (init's id): what agents see as YQToken and name it by. */
+  id: string;
   socket: TestSocket;
   say(msg: string, id?: string): Promise<Message>;
 }
@@ -20,7 +23,7 @@ export async function visitor(
   url = 'https://shop.example/pricing',
   extra: Record<string, unknown> = {},
 ): Promise<TestVisitor> {
-  const init = await server.post<{ YQToken: string }>('/api/visitor/init', {
+  const init = await server.post<{ YQToken: string; id: string }>('/api/visitor/init', {
     url,
     title: 'Pricing',
     referrer: 'https://www.google.com/search?q=chat+tool',
@@ -28,13 +31,14 @@ export async function visitor(
     ...extra,
   });
   if (init.status !== 200) throw new Error(`init failed: ${init.body.msg}`);
-  const token = init.body.data.YQToken;
-  const socket = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
+  const credential = init.body.data.YQToken;
+  const socket = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${credential}`);
   return {
-    token,
+    credential,
+    id: init.body.data.id,
     socket,
     async say(msg, id = onlyId()) {
-      const response = await server.post<Message>('/api/visitor/message', { YQToken: token, msg, onlyID: id });
+      const response = await server.post<Message>('/api/visitor/message', { YQToken: credential, msg, onlyID: id });
       if (response.status !== 200) throw new Error(`visitor message failed: ${response.status} ${response.body.msg}`);
       return response.body.data;
     },

@@ -23,7 +23,7 @@ describe('a conversation end to end', () => {
 
     const online = await agent.frame('8002');
     expect(online.data).toMatchObject({
-      YQToken: v.token,
+      YQToken: v.id,
       online: true,
       state: 'end',
       channel: 'web',
@@ -32,7 +32,7 @@ describe('a conversation end to end', () => {
       firstUrl: 'https://shop.example/pricing',
     });
     const visit = await agent.frame('8010');
-    expect(visit.data).toMatchObject({ YQToken: v.token, URL: 'https://shop.example/pricing', title: 'Pricing' });
+    expect(visit.data).toMatchObject({ YQToken: v.id, URL: 'https://shop.example/pricing', title: 'Pricing' });
 
     const first = await v.say('Hello, is anyone there?');
     expect(first).toMatchObject({
@@ -40,12 +40,12 @@ describe('a conversation end to end', () => {
       role: 'user',
       type: 'text',
       msg: 'Hello, is anyone there?',
-      YQToken: v.token,
+      YQToken: v.id,
       serviceID: adminUuid,
       withdrawn: false,
     });
     const state = await agent.frame('8001');
-    expect(state.data).toEqual({ YQToken: v.token, state: 'current', serviceID: adminUuid });
+    expect(state.data).toEqual({ YQToken: v.id, state: 'current', serviceID: adminUuid });
     const incoming = await agent.frame('8006');
     expect(incoming.recipient).toBe(adminUuid);
     expect(incoming.data).toEqual(first);
@@ -53,7 +53,7 @@ describe('a conversation end to end', () => {
     expect(taken.data).toEqual({ serviceID: adminUuid, nickname: 'admin', avatar: '' });
 
     const list = await server.get<{ list: Visitor[] }>('/api/talk/userList', { token: admin });
-    expect(list.body.data.list.find((item) => item.YQToken === v.token)).toMatchObject({
+    expect(list.body.data.list.find((item) => item.YQToken === v.id)).toMatchObject({
       state: 'current',
       umsg: 1,
       smsg: 0,
@@ -63,7 +63,7 @@ describe('a conversation end to end', () => {
 
     const reply = await server.post<Message>(
       '/api/talk/send',
-      { YQToken: v.token, msg: 'Hi! How can I help?', onlyID: onlyId() },
+      { YQToken: v.id, msg: 'Hi! How can I help?', onlyID: onlyId() },
       { token: admin },
     );
     expect(reply.status).toBe(200);
@@ -73,19 +73,19 @@ describe('a conversation end to end', () => {
     const echo = await agent.frame('8005');
     expect(echo.recipient).toBe(adminUuid);
 
-    const history = await server.get<{ list: Message[] }>(`/api/talk/messages?YQToken=${v.token}`, { token: admin });
+    const history = await server.get<{ list: Message[] }>(`/api/talk/messages?YQToken=${v.id}`, { token: admin });
     expect(history.body.data.list.map((message) => message.seq)).toEqual([1, 2]);
-    const visitorSide = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}`);
+    const visitorSide = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.credential}`);
     expect(visitorSide.body.data.list.map((message) => message.msg)).toEqual(['Hello, is anyone there?', 'Hi! How can I help?']);
 
-    const ended = await server.post<Visitor>('/api/talk/end', { YQToken: v.token }, { token: admin });
+    const ended = await server.post<Visitor>('/api/talk/end', { YQToken: v.id }, { token: admin });
     expect(ended.status).toBe(200);
     expect(ended.body.data.state).toBe('end');
     expect((await v.socket.frame('2004')).data).toEqual({ rate: true });
     const tip = await v.socket.frame('2017');
     expect(tip.data).toMatchObject({ role: 'tip', msg: 'tip.ended', seq: 3 });
-    expect((await server.post('/api/visitor/rate', { YQToken: v.token, score: 5, comment: 'Great' })).status).toBe(200);
-    expect((await server.post('/api/visitor/rate', { YQToken: v.token, score: 9 })).status).toBe(400);
+    expect((await server.post('/api/visitor/rate', { YQToken: v.credential, score: 5, comment: 'Great' })).status).toBe(200);
+    expect((await server.post('/api/visitor/rate', { YQToken: v.credential, score: 9 })).status).toBe(400);
 
     // The next message opens a new conversation and seq goes on.
     const again = await v.say('One more thing');
@@ -103,13 +103,13 @@ describe('a conversation end to end', () => {
     const third = await v.say('once', id);
     expect(third).toEqual(a);
     const replyId = onlyId();
-    const first = await server.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'reply', onlyID: replyId }, { token: admin });
-    const second = await server.post<Message>('/api/talk/send', { YQToken: v.token, msg: 'reply', onlyID: replyId }, { token: admin });
+    const first = await server.post<Message>('/api/talk/send', { YQToken: v.id, msg: 'reply', onlyID: replyId }, { token: admin });
+    const second = await server.post<Message>('/api/talk/send', { YQToken: v.id, msg: 'reply', onlyID: replyId }, { token: admin });
     expect(second.body.data).toEqual(first.body.data);
-    const all = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}`);
+    const all = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.credential}`);
     expect(all.body.data.list.filter((message) => message.role !== 'tip').map((message) => message.msg)).toEqual(['once', 'reply']);
     await sleep(100);
-    expect(framesOf(agent, '8006').filter((frame) => (frame.data as Message).YQToken === v.token)).toHaveLength(1);
+    expect(framesOf(agent, '8006').filter((frame) => (frame.data as Message).YQToken === v.id)).toHaveLength(1);
     agent.close();
     v.socket.close();
   });
@@ -117,11 +117,11 @@ describe('a conversation end to end', () => {
   it('pushes to every open tab of a visitor', async () => {
     const agent = await agentSocket(server, admin);
     const v = await visitor(server);
-    const secondTab = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.token}`);
+    const secondTab = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.credential}`);
     await v.say('from the first tab');
     const reply = await server.post<Message>(
       '/api/talk/send',
-      { YQToken: v.token, msg: 'seen in both tabs', onlyID: onlyId() },
+      { YQToken: v.id, msg: 'seen in both tabs', onlyID: onlyId() },
       { token: admin },
     );
     for (const socket of [v.socket, secondTab]) {
@@ -139,15 +139,15 @@ describe('a conversation end to end', () => {
     const first = await v.say('before the drop');
     v.socket.close();
     for (const text of ['one', 'two', 'three']) {
-      await server.post('/api/talk/send', { YQToken: v.token, msg: text, onlyID: onlyId() }, { token: admin });
+      await server.post('/api/talk/send', { YQToken: v.id, msg: text, onlyID: onlyId() }, { token: admin });
     }
-    const missed = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}&afterSeq=${first.seq}`);
+    const missed = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.credential}&afterSeq=${first.seq}`);
     expect(missed.body.data.list.map((message) => [message.seq, message.msg])).toEqual([
       [first.seq + 1, 'one'],
       [first.seq + 2, 'two'],
       [first.seq + 3, 'three'],
     ]);
-    const older = await server.get<{ list: Message[] }>(`/api/talk/messages?YQToken=${v.token}&beforeSeq=${first.seq + 3}&limit=2`, {
+    const older = await server.get<{ list: Message[] }>(`/api/talk/messages?YQToken=${v.id}&beforeSeq=${first.seq + 3}&limit=2`, {
       token: admin,
     });
     expect(older.body.data.list.map((message) => message.seq)).toEqual([first.seq + 1, first.seq + 2]);
@@ -187,8 +187,8 @@ describe('routing and the queue', () => {
     expect(waitingMessage?.recipient).toBeUndefined();
 
     const results = await Promise.all([
-      queueServer.post('/api/talk/accept', { YQToken: first.token }, { token: one }),
-      queueServer.post('/api/talk/accept', { YQToken: first.token }, { token: two }),
+      queueServer.post('/api/talk/accept', { YQToken: first.id }, { token: one }),
+      queueServer.post('/api/talk/accept', { YQToken: first.id }, { token: two }),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 409]);
     await third.socket.until(() => positionOf(third.socket) === 2 || undefined);
@@ -242,27 +242,28 @@ describe('who sees what', () => {
     await v.say('for alice');
     await aliceSocket.until(() => framesOf(aliceSocket, '8006').length > 0);
 
-    expect((await scoped.get(`/api/talk/messages?YQToken=${v.token}`, { token: bob })).status).toBe(403);
-    expect((await scoped.get(`/api/talk/visits?YQToken=${v.token}`, { token: bob })).status).toBe(403);
-    expect((await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'hijack', onlyID: onlyId() }, { token: bob })).status).toBe(403);
-    expect((await scoped.post('/api/talk/accept', { YQToken: v.token }, { token: bob })).status).toBe(409);
-    expect((await scoped.post('/api/talk/end', { YQToken: v.token }, { token: bob })).status).toBe(403);
-    expect((await scoped.post('/api/talk/monitor', { YQToken: v.token }, { token: bob })).status).toBe(403);
+    expect((await scoped.get(`/api/talk/messages?YQToken=${v.id}`, { token: bob })).status).toBe(403);
+    expect((await scoped.get(`/api/talk/visits?YQToken=${v.id}`, { token: bob })).status).toBe(403);
+    expect((await scoped.post('/api/talk/send', { YQToken: v.id, msg: 'hijack', onlyID: onlyId() }, { token: bob })).status).toBe(403);
+    expect((await scoped.post('/api/talk/accept', { YQToken: v.id }, { token: bob })).status).toBe(409);
+    expect((await scoped.post('/api/talk/end', { YQToken: v.id }, { token: bob })).status).toBe(403);
+    expect((await scoped.post('/api/talk/monitor', { YQToken: v.id }, { token: bob })).status).toBe(403);
     const bobList = await scoped.get<{ list: Visitor[] }>('/api/talk/userList', { token: bob });
-    expect(bobList.body.data.list.map((item) => item.YQToken)).not.toContain(v.token);
+    expect(bobList.body.data.list.map((item) => item.YQToken)).not.toContain(v.id);
 
-    expect((await scoped.get(`/api/talk/messages?YQToken=${v.token}`, { token: adminToken })).status).toBe(200);
-    const monitored = await scoped.post<Visitor>('/api/talk/monitor', { YQToken: v.token }, { token: adminToken });
+    expect((await scoped.get(`/api/talk/messages?YQToken=${v.id}`, { token: adminToken })).status).toBe(200);
+    const monitored = await scoped.post<Visitor>('/api/talk/monitor', { YQToken: v.id }, { token: adminToken });
     expect(monitored.status).toBe(200);
     await v.say('second for alice');
     await adminSocket.until(() => framesOf(adminSocket, '8006').find((frame) => (frame.data as Message).msg === 'second for alice'));
     await sleep(150);
     expect(framesOf(bobSocket, '8006').map((frame) => (frame.data as Message).msg)).not.toContain('second for alice');
 
-    await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'private to v', onlyID: onlyId() }, { token: alice });
+    await scoped.post('/api/talk/send', { YQToken: v.id, msg: 'private to v', onlyID: onlyId() }, { token: alice });
     await v.socket.frame('8005');
     await sleep(150);
-    expect(JSON.stringify(other.socket.frames)).not.toContain(v.token);
+    expect(JSON.stringify(other.socket.frames)).not.toContain(v.id);
+    expect(JSON.stringify(other.socket.frames)).not.toContain(v.credential);
     expect(JSON.stringify(other.socket.frames)).not.toContain('private to v');
     for (const socket of [aliceSocket, bobSocket, adminSocket, v.socket, other.socket]) socket.close();
   });
@@ -273,30 +274,30 @@ describe('who sees what', () => {
     await v.say('typing test');
     v.socket.send({ code: '8011', data: { text: 'I am wri' } });
     const typing = await aliceSocket.frame('8011');
-    expect(typing.data).toEqual({ YQToken: v.token, text: 'I am wri' });
+    expect(typing.data).toEqual({ YQToken: v.id, text: 'I am wri' });
 
-    await scoped.post('/api/visitor/visit', { YQToken: v.token, url: 'https://shop.example/checkout', title: 'Checkout' });
+    await scoped.post('/api/visitor/visit', { YQToken: v.credential, url: 'https://shop.example/checkout', title: 'Checkout' });
     await aliceSocket.until(() =>
       framesOf(aliceSocket, '8010').find((frame) => (frame.data as { URL: string }).URL === 'https://shop.example/checkout'),
     );
-    const visits = await scoped.get<{ list: { URL: string }[] }>(`/api/talk/visits?YQToken=${v.token}`, { token: alice });
+    const visits = await scoped.get<{ list: { URL: string }[] }>(`/api/talk/visits?YQToken=${v.id}`, { token: alice });
     expect(visits.body.data.list.map((item) => item.URL)).toEqual(['https://shop.example/checkout', 'https://shop.example/pricing']);
 
     const id = onlyId();
-    await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'oops', onlyID: id }, { token: alice });
-    expect((await scoped.post('/api/talk/withdraw', { YQToken: v.token, onlyID: id }, { token: adminToken })).status).toBe(403);
-    expect((await scoped.post('/api/talk/withdraw', { YQToken: v.token, onlyID: id }, { token: alice })).status).toBe(200);
+    await scoped.post('/api/talk/send', { YQToken: v.id, msg: 'oops', onlyID: id }, { token: alice });
+    expect((await scoped.post('/api/talk/withdraw', { YQToken: v.id, onlyID: id }, { token: adminToken })).status).toBe(403);
+    expect((await scoped.post('/api/talk/withdraw', { YQToken: v.id, onlyID: id }, { token: alice })).status).toBe(200);
     expect((await v.socket.frame('2015')).data).toEqual({ onlyID: id });
-    const stored = await scoped.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.token}`);
+    const stored = await scoped.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.credential}`);
     expect(stored.body.data.list.find((message) => message.onlyID === id)).toMatchObject({ withdrawn: true, msg: '' });
     const old = onlyId();
-    await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'old news', onlyID: old }, { token: alice });
+    await scoped.post('/api/talk/send', { YQToken: v.id, msg: 'old news', onlyID: old }, { token: alice });
     await scoped.storage.db
       .updateTable('messages')
       .set({ created_at: new Date(Date.now() - 3 * 60_000).toISOString() })
       .where('only_id', '=', old)
       .execute();
-    const late = await scoped.post('/api/talk/withdraw', { YQToken: v.token, onlyID: old }, { token: alice });
+    const late = await scoped.post('/api/talk/withdraw', { YQToken: v.id, onlyID: old }, { token: alice });
     expect(late.status).toBe(409);
     expect(late.body.msg).toBe('Messages can only be withdrawn within 2 minutes');
     aliceSocket.close();
@@ -321,7 +322,7 @@ describe('who sees what', () => {
     expect((await scoped.get('/api/talk/agents')).status).toBe(401);
     const v = await visitor(scoped);
     await v.say('please transfer me');
-    const moved = await scoped.post<Visitor>('/api/talk/transfer', { YQToken: v.token, serviceID: bobUuid }, { token: alice });
+    const moved = await scoped.post<Visitor>('/api/talk/transfer', { YQToken: v.id, serviceID: bobUuid }, { token: alice });
     expect(moved.status).toBe(200);
     expect(moved.body.data).toMatchObject({ state: 'current', serviceID: bobUuid });
     expect(
@@ -333,10 +334,64 @@ describe('who sees what', () => {
     );
     expect((tipForAlice.data as Message).nickname).toBe('bob');
     await bobSocket.until(() => framesOf(bobSocket, '2017').find((frame) => (frame.data as Message).msg === 'tip.transferred'));
-    expect((await scoped.post('/api/talk/send', { YQToken: v.token, msg: 'still mine?', onlyID: onlyId() }, { token: alice })).status).toBe(
+    expect((await scoped.post('/api/talk/send', { YQToken: v.id, msg: 'still mine?', onlyID: onlyId() }, { token: alice })).status).toBe(
       403,
     );
     for (const socket of [aliceSocket, bobSocket, v.socket]) socket.close();
+  });
+});
+
+describe('idempotency is per sender', () => {
+  it("answers 409 to a replay of another sender's onlyID and keeps each sender's own resends idempotent", async () => {
+    const scopedServer = await startTestServer();
+    try {
+      const adminToken = await scopedServer.login();
+      await scopedServer.post('/api/index/state', { state: '1' }, { token: adminToken });
+      const alice = (await createAgent(scopedServer, adminToken, { username: 'alice' })).token ?? '';
+      const bob = (await createAgent(scopedServer, adminToken, { username: 'bob' })).token ?? '';
+      await scopedServer.post('/api/index/state', { state: '1' }, { token: bob });
+      const aliceSocket = await agentSocket(scopedServer, alice);
+      const v = await visitor(scopedServer);
+      const visitorOwn = onlyId();
+      await v.say('mine', visitorOwn);
+      const aliceId = onlyId();
+      const secret = await scopedServer.post<Message>(
+        '/api/talk/send',
+        { YQToken: v.id, msg: 'for v only', onlyID: aliceId },
+        { token: alice },
+      );
+      expect(secret.status).toBe(200);
+
+      // A supervisor (who may write to the conversation) and bob replay alice's onlyID; alice replays the
+      // visitor's; the visitor replays alice's. None of them gets the other sender's message.
+      const replays = await Promise.all([
+        scopedServer.post<Message>('/api/talk/send', { YQToken: v.id, msg: 'x', onlyID: aliceId }, { token: adminToken }),
+        scopedServer.post<Message>('/api/talk/send', { YQToken: v.id, msg: 'x', onlyID: aliceId }, { token: bob }),
+        scopedServer.post<Message>('/api/talk/send', { YQToken: v.id, msg: 'x', onlyID: visitorOwn }, { token: alice }),
+        scopedServer.post<Message>('/api/visitor/message', { YQToken: v.credential, msg: 'x', onlyID: aliceId }),
+      ]);
+      expect(replays.map((response) => response.status)).toEqual([409, 409, 409, 409]);
+      for (const response of replays) expect(JSON.stringify(response.body)).not.toMatch(/for v only|"mine"/);
+
+      // The same sender's resends, racing ones included, still answer the stored message.
+      const again = await scopedServer.post<Message>(
+        '/api/talk/send',
+        { YQToken: v.id, msg: 'for v only', onlyID: aliceId },
+        { token: alice },
+      );
+      expect(again.status).toBe(200);
+      expect(again.body.data).toEqual(secret.body.data);
+      const raceId = onlyId();
+      const raced = await Promise.all(
+        [1, 2, 3].map(() => scopedServer.post<Message>('/api/talk/send', { YQToken: v.id, msg: 'race', onlyID: raceId }, { token: alice })),
+      );
+      expect(raced.map((response) => response.status)).toEqual([200, 200, 200]);
+      expect(new Set(raced.map((response) => response.body.data.id)).size).toBe(1);
+      aliceSocket.close();
+      v.socket.close();
+    } finally {
+      await scopedServer.close();
+    }
   });
 });
 
@@ -345,13 +400,19 @@ describe('bad input disturbs nobody', () => {
     const agent = await agentSocket(server, admin);
     const v = await visitor(server);
     const bystander = await visitor(server);
-    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: '', onlyID: onlyId() })).status).toBe(400);
-    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'x'.repeat(5001), onlyID: onlyId() })).status).toBe(400);
-    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'x', onlyID: 'bad id with spaces' })).status).toBe(400);
-    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'x', onlyID: onlyId(), type: 'video' })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: v.credential, msg: '', onlyID: onlyId() })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'x'.repeat(5001), onlyID: onlyId() })).status).toBe(
+      400,
+    );
+    expect((await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'x', onlyID: 'bad id with spaces' })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'x', onlyID: onlyId(), type: 'video' })).status).toBe(
+      400,
+    );
     expect((await server.post('/api/visitor/message', { YQToken: 'A'.repeat(24), msg: 'x', onlyID: onlyId() })).status).toBe(401);
-    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'y'.repeat(300_000), onlyID: onlyId() })).status).toBe(413);
-    expect((await server.post('/api/talk/send', { YQToken: v.token, msg: 42, onlyID: onlyId() }, { token: admin })).status).toBe(400);
+    expect((await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'y'.repeat(300_000), onlyID: onlyId() })).status).toBe(
+      413,
+    );
+    expect((await server.post('/api/talk/send', { YQToken: v.id, msg: 42, onlyID: onlyId() }, { token: admin })).status).toBe(400);
     expect((await server.get('/api/talk/messages?YQToken=short', { token: admin })).status).toBe(400);
     expect((await server.post('/api/visitor/letter', { name: '', content: 'hi' })).status).toBe(400);
     expect((await server.post('/api/visitor/letter', { name: 'Ann', email: 'not-an-email', content: 'hi' })).status).toBe(400);
@@ -380,17 +441,17 @@ describe('presence', () => {
   it('says 8003 only when a visitor stays away past the grace period, not on a reload', async () => {
     const agent = await agentSocket(server, admin);
     const v = await visitor(server);
-    await agent.until(() => framesOf(agent, '8002').find((frame) => (frame.data as Visitor).YQToken === v.token));
+    await agent.until(() => framesOf(agent, '8002').find((frame) => (frame.data as Visitor).YQToken === v.id));
     v.socket.close();
-    const back = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.token}`);
+    const back = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.credential}`);
     await sleep(4500);
-    expect(framesOf(agent, '8003').filter((frame) => (frame.data as { YQToken: string }).YQToken === v.token)).toHaveLength(0);
+    expect(framesOf(agent, '8003').filter((frame) => (frame.data as { YQToken: string }).YQToken === v.id)).toHaveLength(0);
     back.close();
     const left = await agent.until(
-      () => framesOf(agent, '8003').find((frame) => (frame.data as { YQToken: string }).YQToken === v.token),
+      () => framesOf(agent, '8003').find((frame) => (frame.data as { YQToken: string }).YQToken === v.id),
       6000,
     );
-    expect(left.data).toEqual({ YQToken: v.token });
+    expect(left.data).toEqual({ YQToken: v.id });
     agent.close();
   }, 20_000);
 });
@@ -402,7 +463,7 @@ describe('flooding', () => {
     for (let index = 0; index < 30; index += 1) {
       const response = await server.post(
         '/api/visitor/message',
-        { YQToken: v.token, msg: `flood ${index}`, onlyID: onlyId() },
+        { YQToken: v.credential, msg: `flood ${index}`, onlyID: onlyId() },
         { lang: 'en' },
       );
       statuses.push(response.status);
@@ -410,7 +471,7 @@ describe('flooding', () => {
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(20);
     expect(statuses).toContain(429);
     await sleep(1000);
-    expect((await server.post('/api/visitor/message', { YQToken: v.token, msg: 'calm again', onlyID: onlyId() })).status).toBe(200);
+    expect((await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'calm again', onlyID: onlyId() })).status).toBe(200);
     v.socket.close();
   });
 });

@@ -47,9 +47,13 @@ export interface TestServer {
 
 /**
  * Builds the real app on a fresh database (SQLite file in a temporary DATA_DIR, or a PostgreSQL schema of
- * its own) and listens on a free port: tests talk to it over real HTTP and real sockets.
+ * its own) and listens on a free port: tests talk to it over real HTTP and real sockets. `beforeMigrate`
+ * may bring the fresh database to an earlier migration and fill it, to test a migration on real data.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { beforeMigrate?: (storage: Storage) => Promise<void> } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const config = loadConfig(
@@ -67,6 +71,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     APP_ROOT,
   );
   const storage = await openStorage(config);
+  await options.beforeMigrate?.(storage);
   await migrate(storage);
   await seed(storage.db, config.adminUsername, config.adminPassword);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();

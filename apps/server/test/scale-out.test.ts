@@ -34,11 +34,7 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
     expect(received.data).toEqual(sent);
     expect(sent.serviceID).toBeTruthy();
 
-    const reply = await b.post<Message>(
-      '/api/talk/send',
-      { YQToken: v.token, msg: 'answer through process b', onlyID: onlyId() },
-      { token },
-    );
+    const reply = await b.post<Message>('/api/talk/send', { YQToken: v.id, msg: 'answer through process b', onlyID: onlyId() }, { token });
     expect(reply.status).toBe(200);
     await v.socket.until(() => framesOf(v.socket, '8005').find((frame) => (frame.data as Message).msg === 'answer through process b'));
 
@@ -52,9 +48,9 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
     const token = await a.login();
     const agent = await agentSocket(a, token);
     const v = await visitor(a);
-    const about = (code: string) => framesOf(agent, code).filter((frame) => (frame.data as { YQToken: string }).YQToken === v.token);
+    const about = (code: string) => framesOf(agent, code).filter((frame) => (frame.data as { YQToken: string }).YQToken === v.id);
     await agent.until(() => about('8002').length > 0);
-    const otherTab = await TestSocket.open(`${b.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.token}`);
+    const otherTab = await TestSocket.open(`${b.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.credential}`);
 
     // Process a loses its tab; past the grace period it must not report the visitor gone while
     // process b still holds the other one.

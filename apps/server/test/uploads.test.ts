@@ -33,7 +33,7 @@ async function upload(path: string, file: Blob, name: string, token?: string, fi
 describe('POST /api/visitor/upload', () => {
   it('stores an image and serves it back with its sniffed type, inline', async () => {
     const v = await visitor(server);
-    const sent = await upload(`/api/visitor/upload?YQToken=${v.token}`, new Blob([PNG]), 'dot.png');
+    const sent = await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG]), 'dot.png');
     expect(sent.status).toBe(200);
     expect(sent.body.data).toMatchObject({ name: 'dot.png', size: PNG.length, type: 'image/png' });
     expect(sent.body.data.url).toMatch(/^\/api\/files\/[\w-]{24}\.png\/dot\.png$/);
@@ -44,7 +44,7 @@ describe('POST /api/visitor/upload', () => {
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
 
     const message = await server.post<{ type: string; msg: string }>('/api/visitor/message', {
-      YQToken: v.token,
+      YQToken: v.credential,
       msg: sent.body.data.url,
       onlyID: onlyId(),
       type: 'image',
@@ -55,7 +55,7 @@ describe('POST /api/visitor/upload', () => {
 
   it('accepts the token as a form field sent before the file, and serves documents as attachments', async () => {
     const v = await visitor(server);
-    const sent = await upload('/api/visitor/upload', new Blob(['plain words']), 'notes.txt', undefined, { YQToken: v.token });
+    const sent = await upload('/api/visitor/upload', new Blob(['plain words']), 'notes.txt', undefined, { YQToken: v.credential });
     expect(sent.status).toBe(200);
     const served = await fetch(server.url + sent.body.data.url);
     expect(served.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''notes.txt");
@@ -65,13 +65,15 @@ describe('POST /api/visitor/upload', () => {
   it('refuses unknown visitors, disguised or unaccepted types, and files over the limit', async () => {
     const v = await visitor(server);
     expect((await upload(`/api/visitor/upload?YQToken=${'C'.repeat(24)}`, new Blob([PNG]), 'dot.png')).status).toBe(401);
-    const html = await upload(`/api/visitor/upload?YQToken=${v.token}`, new Blob(['<script>alert(1)</script>']), 'page.png');
+    const html = await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob(['<script>alert(1)</script>']), 'page.png');
     expect(html.status).toBe(400);
     expect(html.body.msg).toBe('This type of file is not accepted');
-    expect((await upload(`/api/visitor/upload?YQToken=${v.token}`, new Blob(['<svg onload="alert(1)"/>']), 'image.svg')).status).toBe(400);
-    const big = await upload(`/api/visitor/upload?YQToken=${v.token}`, new Blob([PNG, Buffer.alloc(10 * 1024 * 1024 + 1)]), 'big.png');
+    expect((await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob(['<svg onload="alert(1)"/>']), 'image.svg')).status).toBe(
+      400,
+    );
+    const big = await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG, Buffer.alloc(10 * 1024 * 1024 + 1)]), 'big.png');
     expect(big.status).toBe(413);
-    const none = await fetch(`${server.url}/api/visitor/upload?YQToken=${v.token}`, { method: 'POST', body: new FormData() });
+    const none = await fetch(`${server.url}/api/visitor/upload?YQToken=${v.credential}`, { method: 'POST', body: new FormData() });
     expect(none.status).toBe(400);
     expect((await fetch(`${server.url}/api/files/..%2F..%2Fparley.db`)).status).toBe(404);
     v.socket.close();

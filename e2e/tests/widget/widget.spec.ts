@@ -74,7 +74,7 @@ async function onlineAgent(browser: Browser, request: APIRequestContext) {
   };
   return {
     call,
-    /** The visitor of this page (the loader keeps its token on the shop's side too), accepted when it waits. */
+    /** The public id of this page's visitor (the loader keeps its credential on the shop's side too), accepted when it waits. */
     async take(page: Page): Promise<string> {
       let token: string | null = null;
       await expect
@@ -84,7 +84,17 @@ async function onlineAgent(browser: Browser, request: APIRequestContext) {
         })
         .toBeTruthy();
       if (!token) throw new Error('no visitor token');
-      const YQToken: string = token;
+      // The page keeps the visitor's credential; agents know the visitor by its public id, which its
+      // messages carry.
+      const credential: string = token;
+      let YQToken: string | undefined;
+      await expect
+        .poll(async () => {
+          YQToken = (await call<{ list: { YQToken: string }[] }>(`/api/visitor/messages?YQToken=${credential}`)).list[0]?.YQToken;
+          return YQToken;
+        })
+        .toBeTruthy();
+      if (!YQToken) throw new Error('no message of the visitor');
       const row = (await call<{ list: VisitorRow[] }>('/api/talk/userList')).list.find((visitor) => visitor.YQToken === YQToken);
       if (row?.state === 'wait') await call('/api/talk/accept', { YQToken });
       return YQToken;

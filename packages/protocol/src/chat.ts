@@ -89,8 +89,13 @@ export interface WidgetSettings {
   upload: { maxBytes: number; types: string[] };
 }
 
-/** A visitor credential: 128 random bits or more, base64url. */
+/** A visitor credential: 128 random bits or more, base64url. Known only to the visitor's browser. */
 export const yqToken = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/);
+/**
+ * A visitor's public id: what agents see in `YQToken` and name a visitor by. It grants nothing on the
+ * visitor API.
+ */
+export const visitorId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
 /** A client-made message id that makes a send idempotent. */
 export const onlyId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 
@@ -141,8 +146,11 @@ export const rateBody = z.object({
   comment: z.string().trim().max(500).optional(),
 });
 
-export const conversationBody = z.object({ YQToken: yqToken });
-export const transferBody = z.object({ YQToken: yqToken, serviceID: z.string().uuid() });
-export const withdrawBody = z.object({ YQToken: yqToken, onlyID: onlyId });
+export const conversationBody = z.object({ YQToken: visitorId });
+export const transferBody = z.object({ YQToken: visitorId, serviceID: z.string().uuid() });
+export const withdrawBody = z.object({ YQToken: visitorId, onlyID: onlyId });
+/** The agent side of messageBody and messagesQuery: the visitor is named by its public id. */
+export const agentMessageBody = messageBody.extend({ YQToken: visitorId });
+export const agentMessagesQuery = messagesQuery.extend({ YQToken: visitorId });
 export const agentStateBody = z.object({ state: z.enum(['0', '1']) });
 export const typingData = z.object({ text: z.string().max(MAX_MESSAGE_LENGTH) });

@@ -54,7 +54,10 @@ export interface LoginLogTable {
 
 export interface VisitorsTable {
   id: Generated<number>;
-  token: string;
+  /** SHA-256 hex of the visitor's credential; the credential itself is never stored. */
+  token_hash: string;
+  /** What agents see as `YQToken`; grants nothing on the visitor API. */
+  public_id: string;
   name: string;
   phone: string;
   email: string;

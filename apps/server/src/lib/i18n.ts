@@ -51,6 +51,7 @@ const messages = {
   visitorUnknown: { zh: '访客身份无效，请刷新页面', en: 'Unknown visitor, please reload the page' },
   conversationTaken: { zh: '该对话已被其他客服接入', en: 'Another agent already has this conversation' },
   notYourConversation: { zh: '这不是你的对话', en: 'This conversation is not yours' },
+  onlyIdTaken: { zh: '该消息编号已被他人使用', en: 'This message id was already used by someone else' },
   conversationClosed: { zh: '该对话未在进行中', en: 'This conversation is not open' },
   messageMissing: { zh: '消息不存在', en: 'No such message' },
   withdrawNotSender: { zh: '只能撤回自己发送的消息', en: 'You can only withdraw your own messages' },

@@ -15,3 +15,13 @@ export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
 }
+
+/** A visitor's credential: 144 random bits, known only to the visitor's browser. Only its hash is stored. */
+export function newVisitorCredential(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** A visitor's public id, what agents name it by: random, so nothing about the credential can be learnt from it. */
+export function newVisitorPublicId(): string {
+  return randomBytes(16).toString('base64url');
+}

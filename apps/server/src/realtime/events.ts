@@ -9,5 +9,5 @@ export type BusEvent =
   | { type: 'sessions.renewed'; agentId: number; from: number; to: number }
   /** To the sockets of the listed agents (by uuid), or of every agent. */
   | { type: 'frame.agents'; to: string[] | 'all'; frame: Frame }
-  /** To every socket (every tab) of one visitor. */
+  /** To every socket (every tab) of one visitor; `token` is the visitor's public id, never its credential. */
   | { type: 'frame.visitor'; token: string; frame: Frame };

@@ -88,21 +88,22 @@ export class VisitorSockets {
 
 export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, sockets: VisitorSockets, liveness: Liveness): void {
   app.get('/ws/visitor', { websocket: true }, async (socket, req) => {
-    const parsed = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
-    if (!parsed.success || !(await chat.visitorExists(parsed.data))) {
+    const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
+    // Sockets are kept under the public id: past this point the credential is not needed.
+    const publicId = credential.success ? await chat.visitorPublicId(credential.data) : undefined;
+    if (!publicId) {
       socket.close(CloseCode.badToken, 'unknown visitor');
       return;
     }
-    const token = parsed.data;
-    sockets.add(token, socket);
+    sockets.add(publicId, socket);
     liveness.track(socket);
-    socket.on('close', () => sockets.remove(token, socket));
+    socket.on('close', () => sockets.remove(publicId, socket));
     onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
       if (frame.code !== SocketCode.typing) return sendError(socket, 'unknown frame');
       const data = typingData.safeParse(frame.data);
       if (!data.success) return sendError(socket, 'typing data is { text }');
-      chat.typing(token, data.data.text).catch((error: unknown) => req.log.error({ err: error }, 'typing relay failed'));
+      chat.typing(publicId, data.data.text).catch((error: unknown) => req.log.error({ err: error }, 'typing relay failed'));
     });
-    await chat.visitorOnline(token);
+    await chat.visitorOnline(publicId);
   });
 }

@@ -24,7 +24,14 @@ function fakeServer() {
     post: async <T>(path: string, body: unknown) => {
       calls.push({ method: 'post', path, body });
       if (path === '/api/visitor/init')
-        return { YQToken: TOKEN, state: 'end', serviceID: null, settings: {}, messages: history.slice(-50) } as T;
+        return {
+          YQToken: TOKEN,
+          id: 'visitor-public-id-0001',
+          state: 'end',
+          serviceID: null,
+          settings: {},
+          messages: history.slice(-50),
+        } as T;
       if (path === '/api/visitor/message') {
         const failure = failures.shift();
         if (failure) throw failure;

@@ -27,7 +27,8 @@ export class Notifier {
     await this.bus.publish({ type: 'frame.agents', to, frame });
   }
 
-  async toVisitor(token: string, frame: Frame): Promise<void> {
-    await this.bus.publish({ type: 'frame.visitor', token, frame });
+  /** To every socket of the visitor with this public id. */
+  async toVisitor(publicId: string, frame: Frame): Promise<void> {
+    await this.bus.publish({ type: 'frame.visitor', token: publicId, frame });
   }
 }

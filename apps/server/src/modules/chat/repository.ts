@@ -32,8 +32,14 @@ function consoleOpen(eb: ExpressionBuilder<Database, 'agents'>, since: string) {
 export class ChatRepository {
   constructor(readonly db: Db) {}
 
-  findVisitor(db: DbOrTx, token: string) {
-    return db.selectFrom('visitors').selectAll().where('token', '=', token).executeTakeFirst();
+  /** The visitor API's lookup: by the hash of the credential. */
+  findVisitorByTokenHash(db: DbOrTx, tokenHash: string) {
+    return db.selectFrom('visitors').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  }
+
+  /** The agents' lookup: by the public id. */
+  findVisitorByPublicId(db: DbOrTx, publicId: string) {
+    return db.selectFrom('visitors').selectAll().where('public_id', '=', publicId).executeTakeFirst();
   }
 
   findVisitorById(db: DbOrTx, id: number) {
@@ -44,7 +50,7 @@ export class ChatRepository {
     return db.insertInto('visitors').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
-  async updateVisitor(db: DbOrTx, id: number, changes: Partial<Omit<VisitorRow, 'id' | 'token'>>): Promise<void> {
+  async updateVisitor(db: DbOrTx, id: number, changes: Partial<Omit<VisitorRow, 'id' | 'token_hash' | 'public_id'>>): Promise<void> {
     await db.updateTable('visitors').set(changes).where('id', '=', id).execute();
   }
 
@@ -86,14 +92,14 @@ export class ChatRepository {
 
   /**
    * The hot path of a visitor's message, in one statement: a visitor with an open conversation gets
-   * its next seq and its counters bumped, and comes back whole. Undefined when the token is unknown or
-   * no conversation is open (the caller then opens one first). Inside a transaction, like insertMessage.
+   * its next seq and its counters bumped, and comes back whole. Undefined when the credential is unknown
+   * or no conversation is open (the caller then opens one first). Inside a transaction, like insertMessage.
    */
-  bumpVisitorInConversation(tx: DbOrTx, token: string): Promise<VisitorRow | undefined> {
+  bumpVisitorInConversation(tx: DbOrTx, tokenHash: string): Promise<VisitorRow | undefined> {
     return tx
       .updateTable('visitors')
       .set(nextSeq('umsg'))
-      .where('token', '=', token)
+      .where('token_hash', '=', tokenHash)
       .where('state', '<>', 'end')
       .returningAll()
       .executeTakeFirst();
@@ -193,6 +199,29 @@ export class ChatRepository {
     return rows.map((row) => row.agent_uuid);
   }
 
+  /**
+   * Whether an agent took part in one of a visitor's conversations: was given one, or spoke in one (a
+   * transfer moves the conversation's agent, but the earlier agent's messages and tips keep its uuid).
+   */
+  async tookPart(db: DbOrTx, visitorId: number, agentUuid: string): Promise<boolean> {
+    const given = await db
+      .selectFrom('conversations')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('service_id', '=', agentUuid)
+      .limit(1)
+      .executeTakeFirst();
+    if (given) return true;
+    const spoke = await db
+      .selectFrom('messages')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('service_id', '=', agentUuid)
+      .limit(1)
+      .executeTakeFirst();
+    return spoke !== undefined;
+  }
+
   async clearMonitors(db: DbOrTx, visitorId: number): Promise<void> {
     await db.deleteFrom('monitors').where('visitor_id', '=', visitorId).execute();
   }
@@ -212,7 +241,7 @@ export class ChatRepository {
   waitingVisitors(db: DbOrTx) {
     return db
       .selectFrom('visitors')
-      .select(['id', 'token', 'wait_since'])
+      .select(['id', 'public_id', 'wait_since'])
       .where('state', '=', 'wait')
       .orderBy('wait_since')
       .orderBy('id')

@@ -1,4 +1,6 @@
 import {
+  agentMessageBody,
+  agentMessagesQuery,
   agentStateBody,
   conversationBody,
   letterBody,
@@ -16,7 +18,7 @@ import { clientMeta, type DefineRoute } from '../../lib/http.js';
 import { RateLimiter } from '../../lib/rate-limit.js';
 import type { ChatService } from './service.js';
 
-const tokenQuery = z.object({ YQToken: messagesQuery.shape.YQToken });
+const visitorIdQuery = z.object({ YQToken: agentMessagesQuery.shape.YQToken });
 
 function limit(limiter: RateLimiter, key: string): void {
   if (!limiter.take(key)) throw new ApiError(429, 'slowDown');
@@ -84,7 +86,7 @@ export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
   });
 }
 
-/** The workbench API of agents. */
+/** The workbench API of agents: YQToken is the visitor's public id, never its credential. */
 export function talkRoutes(route: DefineRoute, chat: ChatService): void {
   route({ method: 'GET', url: '/api/index', access: 'agent', handler: ({ auth }) => chat.agentIndex(auth) });
   route({
@@ -99,21 +101,21 @@ export function talkRoutes(route: DefineRoute, chat: ChatService): void {
     method: 'GET',
     url: '/api/talk/messages',
     access: 'agent',
-    query: messagesQuery,
+    query: agentMessagesQuery,
     handler: ({ auth, query }) => chat.agentMessages(auth, query.YQToken, query),
   });
   route({
     method: 'GET',
     url: '/api/talk/visits',
     access: 'agent',
-    query: tokenQuery,
+    query: visitorIdQuery,
     handler: ({ auth, query }) => chat.visits(auth, query.YQToken),
   });
   route({
     method: 'POST',
     url: '/api/talk/send',
     access: 'agent',
-    body: messageBody,
+    body: agentMessageBody,
     handler: ({ auth, body }) => chat.agentSend(auth, body),
   });
   route({

@@ -15,6 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
+import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { DbOrTx } from '../agents/repository.js';
 import type { AuthContext } from '../auth/service.js';
@@ -41,6 +42,16 @@ interface Assigned {
 
 const unknownVisitor = () => new ApiError(401, 'visitorUnknown');
 
+/** Who sent a message, for idempotency: a resend returns the stored message to its own sender only. */
+type Sender = { role: 'user' } | { role: 'service'; uuid: string };
+
+/** The stored message of a resent onlyID; 409 when someone else used that onlyID for this visitor. */
+function resentBy(sender: Sender, row: MessageRow): MessageRow {
+  const own = sender.role === 'user' ? row.role === 'user' : row.role === 'service' && row.service_id === sender.uuid;
+  if (!own) throw conflict('onlyIdTaken');
+  return row;
+}
+
 /** A supervisor may read and monitor any conversation. */
 export function isSupervisor(auth: AuthContext): boolean {
   return can(auth, { role: [ADMIN_ROLE] }) || auth.permissions.includes('setPermissions:service');
@@ -49,6 +60,10 @@ export function isSupervisor(auth: AuthContext): boolean {
 /**
  * Conversations: visitors, their messages, and who answers them. Every message is stored (with its
  * seq, in one transaction) before anyone is told; pushes go out through the Notifier afterwards.
+ *
+ * A visitor has two names: its `credential` (the YQToken init hands to the widget; only its hash is
+ * stored) opens the visitor API, and its `publicId` (`YQToken` in everything agents see) names it to
+ * agents and grants nothing on the visitor API.
  */
 export class ChatService {
   private draining: Promise<void> = Promise.resolve();
@@ -77,15 +92,18 @@ export class ChatService {
     client: { ip: string; userAgent: string },
   ) {
     const now = isoNow();
-    let visitor = input.YQToken ? await this.repo.findVisitor(this.db, input.YQToken) : undefined;
+    let credential = input.YQToken;
+    let visitor = credential ? await this.visitorByCredential(this.db, credential) : undefined;
     if (visitor) {
       await this.repo.updateVisitor(this.db, visitor.id, { last_seen_at: now, lang: input.lang ?? visitor.lang });
     } else {
-      // A token the server has never handed out is not adopted: visitors get fresh random ones only.
+      // A credential the server has never handed out is not adopted: visitors get fresh random ones only.
       const agent = parseUserAgent(client.userAgent);
       const source = parseSource(input.referrer ?? '', input.url);
+      credential = newVisitorCredential();
       visitor = await this.repo.insertVisitor(this.db, {
-        token: randomBytes(18).toString('base64url'),
+        token_hash: hashToken(credential),
+        public_id: newVisitorPublicId(),
         name: '',
         phone: '',
         email: '',
@@ -115,12 +133,14 @@ export class ChatService {
     }
     await this.recordVisit(visitor, input.url, input.title ?? '', now);
     const messages = await this.repo.listMessages(visitor.id, { limit: INITIAL_MESSAGES });
+    const publicId = visitor.public_id;
     return {
-      YQToken: visitor.token,
+      YQToken: credential,
+      id: publicId,
       state: visitor.state,
       serviceID: visitor.service_id,
       settings: await this.widgetSettings(input.lang),
-      messages: messages.map((row) => toMessage(row, visitor.token)),
+      messages: messages.map((row) => toMessage(row, publicId)),
     };
   }
 
@@ -132,41 +152,50 @@ export class ChatService {
     return (await this.repo.availableAgents(this.db, AgentPresenceStore.freshSince())).length > 0;
   }
 
-  async visit(token: string, url: string, title: string): Promise<void> {
-    const visitor = await this.visitorOrFail(token);
+  async visit(credential: string, url: string, title: string): Promise<void> {
+    const visitor = await this.visitorOrFail(credential);
     await this.recordVisit(visitor, url, title, isoNow());
   }
 
   private async recordVisit(visitor: VisitorRow, url: string, title: string, at: string): Promise<void> {
     await this.repo.insertVisit(visitor.id, url, title.slice(0, 512), at);
-    await this.notify.toAgentsOf(visitor, { code: SocketCode.visit, data: { YQToken: visitor.token, URL: url, title, created_at: at } });
+    await this.notify.toAgentsOf(visitor, {
+      code: SocketCode.visit,
+      data: { YQToken: visitor.public_id, URL: url, title, created_at: at },
+    });
   }
 
-  private async visitorOrFail(token: string, db: DbOrTx = this.db): Promise<VisitorRow> {
-    const visitor = await this.repo.findVisitor(db, token);
+  private visitorByCredential(db: DbOrTx, credential: string): Promise<VisitorRow | undefined> {
+    return this.repo.findVisitorByTokenHash(db, hashToken(credential));
+  }
+
+  /** The visitor API's lookup: 401 unless the credential is one init handed out. */
+  private async visitorOrFail(credential: string, db: DbOrTx = this.db): Promise<VisitorRow> {
+    const visitor = await this.visitorByCredential(db, credential);
     if (!visitor) throw unknownVisitor();
     return visitor;
   }
 
-  async visitorMessages(token: string, afterSeq: number | undefined): Promise<{ list: Message[] }> {
-    const visitor = await this.visitorOrFail(token);
+  async visitorMessages(credential: string, afterSeq: number | undefined): Promise<{ list: Message[] }> {
+    const visitor = await this.visitorOrFail(credential);
     const rows = await this.repo.listMessages(visitor.id, { afterSeq, limit: afterSeq === undefined ? INITIAL_MESSAGES : CATCH_UP_LIMIT });
-    return { list: rows.map((row) => toMessage(row, token)) };
+    return { list: rows.map((row) => toMessage(row, visitor.public_id)) };
   }
 
   /** A visitor's message; opens a conversation (agent or queue) when none is open. Idempotent on onlyID. */
-  async visitorMessage(token: string, input: { msg: string; onlyID: string; type?: MessageType | undefined }): Promise<Message> {
+  async visitorMessage(credential: string, input: { msg: string; onlyID: string; type?: MessageType | undefined }): Promise<Message> {
     let outcome: { row: MessageRow; visitor: VisitorRow; assigned: Assigned | null | undefined };
     try {
       outcome = await this.db.transaction().execute(async (tx) => {
         // Most messages join an open conversation: one statement takes the seq and reads the visitor.
-        let visitor = await this.repo.bumpVisitorInConversation(tx, token);
+        const tokenHash = hashToken(credential);
+        let visitor = await this.repo.bumpVisitorInConversation(tx, tokenHash);
         let assigned: Assigned | null | undefined;
         if (!visitor) {
-          const closed = await this.visitorOrFail(token, tx);
+          const closed = await this.visitorOrFail(credential, tx);
           assigned = (await this.pickAgent(tx)) ?? null;
           await this.openConversation(tx, closed, assigned);
-          visitor = await this.repo.bumpVisitorInConversation(tx, token);
+          visitor = await this.repo.bumpVisitorInConversation(tx, tokenHash);
           if (!visitor) throw new Error('a conversation just opened is not open');
         }
         // A resent onlyID fails the unique index here and rolls all of this back (see the catch).
@@ -184,12 +213,12 @@ export class ChatService {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // A resend of a stored message, or two copies of one send that raced: the stored one answers.
-      const visitor = await this.visitorOrFail(token);
+      const visitor = await this.visitorOrFail(credential);
       const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
       if (!existing) throw error;
-      return toMessage(existing, token);
+      return toMessage(resentBy({ role: 'user' }, existing), visitor.public_id);
     }
-    const message = toMessage(outcome.row, token);
+    const message = toMessage(outcome.row, outcome.visitor.public_id);
     if (outcome.assigned !== undefined) await this.announceRouting(outcome.visitor, outcome.assigned);
     await this.notify.toAgentsOf(outcome.visitor, {
       code: SocketCode.visitorMessage,
@@ -213,10 +242,10 @@ export class ChatService {
   private async announceRouting(visitor: VisitorRow, agent: Assigned | null): Promise<void> {
     await this.notify.toAgents('all', {
       code: SocketCode.visitorState,
-      data: { YQToken: visitor.token, state: visitor.state, serviceID: visitor.service_id },
+      data: { YQToken: visitor.public_id, state: visitor.state, serviceID: visitor.service_id },
     });
     if (agent)
-      await this.notify.toVisitor(visitor.token, {
+      await this.notify.toVisitor(visitor.public_id, {
         code: SocketCode.accepted,
         data: { serviceID: agent.uuid, nickname: agent.nickname, avatar: agent.avatar },
       });
@@ -243,7 +272,7 @@ export class ChatService {
   async pushQueuePositions(): Promise<void> {
     const queue = await this.repo.waitingVisitors(this.db);
     for (const [index, visitor] of queue.entries()) {
-      await this.notify.toVisitor(visitor.token, { code: SocketCode.waiting, data: { position: index + 1 } });
+      await this.notify.toVisitor(visitor.public_id, { code: SocketCode.waiting, data: { position: index + 1 } });
     }
   }
 
@@ -281,16 +310,16 @@ export class ChatService {
     if (changed) await this.pushQueuePositions();
   }
 
-  async typing(token: string, text: string): Promise<void> {
-    const visitor = await this.repo.findVisitor(this.db, token);
-    if (visitor) await this.notify.toAgentsOf(visitor, { code: SocketCode.typing, data: { YQToken: token, text } });
+  async typing(publicId: string, text: string): Promise<void> {
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
+    if (visitor) await this.notify.toAgentsOf(visitor, { code: SocketCode.typing, data: { YQToken: publicId, text } });
   }
 
   async letter(
     input: { YQToken?: string | undefined; name: string; phone?: string | undefined; email?: string | undefined; content: string },
     ip: string,
   ) {
-    const visitor = input.YQToken ? await this.repo.findVisitor(this.db, input.YQToken) : undefined;
+    const visitor = input.YQToken ? await this.visitorByCredential(this.db, input.YQToken) : undefined;
     const id = await this.repo.insertLetter({
       visitor_id: visitor?.id ?? null,
       name: input.name,
@@ -305,8 +334,8 @@ export class ChatService {
     return { id };
   }
 
-  async rate(token: string, score: number, comment: string | undefined): Promise<void> {
-    const visitor = await this.visitorOrFail(token);
+  async rate(credential: string, score: number, comment: string | undefined): Promise<void> {
+    const visitor = await this.visitorOrFail(credential);
     const conversation = await this.repo.latestConversation(this.db, visitor.id);
     if (!conversation) throw conflict('nothingToRate');
     await this.repo.updateConversation(this.db, conversation.id, { score, comment: comment ?? '' });
@@ -314,12 +343,13 @@ export class ChatService {
 
   // ---------------------------------------------------------------- presence
 
-  async visitorExists(token: string): Promise<boolean> {
-    return (await this.repo.findVisitor(this.db, token)) !== undefined;
+  /** The public id of the visitor with this credential, which its sockets are kept under. */
+  async visitorPublicId(credential: string): Promise<string | undefined> {
+    return (await this.visitorByCredential(this.db, credential))?.public_id;
   }
 
-  async visitorOnline(token: string): Promise<void> {
-    const visitor = await this.repo.findVisitor(this.db, token);
+  async visitorOnline(publicId: string): Promise<void> {
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) return;
     await this.repo.updateVisitor(this.db, visitor.id, { online: 1, last_seen_at: isoNow() });
     if (visitor.online === 0) {
@@ -337,7 +367,7 @@ export class ChatService {
     if (visitor.state === 'current' && visitor.service_id) {
       const agent = await this.repo.findAgentByUuid(this.db, visitor.service_id);
       if (agent)
-        await this.notify.toVisitor(visitor.token, {
+        await this.notify.toVisitor(visitor.public_id, {
           code: SocketCode.accepted,
           data: { serviceID: agent.uuid, nickname: agent.nickname, avatar: agent.avatar },
         });
@@ -347,11 +377,11 @@ export class ChatService {
   }
 
   /** Called after the grace period once a visitor's last socket has closed. */
-  async visitorOffline(token: string): Promise<void> {
-    const visitor = await this.repo.findVisitor(this.db, token);
+  async visitorOffline(publicId: string): Promise<void> {
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor || visitor.online === 0) return;
     await this.repo.updateVisitor(this.db, visitor.id, { online: 0, last_seen_at: isoNow() });
-    await this.notify.toAgentsOf(visitor, { code: SocketCode.visitorOffline, data: { YQToken: token } });
+    await this.notify.toAgentsOf(visitor, { code: SocketCode.visitorOffline, data: { YQToken: publicId } });
     if (visitor.state === 'wait') {
       await this.closeConversation(visitor, null, 'tip.visitorLeft', false);
     } else if (visitor.state === 'current') {
@@ -361,15 +391,26 @@ export class ChatService {
 
   // ---------------------------------------------------------------- agent side
 
-  private canRead(auth: AuthContext, visitor: VisitorRow, monitors: string[]): boolean {
-    if (visitor.state !== 'current' || !visitor.service_id) return true;
-    return visitor.service_id === auth.uuid || monitors.includes(auth.uuid) || isSupervisor(auth);
+  /**
+   * Who reads a visitor's messages and pages: supervisors always; while a conversation is open its agent
+   * and monitors; while it waits any agent (who may take it). Once no conversation is open, its past
+   * conversations are read by holders of seeHistorical and the agents who took part in one of them; the
+   * pages of a visitor browsing now stay open to every agent, who may greet it from them.
+   */
+  private async canRead(auth: AuthContext, visitor: VisitorRow, what: 'messages' | 'visits'): Promise<boolean> {
+    if (isSupervisor(auth)) return true;
+    if (visitor.state === 'current' && visitor.service_id)
+      return visitor.service_id === auth.uuid || (await this.repo.monitorsOf(visitor.id)).includes(auth.uuid);
+    if (visitor.state !== 'end') return true;
+    if (what === 'visits' && visitor.online === 1) return true;
+    if (visitor.last_seq === 0 || auth.permissions.includes('seePermissions:seeHistorical')) return true;
+    return this.repo.tookPart(this.db, visitor.id, auth.uuid);
   }
 
-  private async readable(auth: AuthContext, token: string): Promise<VisitorRow> {
-    const visitor = await this.repo.findVisitor(this.db, token);
+  private async readable(auth: AuthContext, publicId: string, what: 'messages' | 'visits'): Promise<VisitorRow> {
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
-    if (!this.canRead(auth, visitor, await this.repo.monitorsOf(visitor.id))) throw forbidden();
+    if (!(await this.canRead(auth, visitor, what))) throw forbidden();
     return visitor;
   }
 
@@ -383,29 +424,29 @@ export class ChatService {
 
   async agentMessages(
     auth: AuthContext,
-    token: string,
+    publicId: string,
     query: { afterSeq?: number | undefined; beforeSeq?: number | undefined; limit?: number | undefined },
   ) {
-    const visitor = await this.readable(auth, token);
+    const visitor = await this.readable(auth, publicId, 'messages');
     const rows = await this.repo.listMessages(visitor.id, {
       afterSeq: query.afterSeq,
       beforeSeq: query.beforeSeq,
       limit: query.limit ?? INITIAL_MESSAGES,
     });
     if (visitor.service_id === auth.uuid && visitor.unread > 0) await this.repo.updateVisitor(this.db, visitor.id, { unread: 0 });
-    return { list: rows.map((row) => toMessage(row, token)) };
+    return { list: rows.map((row) => toMessage(row, publicId)) };
   }
 
-  async visits(auth: AuthContext, token: string): Promise<{ list: Visit[] }> {
-    const visitor = await this.readable(auth, token);
+  async visits(auth: AuthContext, publicId: string): Promise<{ list: Visit[] }> {
+    const visitor = await this.readable(auth, publicId, 'visits');
     const rows = await this.repo.listVisits(visitor.id, 100);
     return { list: rows.map((row) => ({ URL: row.url, title: row.title, created_at: row.created_at })) };
   }
 
   /** Takes a waiting (or browsing) visitor; 409 when another agent already has it. */
-  async accept(auth: AuthContext, token: string): Promise<Visitor> {
+  async accept(auth: AuthContext, publicId: string): Promise<Visitor> {
     const result = await this.db.transaction().execute(async (tx) => {
-      const visitor = await this.repo.findVisitor(tx, token);
+      const visitor = await this.repo.findVisitorByPublicId(tx, publicId);
       if (!visitor) throw notFound();
       if (visitor.state === 'current') {
         if (visitor.service_id === auth.uuid) return { visitor, changed: false };
@@ -447,18 +488,21 @@ export class ChatService {
     auth: AuthContext,
     input: { YQToken: string; msg: string; onlyID: string; type?: MessageType | undefined },
   ): Promise<Message> {
-    const visitor = await this.repo.findVisitor(this.db, input.YQToken);
+    const publicId = input.YQToken;
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
     const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
-    if (existing) return toMessage(existing, visitor.token);
+    const sender: Sender = { role: 'service', uuid: auth.uuid };
+    if (existing) return toMessage(resentBy(sender, existing), publicId);
     if (visitor.state !== 'current' || visitor.service_id !== auth.uuid) {
       if (visitor.state === 'current') throw new ApiError(403, 'notYourConversation');
-      await this.accept(auth, input.YQToken);
+      await this.accept(auth, publicId);
     }
     let stored: { row: MessageRow; visitor: VisitorRow };
     try {
       stored = await this.db.transaction().execute(async (tx) => {
-        const current = await this.visitorOrFail(input.YQToken, tx);
+        const current = await this.repo.findVisitorByPublicId(tx, publicId);
+        if (!current) throw notFound();
         if (current.state !== 'current' || current.service_id !== auth.uuid) throw new ApiError(403, 'notYourConversation');
         const row = await this.repo.insertMessage(
           tx,
@@ -481,18 +525,18 @@ export class ChatService {
       if (!isUniqueViolation(error)) throw error;
       const again = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
       if (!again) throw error;
-      return toMessage(again, visitor.token);
+      return toMessage(resentBy(sender, again), publicId);
     }
-    const message = toMessage(stored.row, visitor.token);
+    const message = toMessage(stored.row, publicId);
     await this.notify.toAgentsOf(stored.visitor, { code: SocketCode.serviceMessage, recipient: auth.uuid, data: message });
-    await this.notify.toVisitor(visitor.token, { code: SocketCode.serviceMessage, data: message });
+    await this.notify.toVisitor(publicId, { code: SocketCode.serviceMessage, data: message });
     return message;
   }
 
-  async transfer(auth: AuthContext, token: string, serviceID: string): Promise<Visitor> {
+  async transfer(auth: AuthContext, publicId: string, serviceID: string): Promise<Visitor> {
     const target = await this.repo.findAgentByUuid(this.db, serviceID);
     if (!target || target.disabled === 1 || target.uuid === auth.uuid) throw new ApiError(400, 'transferTarget');
-    const before = await this.repo.findVisitor(this.db, token);
+    const before = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!before) throw notFound();
     if (before.state !== 'current') throw conflict('conversationClosed');
     if (before.service_id !== auth.uuid && !isSupervisor(auth)) throw new ApiError(403, 'notYourConversation');
@@ -515,9 +559,9 @@ export class ChatService {
     const after: VisitorRow = { ...before, service_id: target.uuid };
     await this.notify.toAgents('all', {
       code: SocketCode.visitorState,
-      data: { YQToken: token, state: 'current', serviceID: target.uuid },
+      data: { YQToken: publicId, state: 'current', serviceID: target.uuid },
     });
-    await this.notify.toVisitor(token, {
+    await this.notify.toVisitor(publicId, {
       code: SocketCode.accepted,
       data: { serviceID: target.uuid, nickname: target.nickname, avatar: target.avatar },
     });
@@ -525,8 +569,8 @@ export class ChatService {
     return this.visitorView(before.id);
   }
 
-  async end(auth: AuthContext, token: string): Promise<Visitor> {
-    const visitor = await this.repo.findVisitor(this.db, token);
+  async end(auth: AuthContext, publicId: string): Promise<Visitor> {
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
     if (visitor.state === 'end') throw conflict('conversationClosed');
     if (visitor.state === 'current' && visitor.service_id !== auth.uuid && !isSupervisor(auth))
@@ -559,10 +603,10 @@ export class ChatService {
     await this.addTip(ended, tip, by ?? visitorNickname(visitor), tellVisitor, recipients);
     await this.notify.toAgents('all', {
       code: SocketCode.visitorState,
-      data: { YQToken: visitor.token, state: 'end', serviceID: visitor.service_id },
+      data: { YQToken: visitor.public_id, state: 'end', serviceID: visitor.service_id },
     });
     if (tellVisitor)
-      await this.notify.toVisitor(visitor.token, {
+      await this.notify.toVisitor(visitor.public_id, {
         code: SocketCode.ended,
         data: { rate: (await this.widgetSettings(visitor.lang)).rating },
       });
@@ -594,15 +638,15 @@ export class ChatService {
         null,
       ),
     );
-    const message = toMessage(row, visitor.token);
+    const message = toMessage(row, visitor.public_id);
     const current = await this.notify.agentsOf(visitor);
     const to = current === 'all' || extraAgents === 'all' ? 'all' : [...new Set([...current, ...extraAgents])];
     await this.notify.toAgents(to, { code: SocketCode.tip, recipient: visitor.service_id ?? undefined, data: message });
-    if (tellVisitor) await this.notify.toVisitor(visitor.token, { code: SocketCode.tip, data: message });
+    if (tellVisitor) await this.notify.toVisitor(visitor.public_id, { code: SocketCode.tip, data: message });
   }
 
-  async withdraw(auth: AuthContext, token: string, onlyID: string): Promise<null> {
-    const visitor = await this.repo.findVisitor(this.db, token);
+  async withdraw(auth: AuthContext, publicId: string, onlyID: string): Promise<null> {
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
     const message = await this.repo.findMessageByOnlyId(this.db, visitor.id, onlyID);
     if (!message) throw notFound('messageMissing');
@@ -610,21 +654,21 @@ export class ChatService {
     if (message.withdrawn) return null;
     if (Date.now() - Date.parse(message.created_at) > WITHDRAW_WINDOW_MS) throw conflict('withdrawTooLate');
     await this.repo.markWithdrawn(this.db, message.id);
-    await this.notify.toAgentsOf(visitor, { code: SocketCode.withdrawn, data: { YQToken: token, onlyID } });
-    await this.notify.toVisitor(token, { code: SocketCode.withdrawn, data: { onlyID } });
+    await this.notify.toAgentsOf(visitor, { code: SocketCode.withdrawn, data: { YQToken: publicId, onlyID } });
+    await this.notify.toVisitor(publicId, { code: SocketCode.withdrawn, data: { onlyID } });
     return null;
   }
 
-  async monitor(auth: AuthContext, token: string): Promise<Visitor> {
+  async monitor(auth: AuthContext, publicId: string): Promise<Visitor> {
     if (!isSupervisor(auth)) throw new ApiError(403, 'supervisorOnly');
-    const visitor = await this.repo.findVisitor(this.db, token);
+    const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
     await this.repo.addMonitor(visitor.id, auth.uuid, isoNow());
     return this.visitorView(visitor.id);
   }
 
-  async markRead(auth: AuthContext, token: string): Promise<null> {
-    const visitor = await this.readable(auth, token);
+  async markRead(auth: AuthContext, publicId: string): Promise<null> {
+    const visitor = await this.readable(auth, publicId, 'messages');
     if (visitor.service_id === auth.uuid) await this.repo.updateVisitor(this.db, visitor.id, { unread: 0 });
     return null;
   }

@@ -1,10 +1,11 @@
 import type { Channel, Message, MessageRole, MessageType, Visitor, VisitorState } from '@parley/protocol';
 import type { MessageRow, VisitorRow } from './repository.js';
 
-export function toMessage(row: MessageRow, token: string): Message {
+/** `publicId` is the visitor's public id, never its credential: messages reach agents too. */
+export function toMessage(row: MessageRow, publicId: string): Message {
   return {
     id: row.id,
-    YQToken: token,
+    YQToken: publicId,
     seq: row.seq,
     onlyID: row.only_id,
     role: row.role as MessageRole,
@@ -25,7 +26,7 @@ export function visitorNickname(row: Pick<VisitorRow, 'id' | 'name'>): string {
 
 export function toVisitor(row: VisitorRow, lastMessage: MessageRow | undefined): Visitor {
   return {
-    YQToken: row.token,
+    YQToken: row.public_id,
     nickname: visitorNickname(row),
     state: row.state as VisitorState,
     serviceID: row.service_id,
@@ -42,6 +43,6 @@ export function toVisitor(row: VisitorRow, lastMessage: MessageRow | undefined):
     keyword: row.keyword,
     firstUrl: row.first_url,
     created_at: row.created_at,
-    lastMessage: lastMessage ? toMessage(lastMessage, row.token) : null,
+    lastMessage: lastMessage ? toMessage(lastMessage, row.public_id) : null,
   };
 }

@@ -10,6 +10,7 @@ import type { Db } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
+import { hashToken } from '../../lib/tokens.js';
 import { UPLOAD_MAX_BYTES } from '../chat/settings.js';
 import { type Sniffed, sniff } from './sniff.js';
 
@@ -66,12 +67,12 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     access: 'public',
     handler: ({ req }) =>
       receive(req, async (file) => {
-        // The token comes in the query, or as a form field sent before the file.
+        // The credential comes in the query, or as a form field sent before the file.
         const field = file.fields.YQToken;
         const fromForm = field && !Array.isArray(field) && field.type === 'field' ? field.value : undefined;
-        const token = yqToken.safeParse((req.query as Record<string, unknown>).YQToken ?? fromForm);
-        const visitor = token.success
-          ? await db.selectFrom('visitors').select('id').where('token', '=', token.data).executeTakeFirst()
+        const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken ?? fromForm);
+        const visitor = credential.success
+          ? await db.selectFrom('visitors').select('id').where('token_hash', '=', hashToken(credential.data)).executeTakeFirst()
           : undefined;
         if (!visitor) {
           file.file.resume();

@@ -4,7 +4,10 @@ export { MAX_MESSAGE_LENGTH } from '@parley/protocol';
 
 /** `data` of `POST /api/visitor/init` (CONTRACT §5). */
 export interface InitData {
+  /** The visitor's credential, for the visitor API and socket only. */
   YQToken: string;
+  /** The visitor's public id: what agents see, and what Message.YQToken carries. */
+  id: string;
   state: VisitorState;
   serviceID: string | null;
   settings: WidgetSettings;
