@@ -73,6 +73,7 @@ const messages = {
   reasonOneOf: { zh: '必须是 {values} 之一', en: 'must be one of {values}' },
   reasonUnknownKeys: { zh: '包含未知字段', en: 'has unknown keys' },
   reasonInvalid: { zh: '无效', en: 'is invalid' },
+  reasonControl: { zh: '含有不允许的控制字符', en: 'contains control characters' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof messages;
