@@ -100,7 +100,7 @@ async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown, toke
 }
 
 function socket(path: string): Promise<TestSocket> {
-  return TestSocket.open(`wss://127.0.0.1:${httpsPort}${path}`, { ca: certificate, servername: 'localhost', localAddress: CLIENT_ADDRESS });
+  return TestSocket.open(`wss://127.0.0.1:${httpsPort}${path}`, { ca: certificate, localAddress: CLIENT_ADDRESS });
 }
 
 describe.skipIf(!available && !required)('deploy/nginx.conf in front of Parley', () => {
