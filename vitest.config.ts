@@ -22,6 +22,7 @@ export default defineConfig({
         },
       },
       { test: { name: 'widget', include: ['apps/widget/src/**/*.test.ts'] } },
+      { test: { name: 'scripts', include: ['scripts/**/*.test.mjs'] } },
     ],
   },
 });

@@ -32,6 +32,8 @@ function vitest(title, file, args, env) {
   countVitest(out);
 }
 
+run('dependency licences', process.execPath, ['scripts/check-licenses.mjs']);
+run('dependency engines (Node range)', process.execPath, ['scripts/check-engines.mjs']);
 run('build (console, widget, server)', process.execPath, ['scripts/build.mjs']);
 run('lint (biome)', 'npx', ['biome', 'check', '.']);
 run('types (tsc --noEmit)', process.execPath, ['scripts/typecheck.mjs']);

@@ -117,7 +117,8 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
         scriptSrc: ["'self'"],
         // antd writes its styles at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        // Only our own images: an outside address in a message would let its owner see agents' addresses.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'", 'ws:', 'wss:'],
         mediaSrc: ["'self'", 'data:'],
         frameAncestors: ["'self'"],

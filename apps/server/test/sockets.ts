@@ -20,8 +20,8 @@ export class TestSocket {
     });
   }
 
-  static open(url: string): Promise<TestSocket> {
-    const ws = new WebSocket(url);
+  static open(url: string, options?: WebSocket.ClientOptions): Promise<TestSocket> {
+    const ws = new WebSocket(url, options);
     const socket = new TestSocket(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));

@@ -24,6 +24,9 @@ describe('the built console and widget', () => {
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
     // Served over plain HTTP on a LAN address, the page must still load its own assets over HTTP.
     expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+    // Images come from the server itself only: an outside address in a message must not reach the agent's browser.
+    const imgSrc = page.headers.get('content-security-policy')?.match(/img-src ([^;]*)/)?.[1];
+    expect(imgSrc?.split(' ').sort()).toEqual(["'self'", 'blob:', 'data:']);
 
     const asset = readdirSync(join(consoleDist, 'static')).find(
       (name) => name.endsWith('.js') && existsSync(join(consoleDist, 'static', `${name}.br`)),

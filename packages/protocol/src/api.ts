@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PERMISSIONS } from './permissions.js';
+import { line } from './strings.js';
 
 /** Every `/api` answer. */
 export interface Envelope<T = unknown> {
@@ -32,7 +33,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const LOGIN_PASSWORD_MIN_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
-const trimmed = (max: number) => z.string().trim().max(max);
+const trimmed = (max: number) => line(z.string().trim().max(max));
 
 /** An avatar is shown as an image: only web addresses and the server's own paths are accepted. */
 export const avatarUrl = trimmed(512).refine((value) => value === '' || /^(https?:\/\/|\/(?!\/))/i.test(value));
@@ -46,22 +47,17 @@ export const deleteBody = z.object({
   ids: z.array(z.coerce.number().int().positive()).min(1).max(MAX_PAGE_SIZE),
 });
 
-export const username = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[\p{L}\p{N}_.@-]+$/u);
-export const password = z.string().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH);
+export const username = line(z.string().trim().min(1).max(64)).regex(/^[\p{L}\p{N}_.@-]+$/u);
+export const password = line(z.string().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH));
 
 /** `POST /api/login`: either clear credentials or the seed's RSA-encrypted `param`. */
 export const loginBody = z.union([
-  z.object({ username: z.string().trim().min(1).max(64), password: z.string().min(1).max(MAX_PASSWORD_LENGTH) }),
+  z.object({ username: line(z.string().trim().min(1).max(64)), password: line(z.string().min(1).max(MAX_PASSWORD_LENGTH)) }),
   z.object({ param: z.string().min(1).max(8192) }),
 ]);
 export const credentials = z.object({
-  username: z.string().trim().min(1).max(64),
-  password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+  username: line(z.string().trim().min(1).max(64)),
+  password: line(z.string().min(1).max(MAX_PASSWORD_LENGTH)),
 });
 
 export const registerBody = z.object({
@@ -104,7 +100,7 @@ export const serviceListQuery = pageQuery.extend({
 export const serviceEditBody = z.object({
   id: z.coerce.number().int().positive().optional(),
   username,
-  nickname: z.string().trim().min(1).max(64),
+  nickname: line(z.string().trim().min(1).max(64)),
   password: password.optional(),
   roleId: z.coerce.number().int().positive(),
   maxChats: z.coerce.number().int().min(1).max(100).optional(),
@@ -128,7 +124,7 @@ export const roleListQuery = pageQuery.extend({
 
 export const roleEditBody = z.object({
   id: z.coerce.number().int().positive().optional(),
-  name: z.string().trim().min(1).max(64),
+  name: line(z.string().trim().min(1).max(64)),
   permissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length),
 });
 
@@ -152,7 +148,7 @@ export const recordListQuery = pageQuery.extend({
   to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
 });
 
-export const searchQuery = z.object({ keyword: z.string().trim().max(64).default('') });
+export const searchQuery = z.object({ keyword: line(z.string().trim().max(64)).default('') });
 
 export interface SearchSuggestion {
   value: string;

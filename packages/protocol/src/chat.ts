@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { line, multiline } from './strings.js';
 import { MAX_MESSAGE_LENGTH } from './text.js';
 
 export type VisitorState = 'wait' | 'current' | 'end' | 'robot' | 'monitor';
@@ -99,26 +100,26 @@ export const visitorId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
 /** A client-made message id that makes a send idempotent. */
 export const onlyId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 
-const pageUrl = z.string().trim().max(2048);
+const pageUrl = line(z.string().trim().max(2048));
 const seq = z.coerce.number().int().min(0);
 
 export const visitorInitBody = z.object({
   YQToken: yqToken.optional(),
   url: pageUrl.min(1),
-  title: z.string().max(512).optional(),
-  referrer: z.string().max(2048).optional(),
-  lang: z.string().max(35).optional(),
+  title: line(z.string().max(512)).optional(),
+  referrer: line(z.string().max(2048)).optional(),
+  lang: line(z.string().max(35)).optional(),
   channel: z.enum(CHANNELS).optional(),
 });
 
 export const messageBody = z.object({
   YQToken: yqToken,
-  msg: z.string().min(1).max(MAX_MESSAGE_LENGTH),
+  msg: multiline(z.string().min(1).max(MAX_MESSAGE_LENGTH)),
   onlyID: onlyId,
   type: z.enum(MESSAGE_TYPES).optional(),
 });
 
-export const visitBody = z.object({ YQToken: yqToken, url: pageUrl.min(1), title: z.string().max(512).optional() });
+export const visitBody = z.object({ YQToken: yqToken, url: pageUrl.min(1), title: line(z.string().max(512)).optional() });
 
 export const messagesQuery = z.object({
   YQToken: yqToken,
@@ -129,21 +130,18 @@ export const messagesQuery = z.object({
 
 export const letterBody = z.object({
   YQToken: yqToken.optional(),
-  name: z.string().trim().min(1).max(64),
-  phone: z
-    .string()
-    .trim()
-    .max(32)
+  name: line(z.string().trim().min(1).max(64)),
+  phone: line(z.string().trim().max(32))
     .regex(/^[\d\s+()-]*$/)
     .optional(),
   email: z.union([z.literal(''), z.email().max(254)]).optional(),
-  content: z.string().trim().min(1).max(2000),
+  content: multiline(z.string().trim().min(1).max(2000)),
 });
 
 export const rateBody = z.object({
   YQToken: yqToken,
   score: z.number().int().min(1).max(5),
-  comment: z.string().trim().max(500).optional(),
+  comment: multiline(z.string().trim().max(500)).optional(),
 });
 
 export const conversationBody = z.object({ YQToken: visitorId });
@@ -153,4 +151,4 @@ export const withdrawBody = z.object({ YQToken: visitorId, onlyID: onlyId });
 export const agentMessageBody = messageBody.extend({ YQToken: visitorId });
 export const agentMessagesQuery = messagesQuery.extend({ YQToken: visitorId });
 export const agentStateBody = z.object({ state: z.enum(['0', '1']) });
-export const typingData = z.object({ text: z.string().max(MAX_MESSAGE_LENGTH) });
+export const typingData = z.object({ text: multiline(z.string().max(MAX_MESSAGE_LENGTH)) });

@@ -79,6 +79,7 @@ const messages = {
   reasonUnknownKeys: { zh: '包含未知字段', en: 'has unknown keys' },
   reasonInvalid: { zh: '无效', en: 'is invalid' },
   reasonCommonPassword: { zh: '过于常见，请换一个更难猜的密码', en: 'is too common, choose one that is harder to guess' },
+  reasonControl: { zh: '含有不允许的控制字符', en: 'contains control characters' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof messages;

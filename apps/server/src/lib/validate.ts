@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTERS } from '@parley/protocol';
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import { type Lang, type MessageKey, type MessageParams, translate } from './i18n.js';
@@ -49,6 +50,9 @@ function fromIssue(issue: z.core.$ZodIssue): ValidationError {
       return new ValidationError(field, 'reasonOneOf', { values: issue.values.map(String).join(', ') });
     case 'unrecognized_keys':
       return new ValidationError(issue.keys[0] ?? field, 'reasonUnknownKeys', {});
+    case 'custom':
+      if (issue.params?.reason === CONTROL_CHARACTERS) return new ValidationError(field, 'reasonControl', {});
+      return new ValidationError(field, 'reasonInvalid', {});
     case 'invalid_union': {
       const nested = issue.errors[0]?.[0];
       if (nested) return fromIssue({ ...nested, path: [...issue.path, ...nested.path] } as z.core.$ZodIssue);

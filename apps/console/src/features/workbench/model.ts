@@ -161,6 +161,22 @@ export function safeUrl(value: string): string | null {
   }
 }
 
+/**
+ * The address of a file uploaded to this server (`/api/files/…`), or null for anything else: only those
+ * are drawn as images, so that an address a visitor wrote can never make an agent's browser fetch it
+ * (a tracking pixel would tell its owner the agent's address).
+ */
+export function ownUpload(value: string, origin: string = globalThis.location?.origin ?? 'http://parley.invalid'): string | null {
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== new URL(origin).origin || !url.pathname.startsWith('/api/files/')) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
 /** A client message id: unique enough per visitor, and within the protocol's alphabet. */
 export function newOnlyId(): string {
   const random = Math.random().toString(36).slice(2, 10);

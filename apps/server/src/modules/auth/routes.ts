@@ -1,8 +1,8 @@
-import { credentials, loginBody, registerBody } from '@parley/protocol';
+import { credentials, loginBody, registerBody, safeLine } from '@parley/protocol';
 import { ApiError, badRequest } from '../../lib/errors.js';
 import { clientMeta, type DefineRoute } from '../../lib/http.js';
 import { bearerToken } from '../../lib/tokens.js';
-import { parse } from '../../lib/validate.js';
+import { parse, ValidationError } from '../../lib/validate.js';
 import type { AgentService } from '../agents/service.js';
 import type { LoginKeys } from './rsa.js';
 import type { AuthService } from './service.js';
@@ -12,10 +12,19 @@ export function authRoutes(route: DefineRoute, auth: AuthService, agents: AgentS
     method: 'POST',
     url: '/api/login',
     access: 'public',
-    body: loginBody,
-    async handler({ body, req }) {
-      const { username, password } = 'param' in body ? decryptCredentials(keys, body.param) : body;
-      return auth.login(username, password, clientMeta(req));
+    async handler({ req }) {
+      const client = clientMeta(req);
+      let username: string;
+      let password: string;
+      try {
+        const body = parse(loginBody, req.body);
+        ({ username, password } = 'param' in body ? decryptCredentials(keys, body.param) : body);
+      } catch (error) {
+        const attempted = attemptedUsername(req.body);
+        if (error instanceof ValidationError && attempted) await auth.recordRefusedLogin(attempted, client);
+        throw error;
+      }
+      return auth.login(username, password, client);
     },
   });
 
@@ -67,4 +76,10 @@ function decryptCredentials(keys: LoginKeys, param: string) {
     throw badRequest('badEncryptedPayload');
   }
   return parse(credentials, json);
+}
+
+/** The account a refused clear-form attempt named, made safe to store (control characters replaced). */
+function attemptedUsername(body: unknown): string {
+  const username = typeof body === 'object' && body !== null ? (body as { username?: unknown }).username : undefined;
+  return typeof username === 'string' ? safeLine(username.trim()) : '';
 }

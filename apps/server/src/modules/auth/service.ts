@@ -119,6 +119,23 @@ export class AuthService {
     };
   }
 
+  /**
+   * A login refused for its input is still an attempt, and every attempt goes to the login log; it was
+   * never evaluated, so it does not count towards the failure limit.
+   */
+  async recordRefusedLogin(username: string, client: ClientMeta): Promise<void> {
+    await this.repo.insertLoginRecord({
+      username: username.slice(0, 64),
+      agent_id: null,
+      ip: client.ip,
+      user_agent: client.userAgent.slice(0, 512),
+      result: 'failure',
+      reason: 'invalid_input',
+      counted: 0,
+      created_at: isoNow(),
+    });
+  }
+
   private async openSession(agentId: number, now: number, refreshUntil: string) {
     const token = newToken();
     const sessionId = await this.repo.insertSession({

@@ -4,7 +4,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import { yqToken } from '@parley/protocol';
+import { safeLine, yqToken } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
@@ -49,7 +49,10 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       const name = `${randomBytes(18).toString('base64url')}.${type.extension}`;
       const { size } = await stat(temporary);
       await rename(temporary, join(dir, name));
-      const originalName = file.filename.replace(/[\\/\r\n"]/g, '_').slice(0, 255) || name;
+      const originalName =
+        safeLine(file.filename)
+          .replace(/[\\/"]/g, '_')
+          .slice(0, 255) || name;
       await db
         .insertInto('uploads')
         .values({ name, original_name: originalName, mime: type.mime, size, ...owner, created_at: isoNow() })

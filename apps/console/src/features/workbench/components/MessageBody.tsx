@@ -1,7 +1,7 @@
 import { FileOutlined } from '@ant-design/icons';
 import { Image } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type ChatMessage, fileLabel, linkify, safeUrl } from '../model';
+import { type ChatMessage, fileLabel, linkify, ownUpload, safeUrl } from '../model';
 
 /**
  * A message's content, always drawn as text: links are split out of the text and become anchors whose
@@ -10,9 +10,16 @@ import { type ChatMessage, fileLabel, linkify, safeUrl } from '../model';
 export function MessageBody({ message }: { message: ChatMessage }) {
   const { t } = useTranslation();
   if (message.type === 'image') {
-    const src = safeUrl(message.msg);
-    if (!src) return <span className="wb-text">{message.msg}</span>;
-    return <Image rootClassName="wb-image" src={src} alt={t('workbench.message.image')} />;
+    const src = ownUpload(message.msg);
+    if (src) return <Image rootClassName="wb-image" src={src} alt={t('workbench.message.image')} />;
+    // An image from elsewhere is never fetched by itself: the agent sees its address and may open it.
+    const href = safeUrl(message.msg);
+    if (!href) return <span className="wb-text">{message.msg}</span>;
+    return (
+      <a className="wb-text" href={href} target="_blank" rel="noopener noreferrer nofollow" referrerPolicy="no-referrer">
+        {message.msg}
+      </a>
+    );
   }
   if (message.type === 'file') {
     const href = safeUrl(message.msg);
