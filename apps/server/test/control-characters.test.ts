@@ -6,13 +6,15 @@ import { type ApiResponse, startTestServer, type TestServer } from './harness.js
 let server: TestServer;
 let admin: string;
 let visitorToken: string;
+let visitorId: string;
 let roleId: number;
 
 beforeAll(async () => {
   server = await startTestServer();
   admin = await server.login();
   const v = await visitor(server);
-  visitorToken = v.token;
+  visitorToken = v.credential;
+  visitorId = v.id;
   v.socket.close();
   const roles = await server.get<{ list: { id: number; name: string }[] }>('/api/role/getList', { token: admin });
   const agentRole = roles.body.data.list.find((role) => role.name === 'Agent');
@@ -153,7 +155,7 @@ const cases: Case[] = [
     route: 'POST /api/talk/send',
     field: 'msg',
     multiline: true,
-    send: post('/api/talk/send', (v) => ({ YQToken: visitorToken, msg: `hello${v}there`, onlyID: onlyId() }), true),
+    send: post('/api/talk/send', (v) => ({ YQToken: visitorId, msg: `hello${v}there`, onlyID: onlyId() }), true),
   },
 ];
 
