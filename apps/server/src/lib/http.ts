@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AuthContext, AuthService } from '../modules/auth/service.js';
 import { forbidden } from './errors.js';
 import { type Lang, pickLang } from './i18n.js';
+import type { LimitName, Limits } from './limits.js';
 import { bearerToken } from './tokens.js';
 import { parse } from './validate.js';
 
@@ -28,6 +29,8 @@ interface RouteBase<B, Q> {
   query?: z.ZodType<Q>;
   /** Larger or smaller than the app's default body limit. */
   bodyLimit?: number;
+  /** The entry of `LIMITS` counting this route's requests, per address and per visitor token. */
+  limit?: LimitName;
 }
 
 export interface PublicRoute<B, Q> extends RouteBase<B, Q> {
@@ -55,15 +58,19 @@ export function allowed(auth: AuthContext, access: Exclude<Access, 'public'>): b
 }
 
 /** Declares one `/api` route: access and schemas beside each other, the handler returns `data`. */
-export function createRouter(app: FastifyInstance, auth: AuthService) {
+export function createRouter(app: FastifyInstance, auth: AuthService, limits: Limits) {
   function define<B = undefined, Q = undefined>(def: PublicRoute<B, Q>): void;
   function define<B = undefined, Q = undefined>(def: AgentRoute<B, Q>): void;
   function define<B, Q>(def: PublicRoute<B, Q> | AgentRoute<B, Q>): void {
+    const { limit } = def;
     app.route({
       method: def.method,
       url: def.url,
       bodyLimit: def.bodyLimit,
+      // The address is counted before the body is read, the token once the body names it.
+      ...(limit ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => limits.address(limit, req, reply) } : {}),
       handler: async (req, reply) => {
+        if (limit) await limits.token(limit, req, reply);
         const lang = langOf(req);
         let context: AuthContext | undefined;
         if (def.access !== 'public') {

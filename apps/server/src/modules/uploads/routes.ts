@@ -64,6 +64,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     method: 'POST',
     url: '/api/visitor/upload',
     access: 'public',
+    limit: 'visitorUpload',
     handler: ({ req }) =>
       receive(req, async (file) => {
         // The token comes in the query, or as a form field sent before the file.
