@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { HEARTBEAT } from '@parley/protocol';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { Limits, limitTable } from '../src/lib/limits.js';
 import { onlyId } from './chat-harness.js';
 import { backends, startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
@@ -143,6 +147,48 @@ describe.skipIf(!backends.redis)('limits with Redis', () => {
     if (!first || !second) throw new Error('no servers');
     const answers = await Promise.all([...Array.from({ length: 4 }, () => init(first)), ...Array.from({ length: 4 }, () => init(second))]);
     expect(count(answers.map((answer) => answer.status))).toEqual({ 200: 6, 429: 2 });
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe.skipIf(!existsSync('/usr/bin/redis-server'))('limits when Redis is down', () => {
+  it('let requests through instead of failing them', async () => {
+    const port = await freePort();
+    const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'pipe' });
+    const app = Fastify();
+    try {
+      await new Promise<void>((resolve) => {
+        redis.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('Ready to accept connections')) resolve();
+        });
+      });
+      const limits = await Limits.register(
+        app,
+        limitTable('register.address=2/60'),
+        { url: `redis://127.0.0.1:${port}`, prefix: 'parley-test-down' },
+        () => undefined,
+      );
+      app.post('/limited', { onRequest: (req, reply) => limits.address('register', req, reply) }, async () => ({ ok: true }));
+      app.setErrorHandler((error: { status?: number }, _req, reply) => reply.status(error.status ?? 500).send({ failed: true }));
+      app.addHook('onClose', () => limits.close());
+      const statuses = async () => (await app.inject({ method: 'POST', url: '/limited' })).statusCode;
+      expect([await statuses(), await statuses(), await statuses()]).toEqual([200, 200, 429]);
+      const exited = new Promise((resolve) => redis.once('exit', resolve));
+      redis.kill('SIGKILL');
+      await exited;
+      expect([await statuses(), await statuses(), await statuses()]).toEqual([200, 200, 200]);
+    } finally {
+      redis.kill('SIGKILL');
+      await app.close();
+    }
   });
 });
 
