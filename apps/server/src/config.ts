@@ -128,7 +128,12 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
     widgetDir: resolve(e.WIDGET_DIR ?? `${appRoot}/apps/widget/dist`),
     rateLimits,
-    timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS, idleMs: e.IDLE_TIMEOUT_MS },
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      idleMs: e.IDLE_TIMEOUT_MS,
+    },
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     maxVisitorSocketsPerAddress: e.MAX_VISITOR_SOCKETS_PER_ADDRESS,
     maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,

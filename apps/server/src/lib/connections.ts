@@ -1,6 +1,6 @@
-import { BlockList, isIPv6 } from 'node:net';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { BlockList, isIPv6 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { ApiError } from './errors.js';

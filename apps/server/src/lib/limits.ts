@@ -85,7 +85,15 @@ export class Limits {
       ? new Redis(redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 1000 })
       : null;
     if (client) {
-      client.on('error', onError);
+      // One report per outage, not one per reconnection attempt.
+      let healthy = true;
+      client.on('ready', () => {
+        healthy = true;
+      });
+      client.on('error', (error) => {
+        if (healthy) onError(error);
+        healthy = false;
+      });
       // Requests counted before the first connection would pass uncounted; a Redis that is down at
       // start must not hold the start up, though.
       await Promise.race([once(client, 'ready'), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
