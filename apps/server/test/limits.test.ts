@@ -126,6 +126,26 @@ describe('POST /api/visitor/message', () => {
   }, 120_000);
 });
 
+describe('POST /api/visitor/upload', () => {
+  it('counts uploads per token, also when the token comes as a form field', async () => {
+    const server = await start({ RATE_LIMITS: 'visitorUpload.token=2/60' });
+    const token = (await server.post<{ YQToken: string }>('/api/visitor/init', { url: 'https://shop.example/', lang: 'en' })).body.data
+      .YQToken;
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082',
+      'hex',
+    );
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const form = new FormData();
+      form.append('YQToken', token);
+      form.append('file', new Blob([png]), 'dot.png');
+      statuses.push((await fetch(`${server.url}/api/visitor/upload`, { method: 'POST', body: form })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
+});
+
 describe('POST /api/register', () => {
   it('takes at most 3 registrations an hour from one address', async () => {
     const server = await start({});

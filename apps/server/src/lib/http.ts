@@ -20,6 +20,8 @@ export interface RouteContext<B, Q> {
   body: B;
   query: Q;
   lang: Lang;
+  /** Counts the request against its route's token limit for a token the request carries elsewhere. */
+  limitToken(token: string): Promise<void>;
 }
 
 interface RouteBase<B, Q> {
@@ -70,7 +72,8 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
       // The address is counted before the body is read, the token once the body names it.
       ...(limit ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => limits.address(limit, req, reply) } : {}),
       handler: async (req, reply) => {
-        if (limit) await limits.token(limit, req, reply);
+        // A token named in the body or query counts at once; one in a multipart field when the handler reads it.
+        const named = limit ? await limits.token(limit, req, reply) : undefined;
         const lang = langOf(req);
         let context: AuthContext | undefined;
         if (def.access !== 'public') {
@@ -79,7 +82,10 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
         }
         const body = (def.body ? parse(def.body, req.body) : undefined) as B;
         const query = (def.query ? parse(def.query, req.query) : undefined) as Q;
-        const base = { req, reply, body, query, lang };
+        const limitToken = async (token: string) => {
+          if (limit && named === undefined) await limits.token(limit, req, reply, token);
+        };
+        const base = { req, reply, body, query, lang, limitToken };
         const data =
           def.access === 'public' ? await def.handler(base) : context ? await def.handler({ ...base, auth: context }) : undefined;
         return ok(data ?? null);

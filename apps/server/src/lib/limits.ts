@@ -72,6 +72,8 @@ const hashed = (token: string) => createHash('sha256').update(token).digest('bas
  */
 export class Limits {
   private readonly checks = new Map<string, Check>();
+  /** Tokens a handler named itself, for requests that carry theirs elsewhere (a multipart field). */
+  private readonly named = new WeakMap<FastifyRequest, string>();
 
   private constructor(private readonly redis: Redis | null) {}
 
@@ -106,7 +108,7 @@ export class Limits {
     const limits = new Limits(client);
     for (const [name, limit] of Object.entries(table)) {
       limits.add(app, `${name}.address`, limit.address, (req) => normalizeIP(req.ip));
-      if (limit.token) limits.add(app, `${name}.token`, limit.token, (req) => hashed(tokenOf(req) ?? ''));
+      if (limit.token) limits.add(app, `${name}.token`, limit.token, (req) => hashed(limits.named.get(req) ?? tokenOf(req) ?? ''));
     }
     return limits;
   }
@@ -123,10 +125,15 @@ export class Limits {
     return this.enforce(`${name}.address`, req, reply);
   }
 
-  /** Counts the request against the route's token limit, when the route has one and a token is named. */
-  async token(name: LimitName, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (tokenOf(req) === undefined) return;
+  /**
+   * Counts the request against the route's token limit, when the route has one and a token is named:
+   * `token`, or else the one in the request's JSON body or query. Returns the token counted.
+   */
+  async token(name: LimitName, req: FastifyRequest, reply: FastifyReply, token = tokenOf(req)): Promise<string | undefined> {
+    if (token === undefined) return undefined;
+    this.named.set(req, token);
     await this.enforce(`${name}.token`, req, reply);
+    return token;
   }
 
   private async enforce(key: string, req: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -65,12 +65,20 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     url: '/api/visitor/upload',
     access: 'public',
     limit: 'visitorUpload',
-    handler: ({ req }) =>
+    handler: ({ req, limitToken }) =>
       receive(req, async (file) => {
         // The token comes in the query, or as a form field sent before the file.
         const field = file.fields.YQToken;
         const fromForm = field && !Array.isArray(field) && field.type === 'field' ? field.value : undefined;
         const token = yqToken.safeParse((req.query as Record<string, unknown>).YQToken ?? fromForm);
+        if (token.success) {
+          try {
+            await limitToken(token.data);
+          } catch (error) {
+            file.file.resume();
+            throw error;
+          }
+        }
         const visitor = token.success
           ? await db.selectFrom('visitors').select('id').where('token', '=', token.data).executeTakeFirst()
           : undefined;
