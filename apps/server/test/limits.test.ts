@@ -256,6 +256,31 @@ describe('connections', () => {
     await Promise.all(held.map((socket) => closedWithin(socket, 1000)));
   });
 
+  it('behind a trusted proxy, caps the sockets per forwarded client address, not the proxy connections', async () => {
+    const server = await start({ TRUST_PROXY: '127.0.0.0/8', MAX_CONNECTIONS_PER_ADDRESS: '2', MAX_AGENT_SOCKETS_PER_ADDRESS: '2' });
+    const held = await Promise.all(Array.from({ length: 4 }, () => open(server)));
+    expect((await call(server, 'GET', '/api/publicKey')).status).toBe(200);
+    const url = `${server.url.replace('http', 'ws')}/ws/agent?token=${await server.login()}`;
+    const clients: WebSocket[] = [];
+    const upgrade = (client: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(url, { headers: { 'x-forwarded-for': client } });
+        clients.push(ws);
+        ws.once('error', () => undefined);
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once('open', () => resolve(101));
+      });
+    const statuses = [
+      await upgrade('203.0.113.7'),
+      await upgrade('203.0.113.7'),
+      await upgrade('203.0.113.7'),
+      await upgrade('203.0.113.8'),
+    ];
+    expect(statuses).toEqual([101, 101, 429, 101]);
+    for (const client of clients) client.terminate();
+    for (const socket of held) socket.destroy();
+  });
+
   it('refuses visitor sockets beyond the per-address cap with 429', async () => {
     const server = await start({ MAX_VISITOR_SOCKETS_PER_ADDRESS: '3' });
     const token = (await server.post<{ YQToken: string }>('/api/visitor/init', { url: 'https://shop.example/', lang: 'en' })).body.data
