@@ -7,9 +7,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import helmet from 'helmet';
 import type { Config } from './config.js';
 import type { Storage } from './db/index.js';
+import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError } from './lib/errors.js';
 import { createRouter, langOf } from './lib/http.js';
 import { translate } from './lib/i18n.js';
+import { Limits } from './lib/limits.js';
 import { redactUrl } from './lib/redact.js';
 import { AgentRepository } from './modules/agents/repository.js';
 import { agentRoutes } from './modules/agents/routes.js';
@@ -65,7 +67,18 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
             },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
+    // Slow or silent clients must not hold connections (and file descriptors) for ever. Upgraded
+    // WebSockets leave these timeouts behind; they have their own heartbeat rule.
+    connectionTimeout: config.timeouts.idleMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    requestTimeout: config.timeouts.requestMs,
+    http: {
+      headersTimeout: Math.min(config.timeouts.headersMs, config.timeouts.requestMs),
+      requestTimeout: config.timeouts.requestMs,
+      connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs),
+    },
   });
+  capConnections(app.server, config.maxConnectionsPerAddress, trustedPeer(config.trustProxy));
 
   const { db } = storage;
   const authRepo = new AuthRepository(db);
@@ -172,7 +185,14 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     return reply.status(404).send({ code: 404, msg: translate(lang, 'notFound'), data: null });
   });
 
-  const route = createRouter(app, auth);
+  const limits = await Limits.register(
+    app,
+    config.rateLimits,
+    config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined,
+    (error) => app.log.warn({ err: error }, 'rate limit store failed; requests pass unlimited'),
+  );
+  capSockets(app, { '/ws/visitor': config.maxVisitorSocketsPerAddress, '/ws/agent': config.maxAgentSocketsPerAddress });
+  const route = createRouter(app, auth, limits);
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents);
   roleRoutes(route, roles);
@@ -212,6 +232,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     visitorSockets.stop();
     await visitorSockets.shared?.stop();
     await presence.stop();
+    await limits.close();
   });
   return app;
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@parley/protocol';
 import { z } from 'zod';
 import { isCommonPassword } from './lib/common-passwords.js';
+import { type LimitTable, limitTable } from './lib/limits.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce
@@ -9,6 +10,8 @@ const seconds = z.coerce
   .int()
   .min(1)
   .max(10 * 365 * 24 * 3600);
+const milliseconds = z.coerce.number().int().min(1).max(3600_000);
+const count = z.coerce.number().int().min(1).max(1_000_000);
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
 const envSchema = z.object({
@@ -65,6 +68,18 @@ const envSchema = z.object({
   /** Where the built console and widget are served from; the build output by default. */
   CONSOLE_DIR: z.string().optional(),
   WIDGET_DIR: z.string().optional(),
+  /** Overrides of the request limits' table (lib/limits.ts): `name.address=max/seconds,…`. */
+  RATE_LIMITS: z.string().max(4096).optional(),
+  /** Milliseconds a client may take to send a request's headers, and the whole request (uploads included). */
+  HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
+  REQUEST_TIMEOUT_MS: milliseconds.default(60_000),
+  /** Milliseconds an idle keep-alive connection, or a silent one, is kept open. */
+  KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
+  IDLE_TIMEOUT_MS: milliseconds.default(30_000),
+  /** Concurrent TCP connections from one address (not counted for TRUST_PROXY addresses), and sockets per address. */
+  MAX_CONNECTIONS_PER_ADDRESS: count.default(256),
+  MAX_VISITOR_SOCKETS_PER_ADDRESS: count.default(100),
+  MAX_AGENT_SOCKETS_PER_ADDRESS: count.default(100),
 });
 
 export interface Config {
@@ -87,6 +102,11 @@ export interface Config {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   consoleDir: string;
   widgetDir: string;
+  rateLimits: LimitTable;
+  timeouts: { headersMs: number; requestMs: number; keepAliveMs: number; idleMs: number };
+  maxConnectionsPerAddress: number;
+  maxVisitorSocketsPerAddress: number;
+  maxAgentSocketsPerAddress: number;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +119,12 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     throw new ConfigError(`invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  let rateLimits: LimitTable;
+  try {
+    rateLimits = limitTable(e.RATE_LIMITS);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -117,6 +143,16 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
     widgetDir: resolve(e.WIDGET_DIR ?? `${appRoot}/apps/widget/dist`),
+    rateLimits,
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      idleMs: e.IDLE_TIMEOUT_MS,
+    },
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    maxVisitorSocketsPerAddress: e.MAX_VISITOR_SOCKETS_PER_ADDRESS,
+    maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,
   };
 }
 

@@ -41,7 +41,14 @@ export function authRoutes(route: DefineRoute, auth: AuthService, agents: AgentS
 
   route({ method: 'GET', url: '/api/login/logOut', access: 'agent', handler: ({ auth: who }) => auth.logout(who) });
 
-  route({ method: 'POST', url: '/api/register', access: 'public', body: registerBody, handler: ({ body }) => agents.register(body) });
+  route({
+    method: 'POST',
+    url: '/api/register',
+    access: 'public',
+    limit: 'register',
+    body: registerBody,
+    handler: ({ body }) => agents.register(body),
+  });
 
   // Phone codes and social sign-in need an outside provider; none is configured in this deployment.
   route({

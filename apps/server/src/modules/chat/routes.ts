@@ -13,27 +13,18 @@ import {
   withdrawBody,
 } from '@parley/protocol';
 import { z } from 'zod';
-import { ApiError } from '../../lib/errors.js';
 import { clientMeta, type DefineRoute } from '../../lib/http.js';
-import { RateLimiter } from '../../lib/rate-limit.js';
 import type { ChatService } from './service.js';
 
 const visitorIdQuery = z.object({ YQToken: agentMessagesQuery.shape.YQToken });
 
-function limit(limiter: RateLimiter, key: string): void {
-  if (!limiter.take(key)) throw new ApiError(429, 'slowDown');
-}
-
 /** The visitor API: no agent token; the YQToken handed out by init is the visitor's credential. */
 export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
-  // A person types a few messages a second at most; a burst of 20 leaves room for a queue of retries.
-  const visitorMessages = new RateLimiter(20, 5);
-  // Leave-messages come from a form: a few dozen an hour from one address is already a lot.
-  const letters = new RateLimiter(30, 30 / 3600);
   route({
     method: 'POST',
     url: '/api/visitor/init',
     access: 'public',
+    limit: 'visitorInit',
     body: visitorInitBody,
     handler: ({ body, req }) => chat.init(body, clientMeta(req)),
   });
@@ -41,16 +32,15 @@ export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
     method: 'POST',
     url: '/api/visitor/message',
     access: 'public',
+    limit: 'visitorMessage',
     body: messageBody,
-    handler: ({ body }) => {
-      limit(visitorMessages, body.YQToken);
-      return chat.visitorMessage(body.YQToken, body);
-    },
+    handler: ({ body }) => chat.visitorMessage(body.YQToken, body),
   });
   route({
     method: 'POST',
     url: '/api/visitor/visit',
     access: 'public',
+    limit: 'visitorVisit',
     body: visitBody,
     handler: async ({ body }) => {
       await chat.visit(body.YQToken, body.url, body.title ?? '');
@@ -61,6 +51,7 @@ export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
     method: 'GET',
     url: '/api/visitor/messages',
     access: 'public',
+    limit: 'visitorMessages',
     query: messagesQuery,
     handler: ({ query }) => chat.visitorMessages(query.YQToken, query.afterSeq),
   });
@@ -68,16 +59,15 @@ export function visitorRoutes(route: DefineRoute, chat: ChatService): void {
     method: 'POST',
     url: '/api/visitor/letter',
     access: 'public',
+    limit: 'visitorLetter',
     body: letterBody,
-    handler: ({ body, req }) => {
-      limit(letters, req.ip);
-      return chat.letter(body, req.ip);
-    },
+    handler: ({ body, req }) => chat.letter(body, req.ip),
   });
   route({
     method: 'POST',
     url: '/api/visitor/rate',
     access: 'public',
+    limit: 'visitorRate',
     body: rateBody,
     handler: async ({ body }) => {
       await chat.rate(body.YQToken, body.score, body.comment);

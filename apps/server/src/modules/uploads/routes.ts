@@ -68,14 +68,23 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     method: 'POST',
     url: '/api/visitor/upload',
     access: 'public',
-    handler: ({ req }) =>
+    limit: 'visitorUpload',
+    handler: ({ req, limitToken }) =>
       receive(req, async (file) => {
         // The credential comes in the query, or as a form field sent before the file.
         const field = file.fields.YQToken;
         const fromForm = field && !Array.isArray(field) && field.type === 'field' ? field.value : undefined;
-        const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken ?? fromForm);
-        const visitor = credential.success
-          ? await db.selectFrom('visitors').select('id').where('token_hash', '=', hashToken(credential.data)).executeTakeFirst()
+        const token = yqToken.safeParse((req.query as Record<string, unknown>).YQToken ?? fromForm);
+        if (token.success) {
+          try {
+            await limitToken(token.data);
+          } catch (error) {
+            file.file.resume();
+            throw error;
+          }
+        }
+        const visitor = token.success
+          ? await db.selectFrom('visitors').select('id').where('token_hash', '=', hashToken(token.data)).executeTakeFirst()
           : undefined;
         if (!visitor) {
           file.file.resume();
