@@ -10,7 +10,7 @@ let visitorId: string;
 let roleId: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ RATE_LIMITS: 'register.address=1000/3600,visitorLetter.address=1000/3600' });
   admin = await server.login();
   const v = await visitor(server);
   visitorToken = v.credential;

@@ -8,7 +8,7 @@ const COMMON = ['password', '12345678', 'qwertyuiop', 'iloveyou', 'Password1', '
 let server: TestServer;
 let admin: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ RATE_LIMITS: 'register.address=100/3600' });
   admin = await server.login();
 });
 afterAll(() => server.close());
