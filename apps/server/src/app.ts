@@ -3,9 +3,11 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
+import { CloseCode } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
 import { ApiError } from './lib/errors.js';
 import { createRouter, langOf } from './lib/http.js';
@@ -48,6 +50,9 @@ export interface AppDeps {
 /** Default body limit of the JSON API; uploads declare their own. */
 export const BODY_LIMIT = 256 * 1024;
 
+/** Seconds a client is told to wait (Retry-After) while the database is away. */
+export const UNAVAILABLE_RETRY_S = 5;
+
 /** The whole server as one Fastify instance; `main.ts` runs it, tests build the very same thing. */
 export async function buildApp({ config, storage, bus, logger }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -68,6 +73,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   });
 
   const { db } = storage;
+  storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost');
   const authRepo = new AuthRepository(db);
   const auth = new AuthService(authRepo, config, bus);
   const roleRepo = new RoleRepository(db);
@@ -147,6 +153,11 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
       for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
       app.websocketServer.close(() => done());
     },
+    // A socket handler that fails closes its socket as a server fault (clients retry), not a bare reset.
+    errorHandler(error, socket, req) {
+      req.log.error({ err: error }, 'socket handler failed');
+      socket.close(CloseCode.serverError, 'server error');
+    },
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
@@ -158,6 +169,13 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     if (status === 413) return reply.status(413).send({ code: 413, msg: translate(lang, 'tooLarge'), data: null });
     if (status === 415) return reply.status(415).send({ code: 415, msg: translate(lang, 'unsupportedType'), data: null });
     if (status === 400) return reply.status(400).send({ code: 400, msg: translate(lang, 'badJson'), data: null });
+    if (isDatabaseUnavailable(error)) {
+      req.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_S))
+        .send({ code: 503, msg: translate(lang, 'databaseUnavailable'), data: null });
+    }
     req.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ code: 500, msg: translate(lang, 'serverError'), data: null });
   });

@@ -62,6 +62,10 @@ const messages = {
   uploadType: { zh: '不支持该文件类型', en: 'This type of file is not accepted' },
   uploadTooLarge: { zh: '文件过大，最大 {mb} MB', en: 'The file is too large; the limit is {mb} MB' },
   slowDown: { zh: '发送太频繁，请稍后再试', en: 'Too many requests, please slow down' },
+  databaseUnavailable: {
+    zh: '数据库暂时不可用，请稍后重试',
+    en: 'The database is unavailable for the moment, please try again shortly',
+  },
   // zod issue reasons
   reasonRequired: { zh: '必填', en: 'is required' },
   reasonType: { zh: '类型应为 {expected}', en: 'must be of type {expected}' },

@@ -89,7 +89,17 @@ export class VisitorSockets {
 export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, sockets: VisitorSockets, liveness: Liveness): void {
   app.get('/ws/visitor', { websocket: true }, async (socket, req) => {
     const parsed = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
-    if (!parsed.success || !(await chat.visitorExists(parsed.data))) {
+    let known = false;
+    try {
+      known = parsed.success && (await chat.visitorExists(parsed.data));
+    } catch (error) {
+      // A fault of the server (the database is away), not an unknown visitor: the widget retries later
+      // instead of starting over as a new visitor.
+      req.log.warn({ err: error }, 'visitor socket lookup failed');
+      socket.close(CloseCode.serverError, 'server error');
+      return;
+    }
+    if (!parsed.success || !known) {
       socket.close(CloseCode.badToken, 'unknown visitor');
       return;
     }
@@ -103,6 +113,12 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
       if (!data.success) return sendError(socket, 'typing data is { text }');
       chat.typing(token, data.data.text).catch((error: unknown) => req.log.error({ err: error }, 'typing relay failed'));
     });
-    await chat.visitorOnline(token);
+    try {
+      await chat.visitorOnline(token);
+    } catch (error) {
+      // Presence could not be recorded: the widget's reconnection records it once the server can.
+      req.log.warn({ err: error }, 'visitor presence failed');
+      socket.close(CloseCode.serverError, 'server error');
+    }
   });
 }
