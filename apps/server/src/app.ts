@@ -27,6 +27,8 @@ import { ChatService } from './modules/chat/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
+import { Metrics } from './modules/ops/metrics.js';
+import { opsRoutes } from './modules/ops/routes.js';
 import { RecordRepository } from './modules/records/repository.js';
 import { recordRoutes } from './modules/records/routes.js';
 import { RoleRepository } from './modules/roles/repository.js';
@@ -188,6 +190,10 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     }
     return reply.status(404).send({ code: 404, msg: translate(lang, 'notFound'), data: null });
   });
+
+  const metrics = new Metrics({ agents: () => agentSockets.count(), visitors: () => visitorSockets.count() });
+  metrics.register(app);
+  opsRoutes(app, { config, storage, bus, metrics });
 
   const route = createRouter(app, auth);
   authRoutes(route, auth, agents, keys);

@@ -51,6 +51,8 @@ const envSchema = z.object({
   /** Where the built console and widget are served from; the build output by default. */
   CONSOLE_DIR: z.string().optional(),
   WIDGET_DIR: z.string().optional(),
+  /** When set, `GET /metrics` answers anyone who sends it as a bearer token (and no one else). */
+  METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).max(256).optional()),
 });
 
 export interface Config {
@@ -72,6 +74,8 @@ export interface Config {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   consoleDir: string;
   widgetDir: string;
+  /** Opens `GET /metrics` beyond loopback to whoever sends it as a bearer token. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
     widgetDir: resolve(e.WIDGET_DIR ?? `${appRoot}/apps/widget/dist`),
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 
