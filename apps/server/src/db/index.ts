@@ -81,6 +81,10 @@ async function openPostgres(connectionString: string, schema: string | undefined
     connectionString,
     max: 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A database that vanished without closing its connections (host down, network cut) is noticed
+    // by TCP keepalive rather than after the kernel's two hours.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     options: schema ? `-c search_path="${schema}"` : undefined,
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
