@@ -101,7 +101,11 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     presence.disconnected(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence failed'));
   };
   const visitorGone = (token: string) => {
-    chat.visitorOffline(token).catch((error: unknown) => app.log.error({ err: error }, 'visitor offline failed'));
+    chat.visitorOffline(token).catch((error: unknown) => {
+      app.log.error({ err: error }, 'visitor offline failed');
+      // Left while the database was away: reported once it is back, unless the visitor returns first.
+      if (isDatabaseUnavailable(error)) visitorSockets.leaveLater(token, UNAVAILABLE_RETRY_S * 1000);
+    });
   };
   const sharedPresenceFailed = (error: unknown) => app.log.warn({ err: error }, 'shared visitor presence failed');
   const visitorSockets = new VisitorSockets(

@@ -180,6 +180,21 @@ describeOnPostgres('PostgreSQL going away (CONTRACT §10)', () => {
     await agentSocket.frame('8002');
     expect(visitorSocket.closeCode).toBeUndefined();
 
+    // A second visitor, who will leave while the database is away.
+    const leaverInit = await call<{ YQToken: string; id?: string }>('POST', '/api/visitor/init', {
+      body: { url: 'https://shop.example/' },
+    });
+    const leaver = leaverInit.body.data;
+    expect((await call('POST', '/api/visitor/message', { body: { YQToken: leaver.YQToken, msg: 'hi', onlyID: 'leaver-0' } })).status).toBe(
+      200,
+    );
+    const leaverSocket = await TestSocket.open(ws(`/ws/visitor?YQToken=${leaver.YQToken}`));
+    // Agents know a visitor by its public id (init's `id`), or by its token where there is none.
+    const publicId = leaver.id ?? leaver.YQToken;
+    const ofLeaver = (code: string) => (frame: unknown) =>
+      (frame as { code: string }).code === code && (frame as { data?: { YQToken?: string } }).data?.YQToken === publicId;
+    await agentSocket.until(() => agentSocket.frames.find(ofLeaver('8002')));
+
     // (a) The server's own connections are ended by PostgreSQL: the process lives on and serves again.
     expect(await terminateServerConnections()).toBeGreaterThan(0);
     await eventually(async () => (await call('GET', '/api/userInfo', { token })).status === 200);
@@ -217,6 +232,10 @@ describeOnPostgres('PostgreSQL going away (CONTRACT §10)', () => {
     expect(visitorSocket.closeCode).toBeUndefined();
     expect(server.child.exitCode).toBeNull();
 
+    // The second visitor leaves now; past the grace period, recording it fails for want of a database.
+    leaverSocket.close();
+    await eventually(async () => server.output().includes('visitor offline failed'));
+
     // The database returns: everything answers again without a restart.
     await proxy.restore();
     await eventually(async () => (await call('GET', '/readyz')).status === 200);
@@ -227,6 +246,8 @@ describeOnPostgres('PostgreSQL going away (CONTRACT §10)', () => {
     for (const message of acknowledged) expect(stored.body.data.list.find((item) => item.onlyID === message.onlyID)?.seq).toBe(message.seq);
     expect(agentSocket.closeCode).toBeUndefined();
     expect(visitorSocket.closeCode).toBeUndefined();
+    // The visitor who left during the outage is reported gone once the database is back.
+    await agentSocket.until(() => agentSocket.frames.find(ofLeaver('8003')), 30_000);
     const fresh = await TestSocket.open(ws(`/ws/agent?token=${encodeURIComponent(token)}`));
     await fresh.frame('0000');
     fresh.close();

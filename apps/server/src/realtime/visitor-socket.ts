@@ -62,6 +62,15 @@ export class VisitorSockets {
     this.share(token, set.size);
     if (set.size > 0) return;
     this.byToken.delete(token);
+    this.leaveLater(token, this.graceMs);
+  }
+
+  /**
+   * Decides after `delayMs` whether a visitor without a socket here has left; also how a report of
+   * leaving that failed (the database was away) is tried again. A socket of the visitor cancels it.
+   */
+  leaveLater(token: string, delayMs: number): void {
+    clearTimeout(this.leaving.get(token));
     const timer = setTimeout(() => {
       this.leaving.delete(token);
       if (this.byToken.has(token)) return;
@@ -69,7 +78,7 @@ export class VisitorSockets {
       this.shared.heldElsewhere(token).then((elsewhere) => {
         if (!elsewhere && !this.byToken.has(token)) this.gone(token);
       }, this.onError);
-    }, this.graceMs);
+    }, delayMs);
     timer.unref();
     this.leaving.set(token, timer);
   }
