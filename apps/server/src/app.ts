@@ -3,9 +3,11 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
+import { CloseCode } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError } from './lib/errors.js';
@@ -27,6 +29,8 @@ import { ChatService } from './modules/chat/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
+import { Metrics } from './modules/ops/metrics.js';
+import { opsRoutes } from './modules/ops/routes.js';
 import { RecordRepository } from './modules/records/repository.js';
 import { recordRoutes } from './modules/records/routes.js';
 import { RoleRepository } from './modules/roles/repository.js';
@@ -49,6 +53,9 @@ export interface AppDeps {
 
 /** Default body limit of the JSON API; uploads declare their own. */
 export const BODY_LIMIT = 256 * 1024;
+
+/** Seconds a client is told to wait (Retry-After) while the database is away. */
+export const UNAVAILABLE_RETRY_S = 5;
 
 /** The whole server as one Fastify instance; `main.ts` runs it, tests build the very same thing. */
 export async function buildApp({ config, storage, bus, logger }: AppDeps): Promise<FastifyInstance> {
@@ -81,6 +88,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
   capConnections(app.server, config.maxConnectionsPerAddress, trustedPeer(config.trustProxy));
 
   const { db } = storage;
+  storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost');
   const authRepo = new AuthRepository(db);
   const auth = new AuthService(authRepo, config, bus);
   const roleRepo = new RoleRepository(db);
@@ -106,7 +114,11 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     presence.disconnected(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence failed'));
   };
   const visitorGone = (publicId: string) => {
-    chat.visitorOffline(publicId).catch((error: unknown) => app.log.error({ err: error }, 'visitor offline failed'));
+    chat.visitorOffline(publicId).catch((error: unknown) => {
+      app.log.error({ err: error }, 'visitor offline failed');
+      // Left while the database was away: reported once it is back, unless the visitor returns first.
+      if (isDatabaseUnavailable(error)) visitorSockets.leaveLater(publicId, UNAVAILABLE_RETRY_S * 1000);
+    });
   };
   const sharedPresenceFailed = (error: unknown) => app.log.warn({ err: error }, 'shared visitor presence failed');
   const visitorSockets = new VisitorSockets(
@@ -161,6 +173,11 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
       for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
       app.websocketServer.close(() => done());
     },
+    // A socket handler that fails closes its socket as a server fault (clients retry), not a bare reset.
+    errorHandler(error, socket, req) {
+      req.log.error({ err: error }, 'socket handler failed');
+      socket.close(CloseCode.serverError, 'server error');
+    },
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
@@ -172,6 +189,13 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     if (status === 413) return reply.status(413).send({ code: 413, msg: translate(lang, 'tooLarge'), data: null });
     if (status === 415) return reply.status(415).send({ code: 415, msg: translate(lang, 'unsupportedType'), data: null });
     if (status === 400) return reply.status(400).send({ code: 400, msg: translate(lang, 'badJson'), data: null });
+    if (isDatabaseUnavailable(error)) {
+      req.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_S))
+        .send({ code: 503, msg: translate(lang, 'databaseUnavailable'), data: null });
+    }
     req.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ code: 500, msg: translate(lang, 'serverError'), data: null });
   });
@@ -184,6 +208,10 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     }
     return reply.status(404).send({ code: 404, msg: translate(lang, 'notFound'), data: null });
   });
+
+  const metrics = new Metrics({ agents: () => agentSockets.count(), visitors: () => visitorSockets.count() });
+  metrics.register(app);
+  opsRoutes(app, { config, storage, bus, metrics });
 
   const limits = await Limits.register(
     app,

@@ -80,6 +80,8 @@ const envSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: count.default(256),
   MAX_VISITOR_SOCKETS_PER_ADDRESS: count.default(100),
   MAX_AGENT_SOCKETS_PER_ADDRESS: count.default(100),
+  /** When set, `GET /metrics` answers anyone who sends it as a bearer token (and no one else). */
+  METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).max(256).optional()),
 });
 
 export interface Config {
@@ -107,6 +109,8 @@ export interface Config {
   maxConnectionsPerAddress: number;
   maxVisitorSocketsPerAddress: number;
   maxAgentSocketsPerAddress: number;
+  /** Opens `GET /metrics` beyond loopback to whoever sends it as a bearer token. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     maxVisitorSocketsPerAddress: e.MAX_VISITOR_SOCKETS_PER_ADDRESS,
     maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

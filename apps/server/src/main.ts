@@ -14,6 +14,9 @@ async function main(): Promise<void> {
   const seeded = await seed(storage.db, config.adminUsername, config.adminPassword);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
   const app = await buildApp({ config, storage, bus });
+  // The last resort: every background task handles its own failures, but a rejection missed during a
+  // database or Redis outage must be logged, not end a process that is otherwise serving.
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -13,6 +13,8 @@ export const CloseCode = {
   revoked: 4403,
   badFrame: 4400,
   idle: 4408,
+  /** The server could not serve the socket (its database is away, …): not the client's fault, retry later. */
+  serverError: 1011,
 } as const;
 
 /** Frame codes of CONTRACT §6. */

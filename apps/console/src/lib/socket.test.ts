@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AgentSocket, agentSocketUrl, type SocketLike } from './socket';
+import { AgentSocket, agentSocketUrl, isSessionClose, type SocketLike } from './socket';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -85,6 +85,41 @@ describe('AgentSocket', () => {
     sockets[0]?.open();
     vi.advanceTimersByTime(1000);
     expect(sockets[0]?.sent).toEqual(['Y', '{"code":"5000","type":"service","uuid":"u"}']);
+  });
+
+  it('retries a server fault (1011) with growing waits up to a ceiling, and waits 1 s again once greeted', () => {
+    const closes: number[] = [];
+    const client = make({ onClose: (code) => closes.push(code), maxRetryMs: 4000 });
+    client.open();
+    const waits: number[] = [];
+    // The server opens the socket, then closes it as a fault: what a console sees while the database is away.
+    for (let index = 0; index < 5; index += 1) {
+      const socket = sockets[sockets.length - 1];
+      socket?.open();
+      socket?.drop(1011);
+      let waited = 0;
+      const count = sockets.length;
+      while (sockets.length === count) {
+        vi.advanceTimersByTime(100);
+        waited += 100;
+      }
+      waits.push(waited);
+    }
+    expect(waits).toEqual([1000, 2000, 4000, 4000, 4000]);
+    expect(closes).toEqual([1011, 1011, 1011, 1011, 1011]);
+    expect(closes.some(isSessionClose)).toBe(false);
+    // Back to normal: the server greets, and the next drop is retried after a second.
+    sockets[sockets.length - 1]?.open();
+    sockets[sockets.length - 1]?.receive('{"code":"0000"}');
+    sockets[sockets.length - 1]?.drop(1006);
+    const count = sockets.length;
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(count + 1);
+  });
+
+  it('tells session closes (4401, 4402, 4403) from server and network faults', () => {
+    expect([4401, 4402, 4403].every(isSessionClose)).toBe(true);
+    expect([1011, 1013, 1006, 1001, 4408, 4400].some(isSessionClose)).toBe(false);
   });
 
   it('does not reconnect once closed on purpose', () => {

@@ -1,7 +1,21 @@
-import { type Frame, HEARTBEAT, HEARTBEAT_MS } from '@parley/protocol';
+import { CloseCode, type Frame, HEARTBEAT, HEARTBEAT_MS, SocketCode } from '@parley/protocol';
 
 /** Seed §9: while a socket is still connecting, sending waits and retries this often. */
 export const SOCKET_RETRY_MS = 1000;
+/**
+ * Reconnections after failures double their wait from SOCKET_RETRY_MS up to this: a few agents' consoles
+ * cost a failing server little, and one back online reconnects within seconds.
+ */
+export const SOCKET_MAX_RETRY_MS = 5000;
+
+/**
+ * The close codes that speak of the session (bad, expired or revoked token): the HTTP client decides
+ * whether to refresh or sign out. Any other code (1011 server fault, 1013, 1006 …) is the server's or the
+ * network's trouble: the socket only reconnects, with backoff.
+ */
+export function isSessionClose(code: number): boolean {
+  return code === CloseCode.badToken || code === CloseCode.expiredToken || code === CloseCode.revoked;
+}
 
 export type SocketStatus = 'connecting' | 'open' | 'closed';
 
@@ -27,6 +41,7 @@ export interface AgentSocketOptions {
   onClose?(code: number): void;
   create?(url: string): SocketLike;
   retryMs?: number;
+  maxRetryMs?: number;
   heartbeatMs?: number;
 }
 
@@ -44,10 +59,17 @@ export class AgentSocket {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly retryMs: number;
+  private readonly maxRetryMs: number;
+  /**
+   * Reconnections since the server last greeted: a server that keeps failing is asked less and less
+   * often. Counted from the greeting, not the open, since a server fault (1011) closes after the open.
+   */
+  private failures = 0;
   private readonly heartbeatMs: number;
 
   constructor(private readonly options: AgentSocketOptions) {
     this.retryMs = options.retryMs ?? SOCKET_RETRY_MS;
+    this.maxRetryMs = options.maxRetryMs ?? SOCKET_MAX_RETRY_MS;
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   }
 
@@ -87,7 +109,9 @@ export class AgentSocket {
       } catch {
         return;
       }
-      if (typeof frame === 'object' && frame !== null && typeof (frame as Frame).code === 'string') this.options.onFrame(frame as Frame);
+      if (typeof frame !== 'object' || frame === null || typeof (frame as Frame).code !== 'string') return;
+      if ((frame as Frame).code === SocketCode.hello) this.failures = 0;
+      this.options.onFrame(frame as Frame);
     };
     // An error is always followed by a close; the close decides what happens next.
     socket.onerror = () => undefined;
@@ -102,9 +126,11 @@ export class AgentSocket {
 
   private scheduleReconnect(): void {
     clearTimeout(this.reconnectTimer);
+    const delay = Math.min(this.maxRetryMs, this.retryMs * 2 ** Math.min(this.failures, 30));
+    this.failures += 1;
     this.reconnectTimer = setTimeout(() => {
       if (!this.closing && !this.socket) this.connect();
-    }, this.retryMs);
+    }, delay);
   }
 
   private sendRaw(text: string): void {
@@ -126,6 +152,7 @@ export class AgentSocket {
   close(): void {
     this.closing = true;
     this.opened = false;
+    this.failures = 0;
     clearInterval(this.heartbeat);
     clearTimeout(this.reconnectTimer);
     const socket = this.socket;

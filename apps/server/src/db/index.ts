@@ -15,8 +15,16 @@ export interface Storage {
   dialect: DialectName;
   /** The PostgreSQL schema worked in, when not the default one. */
   schema?: string | undefined;
+  /**
+   * Hears the errors of connections that no query was waiting on (the database ended them, or went
+   * away). They are expected during an outage; the pool replaces the connections once it is back.
+   */
+  onConnectionError?: (error: Error) => void;
   close(): Promise<void>;
 }
+
+/** How long a query waits for a connection before failing (as "database unavailable") instead of hanging. */
+export const CONNECT_TIMEOUT_MS = 5000;
 
 // PostgreSQL answers COUNT(*) and other int8 values as strings; every such value fits a JS number here.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -69,9 +77,30 @@ async function openPostgres(connectionString: string, schema: string | undefined
       await admin.end();
     }
   }
-  const pool = new pg.Pool({ connectionString, max: 10, options: schema ? `-c search_path="${schema}"` : undefined });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A database that vanished without closing its connections (host down, network cut) is noticed
+    // by TCP keepalive rather than after the kernel's two hours.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    options: schema ? `-c search_path="${schema}"` : undefined,
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', schema, close: () => db.destroy() };
+  const storage: Storage = {
+    db,
+    dialect: 'postgres',
+    schema,
+    onConnectionError: (error) => process.stderr.write(`database connection error: ${error.message}\n`),
+    close: () => db.destroy(),
+  };
+  // Without a listener, an 'error' event (PostgreSQL ending a connection: pg_terminate_backend, a restart,
+  // a reset) is thrown and ends the process. The pool reports idle connections; a connection lent out to a
+  // query reports on itself, and the query it serves fails on its own, so it is only logged here.
+  pool.on('error', (error) => storage.onConnectionError?.(error));
+  pool.on('connect', (client) => client.on('error', (error) => storage.onConnectionError?.(error)));
+  return storage;
 }
 
 export class MigrationError extends Error {}

@@ -67,6 +67,10 @@ const messages = {
     en: 'You can only grant permissions you hold yourself, and cannot manage administrator accounts',
   },
   slowDown: { zh: '发送太频繁，请稍后再试', en: 'Too many requests, please slow down' },
+  databaseUnavailable: {
+    zh: '数据库暂时不可用，请稍后重试',
+    en: 'The database is unavailable for the moment, please try again shortly',
+  },
   // zod issue reasons
   reasonRequired: { zh: '必填', en: 'is required' },
   reasonType: { zh: '类型应为 {expected}', en: 'must be of type {expected}' },

@@ -92,7 +92,13 @@ export function registerAgentSocket(app: FastifyInstance, auth: AuthService, soc
     try {
       context = await auth.authenticate(typeof token === 'string' ? token : undefined);
     } catch (error) {
-      const expired = error instanceof ApiError && error.status === 402;
+      if (!(error instanceof ApiError)) {
+        // Not the token's fault (the database is away): the console must retry, not sign out.
+        req.log.warn({ err: error }, 'agent socket authentication failed');
+        socket.close(CloseCode.serverError, 'server error');
+        return;
+      }
+      const expired = error.status === 402;
       socket.close(expired ? CloseCode.expiredToken : CloseCode.badToken, expired ? 'token expired' : 'bad token');
       return;
     }

@@ -7,6 +7,8 @@ export type BusHandler = (event: BusEvent) => void;
 export interface Bus {
   publish(event: BusEvent): Promise<void>;
   subscribe(handler: BusHandler): () => void;
+  /** Resolves while the bus can carry events (readiness); rejects when its backing service is away. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,8 @@ export class LocalBus implements Bus {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
   }
+
+  async ping(): Promise<void> {}
 
   async close(): Promise<void> {
     this.handlers.clear();
@@ -63,6 +67,10 @@ export class RedisBus implements Bus {
 
   subscribe(handler: BusHandler): () => void {
     return this.local.subscribe(handler);
+  }
+
+  async ping(): Promise<void> {
+    await this.publisher.ping();
   }
 
   async close(): Promise<void> {

@@ -20,8 +20,9 @@ export class AgentPresenceStore {
   constructor(
     private readonly db: Db,
     onError: (error: unknown) => void,
+    refreshMs = REFRESH_MS,
   ) {
-    this.timer = setInterval(() => this.refresh().catch(onError), REFRESH_MS);
+    this.timer = setInterval(() => this.refresh().catch(onError), refreshMs);
     this.timer.unref();
   }
 
@@ -65,7 +66,17 @@ export class AgentPresenceStore {
     return next;
   }
 
+  /**
+   * Keeps this process's rows fresh, and puts right those that do not match what it holds: a write that
+   * failed while the database was away would otherwise leave an agent who left counted as present for
+   * good (the refresh kept its row fresh), or one who is here absent.
+   */
   private async refresh(): Promise<void> {
+    if (this.stopped) return;
+    const rows = await this.db.selectFrom('agent_presence').select('agent_uuid').where('node_id', '=', this.nodeId).execute();
+    const stored = new Set(rows.map((row) => row.agent_uuid));
+    const wrong = [...stored].filter((uuid) => !this.local.has(uuid)).concat([...this.local].filter((uuid) => !stored.has(uuid)));
+    await Promise.all(wrong.map((uuid) => this.sync(uuid)));
     if (this.local.size === 0) return;
     await this.db.updateTable('agent_presence').set({ seen_at: isoNow() }).where('node_id', '=', this.nodeId).execute();
   }

@@ -62,6 +62,15 @@ export class VisitorSockets {
     this.share(token, set.size);
     if (set.size > 0) return;
     this.byToken.delete(token);
+    this.leaveLater(token, this.graceMs);
+  }
+
+  /**
+   * Decides after `delayMs` whether a visitor without a socket here has left; also how a report of
+   * leaving that failed (the database was away) is tried again. A socket of the visitor cancels it.
+   */
+  leaveLater(token: string, delayMs: number): void {
+    clearTimeout(this.leaving.get(token));
     const timer = setTimeout(() => {
       this.leaving.delete(token);
       if (this.byToken.has(token)) return;
@@ -69,7 +78,7 @@ export class VisitorSockets {
       this.shared.heldElsewhere(token).then((elsewhere) => {
         if (!elsewhere && !this.byToken.has(token)) this.gone(token);
       }, this.onError);
-    }, this.graceMs);
+    }, delayMs);
     timer.unref();
     this.leaving.set(token, timer);
   }
@@ -90,7 +99,16 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
   app.get('/ws/visitor', { websocket: true }, async (socket, req) => {
     const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
     // Sockets are kept under the public id: past this point the credential is not needed.
-    const publicId = credential.success ? await chat.visitorPublicId(credential.data) : undefined;
+    let publicId: string | undefined;
+    try {
+      publicId = credential.success ? await chat.visitorPublicId(credential.data) : undefined;
+    } catch (error) {
+      // A fault of the server (the database is away), not an unknown visitor: the widget retries later
+      // instead of starting over as a new visitor.
+      req.log.warn({ err: error }, 'visitor socket lookup failed');
+      socket.close(CloseCode.serverError, 'server error');
+      return;
+    }
     if (!publicId) {
       socket.close(CloseCode.badToken, 'unknown visitor');
       return;
@@ -104,6 +122,12 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
       if (!data.success) return sendError(socket, 'typing data is { text }');
       chat.typing(publicId, data.data.text).catch((error: unknown) => req.log.error({ err: error }, 'typing relay failed'));
     });
-    await chat.visitorOnline(publicId);
+    try {
+      await chat.visitorOnline(publicId);
+    } catch (error) {
+      // Presence could not be recorded: the widget's reconnection records it once the server can.
+      req.log.warn({ err: error }, 'visitor presence failed');
+      socket.close(CloseCode.serverError, 'server error');
+    }
   });
 }

@@ -4,7 +4,7 @@ import { HttpError } from '../../lib/http';
 import { i18n } from '../../lib/i18n';
 import { queryClient } from '../../lib/queryClient';
 import { http } from '../../lib/request';
-import { AgentSocket, agentSocketUrl } from '../../lib/socket';
+import { AgentSocket, agentSocketUrl, isSessionClose } from '../../lib/socket';
 import { useSession } from '../../stores/session';
 import { blinkTitle, notifyDesktop, playSound } from './alerts';
 import { type IndexInfo, workbenchApi } from './api';
@@ -156,7 +156,7 @@ export function startLive(info: IndexInfo): void {
     },
     onClose: (code) => {
       // An expired token is refreshed by any call through the HTTP client; a bad one ends the session there.
-      if (code === 4401 || code === 4402 || code === 4403) void http.get('/api/index', { silent: code === 4402 }).catch(() => undefined);
+      if (isSessionClose(code)) void http.get('/api/index', { silent: code === 4402 }).catch(() => undefined);
     },
   });
   socket.open();
