@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   const seeded = await seed(storage.db, config.adminUsername, config.adminPassword);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
   const app = await buildApp({ config, storage, bus });
+  if (bus instanceof RedisBus) bus.onWarning = (message) => app.log.warn(message);
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Message } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { framesOf, onlyId } from './chat-harness.js';
+import { ADMIN, backends } from './harness.js';
+import { dropSchema, type ServerProcess, spawnServer } from './processes.js';
+import { TestSocket } from './sockets.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `check` until it holds or `ms` pass. */
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
+}
+
+/** A redis-server of this test's own, so stopping it disturbs nothing else. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  await waitFor(() => accepts(port), 10_000, 'redis-server to listen');
+  return child;
+}
+
+function stopRedis(child: ChildProcess, port: number): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => {
+      waitFor(async () => !(await accepts(port)), 10_000, 'redis-server to stop').then(resolve, resolve);
+    });
+    child.kill('SIGKILL');
+  });
+}
+
+async function post<T>(url: string, body: unknown, token?: string): Promise<{ status: number; data: T; msg: string; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as { data: T; msg: string };
+  return { status: response.status, data: json.data, msg: json.msg, ms: performance.now() - started };
+}
+
+// Two processes need a shared database server: this runs in the PostgreSQL run, with a Redis of its own.
+describe.runIf(backends.postgres)('Redis going away under two server processes', () => {
+  const schema = `ro_${randomBytes(6).toString('hex')}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-redis-outage-'));
+  let port = 0;
+  let redis: ChildProcess;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: `parley-${schema}`, ADMIN_PASSWORD: ADMIN.password };
+    a = await spawnServer('apps/server/dist/main.js', dataDir, schema, env);
+    b = await spawnServer('apps/server/dist/main.js', dataDir, schema, env);
+  }, 300_000);
+
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    if (redis && redis.exitCode === null) redis.kill('SIGKILL');
+    await dropSchema(schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers every stored send at once, delivers it live once Redis returns, and reports a visitor who left meanwhile', async () => {
+    const login = await post<{ token: string }>(`${b.url}/api/login`, ADMIN);
+    expect(login.status).toBe(200);
+    const agent = await TestSocket.open(`${b.url.replace('http', 'ws')}/ws/agent?token=${login.data.token}`);
+    await agent.frame('0000');
+    agent.send({ code: '5000', type: 'service', uuid: '' });
+
+    const initVisitor = async () => {
+      const init = await post<{ YQToken: string }>(`${a.url}/api/visitor/init`, {
+        url: 'https://shop.example/',
+        title: 'Shop',
+        lang: 'en',
+      });
+      expect(init.status).toBe(200);
+      const token = init.data.YQToken;
+      const socket = await TestSocket.open(`${a.url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
+      await agent.until(() => framesOf(agent, '8002').some((frame) => (frame.data as { YQToken: string }).YQToken === token), 20_000);
+      return { token, socket };
+    };
+    const talker = await initVisitor();
+    const leaver = await initVisitor();
+    const live = await post<Message>(`${a.url}/api/visitor/message`, { YQToken: talker.token, msg: 'before', onlyID: onlyId() });
+    expect(live.status).toBe(200);
+    await agent.until(() => framesOf(agent, '8006').some((frame) => (frame.data as Message).onlyID === live.data.onlyID), 20_000);
+
+    await stopRedis(redis, port);
+    const outageStarted = Date.now();
+    leaver.socket.close();
+    const sent: { status: number; ms: number; onlyID: string }[] = [];
+    // Sends while Redis is away, for about five seconds.
+    for (let i = 0; Date.now() - outageStarted < 5000; i++) {
+      const id = onlyId();
+      const answer = await post<Message>(`${a.url}/api/visitor/message`, { YQToken: talker.token, msg: `during ${i}`, onlyID: id });
+      sent.push({ status: answer.status, ms: answer.ms, onlyID: id });
+      if (answer.status !== 200) console.info(`send answered ${answer.status}: ${answer.msg}`);
+      // A person types: a few messages a second, under the visitor rate limit (5 a second).
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    redis = await startRedis(port);
+
+    const maxMs = Math.max(...sent.map((send) => send.ms));
+    const failed = sent.filter((send) => send.status !== 200).length;
+    console.info(`redis outage: ${sent.length} sends, ${failed} not 200, slowest ${Math.round(maxMs)} ms`);
+    expect(failed).toBe(0);
+    expect(maxMs).toBeLessThan(1000);
+
+    // Every message stored during the outage reaches the agent's open socket, without a catch-up call.
+    const delivered = () => {
+      const ids = new Set(framesOf(agent, '8006').map((frame) => (frame.data as Message).onlyID));
+      return sent.filter((send) => ids.has(send.onlyID)).length;
+    };
+    await waitFor(() => delivered() === sent.length, 30_000, 'live delivery after the outage').catch(() => undefined);
+    console.info(`redis outage: ${delivered()} of ${sent.length} delivered live after Redis returned`);
+    expect(delivered()).toBe(sent.length);
+
+    // The visitor who closed its socket while Redis was away is reported gone.
+    await agent.until(() => framesOf(agent, '8003').some((frame) => (frame.data as { YQToken: string }).YQToken === leaver.token), 30_000);
+    expect(framesOf(agent, '8003').some((frame) => (frame.data as { YQToken: string }).YQToken === talker.token)).toBe(false);
+
+    talker.socket.close();
+    agent.close();
+  }, 120_000);
+});
