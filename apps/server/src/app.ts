@@ -101,6 +101,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     visitorGone,
     config.redisUrl ? await SharedVisitorPresence.connect(config.redisUrl, config.redisPrefix, visitorGone, sharedPresenceFailed) : null,
     sharedPresenceFailed,
+    config.presenceGraceMs,
   );
   // With one process, no socket outlived the last run; with Redis, other processes hold theirs.
   if (!config.redisUrl) {

@@ -51,6 +51,10 @@ const envSchema = z.object({
   /** Where the built console and widget are served from; the build output by default. */
   CONSOLE_DIR: z.string().optional(),
   WIDGET_DIR: z.string().optional(),
+  /** How long a visitor may be without a socket (a reload, a page change) before it is reported gone. */
+  PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(4000),
+  /** On SIGTERM, how long closing may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 });
 
 export interface Config {
@@ -72,6 +76,8 @@ export interface Config {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   consoleDir: string;
   widgetDir: string;
+  presenceGraceMs: number;
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +107,8 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
     widgetDir: resolve(e.WIDGET_DIR ?? `${appRoot}/apps/widget/dist`),
+    presenceGraceMs: e.PRESENCE_GRACE_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }
 
