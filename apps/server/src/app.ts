@@ -10,6 +10,7 @@ import type { Storage } from './db/index.js';
 import { ApiError } from './lib/errors.js';
 import { createRouter, langOf } from './lib/http.js';
 import { translate } from './lib/i18n.js';
+import type { LogStream } from './lib/log-stream.js';
 import { redactUrl } from './lib/redact.js';
 import { AgentRepository } from './modules/agents/repository.js';
 import { agentRoutes } from './modules/agents/routes.js';
@@ -43,13 +44,15 @@ export interface AppDeps {
   storage: Storage;
   bus: Bus;
   logger?: FastifyBaseLogger | boolean;
+  /** Where the default logger writes; pino's own destination when unset. */
+  logStream?: LogStream;
 }
 
 /** Default body limit of the JSON API; uploads declare their own. */
 export const BODY_LIMIT = 256 * 1024;
 
 /** The whole server as one Fastify instance; `main.ts` runs it, tests build the very same thing. */
-export async function buildApp({ config, storage, bus, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, bus, logger, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: typeof logger === 'object' ? logger : undefined,
     logger:
@@ -59,6 +62,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
           ? false
           : {
               level: config.logLevel,
+              ...(logStream ? { stream: logStream } : {}),
               serializers: {
                 req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
               },

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { migrate, openStorage } from './db/index.js';
 import { seed } from './db/seed.js';
+import { LogStream } from './lib/log-stream.js';
 import { type Bus, LocalBus, RedisBus } from './realtime/bus.js';
 
 const appRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -13,7 +14,8 @@ async function main(): Promise<void> {
   await migrate(storage);
   const seeded = await seed(storage.db, config.adminUsername, config.adminPassword);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
-  const app = await buildApp({ config, storage, bus });
+  const logStream = new LogStream();
+  const app = await buildApp({ config, storage, bus, logStream });
   if (bus instanceof RedisBus) bus.onWarning = (message) => app.log.warn(message);
 
   await app.listen({ port: config.port, host: config.host });
@@ -36,12 +38,15 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, closing`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Nothing at exit waits on the log (see LogStream), so this fires whatever its destination does.
+    const force = setTimeout(() => process.exit(1), config.shutdownTimeoutMs);
     force.unref();
     try {
       await app.close();
       await bus.close();
       await storage.close();
+      // The last lines, as long as the destination takes them; the deadline above still holds.
+      await logStream.drained();
     } finally {
       process.exit(0);
     }
