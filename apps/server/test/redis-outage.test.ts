@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { framesOf, onlyId } from './chat-harness.js';
-import { ADMIN, backends } from './harness.js';
+import { ADMIN, APP_ROOT, backends } from './harness.js';
 import { dropSchema, type ServerProcess, spawnServer } from './processes.js';
 import { TestSocket } from './sockets.js';
 
@@ -83,6 +83,9 @@ describe.runIf(backends.postgres)('Redis going away under two server processes',
   let b: ServerProcess;
 
   beforeAll(async () => {
+    // `npm test` builds everything first; a lone run of this file builds what is missing or stale.
+    const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
+    await new Promise((resolve) => built.once('exit', resolve));
     port = await freePort();
     redis = await startRedis(port);
     const env = {

@@ -103,8 +103,9 @@ export class RedisBus implements Bus {
     bus.receivers = await bus.subscribers();
     subscriber.on('message', (channel: string, payload: string) => {
       if (channel !== bus.channel) return;
-      const { origin, event } = JSON.parse(payload) as { origin: string; event: BusEvent };
-      if (origin !== bus.origin) bus.local.deliver(event);
+      const { origin, event } = JSON.parse(payload) as { origin?: string; event?: BusEvent };
+      // Events of this process were delivered when published; a payload of another shape is not ours.
+      if (event && origin !== bus.origin) bus.local.deliver(event);
     });
     let lost = false;
     const onLost = () => {
