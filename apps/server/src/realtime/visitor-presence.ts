@@ -102,7 +102,12 @@ export class SharedVisitorPresence {
   /** Whether a live process other than this one holds a socket of the visitor. */
   async heldElsewhere(token: string): Promise<boolean> {
     const [holders, alive] = await Promise.all([this.redis.hgetall(this.holdersKey(token)), this.liveNodes()]);
-    return heldBy(holders, alive, this.nodeId);
+    // Right after an outage a live holder may not have beaten yet: its record is believed as it is.
+    return heldBy(holders, this.recovering() ? null : alive, this.nodeId);
+  }
+
+  private recovering(): boolean {
+    return Date.now() - this.reconnectedAt < NODE_STALE_MS;
   }
 
   private async liveNodes(): Promise<Set<string>> {
@@ -119,7 +124,7 @@ export class SharedVisitorPresence {
    */
   async sweep(): Promise<void> {
     // Right after an outage every process looks silent: wait until each had the time to beat again.
-    if (Date.now() - this.reconnectedAt < NODE_STALE_MS) return;
+    if (this.recovering()) return;
     const dead = await this.redis.zrangebyscore(this.nodesKey, '-inf', Date.now() - NODE_STALE_MS);
     if (dead.length === 0) return;
     const alive = await this.liveNodes();
@@ -144,7 +149,10 @@ export class SharedVisitorPresence {
   }
 }
 
-/** Whether any live process but `except` holds sockets, by a visitor's holders record (process → sockets). */
-function heldBy(holders: Record<string, string>, alive: Set<string>, except?: string): boolean {
-  return Object.entries(holders).some(([node, sockets]) => node !== except && Number(sockets) > 0 && alive.has(node));
+/**
+ * Whether any live process but `except` holds sockets, by a visitor's holders record (process →
+ * sockets); `alive` null takes every holder for alive.
+ */
+function heldBy(holders: Record<string, string>, alive: Set<string> | null, except?: string): boolean {
+  return Object.entries(holders).some(([node, sockets]) => node !== except && Number(sockets) > 0 && (alive === null || alive.has(node)));
 }
