@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
@@ -9,58 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { framesOf, onlyId } from './chat-harness.js';
 import { ADMIN, APP_ROOT, backends } from './harness.js';
 import { dropSchema, type ServerProcess, spawnServer } from './processes.js';
+import { freePort, hasRedisServer, startRedis, stopRedis, waitFor } from './redis-server.js';
 import { TestSocket } from './sockets.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls `check` until it holds or `ms` pass. */
-async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.connect(port, '127.0.0.1');
-  });
-}
-
-/** A redis-server of this test's own, so stopping it disturbs nothing else. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  await waitFor(() => accepts(port), 10_000, 'redis-server to listen');
-  return child;
-}
-
-function stopRedis(child: ChildProcess, port: number): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => {
-      waitFor(async () => !(await accepts(port)), 10_000, 'redis-server to stop').then(resolve, resolve);
-    });
-    child.kill('SIGKILL');
-  });
-}
 
 async function post<T>(url: string, body: unknown, token?: string): Promise<{ status: number; data: T; msg: string; ms: number }> {
   const started = performance.now();
@@ -72,8 +21,6 @@ async function post<T>(url: string, body: unknown, token?: string): Promise<{ st
   const json = (await response.json()) as { data: T; msg: string };
   return { status: response.status, data: json.data, msg: json.msg, ms: performance.now() - started };
 }
-
-const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
 // Two processes need a shared database server: this runs in the PostgreSQL run, with a Redis of its own.
 describe.runIf(backends.postgres && hasRedisServer)('Redis going away under two server processes', () => {
