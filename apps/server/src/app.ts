@@ -14,6 +14,7 @@ import { ApiError } from './lib/errors.js';
 import { createRouter, langOf } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
+import type { LogStream } from './lib/log-stream.js';
 import { redactUrl } from './lib/redact.js';
 import { AgentRepository } from './modules/agents/repository.js';
 import { agentRoutes } from './modules/agents/routes.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   storage: Storage;
   bus: Bus;
   logger?: FastifyBaseLogger | boolean;
+  /** Where the default logger writes; pino's own destination when unset. */
+  logStream?: LogStream;
 }
 
 /** Default body limit of the JSON API; uploads declare their own. */
@@ -58,7 +61,7 @@ export const BODY_LIMIT = 256 * 1024;
 export const UNAVAILABLE_RETRY_S = 5;
 
 /** The whole server as one Fastify instance; `main.ts` runs it, tests build the very same thing. */
-export async function buildApp({ config, storage, bus, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, bus, logger, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: typeof logger === 'object' ? logger : undefined,
     logger:
@@ -68,6 +71,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
           ? false
           : {
               level: config.logLevel,
+              ...(logStream ? { stream: logStream } : {}),
               serializers: {
                 req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
               },
@@ -126,6 +130,7 @@ export async function buildApp({ config, storage, bus, logger }: AppDeps): Promi
     visitorGone,
     config.redisUrl ? await SharedVisitorPresence.connect(config.redisUrl, config.redisPrefix, visitorGone, sharedPresenceFailed) : null,
     sharedPresenceFailed,
+    config.presenceGraceMs,
   );
   // With one process, no socket outlived the last run; with Redis, other processes hold theirs.
   if (!config.redisUrl) {

@@ -82,6 +82,10 @@ const envSchema = z.object({
   MAX_AGENT_SOCKETS_PER_ADDRESS: count.default(100),
   /** When set, `GET /metrics` answers anyone who sends it as a bearer token (and no one else). */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).max(256).optional()),
+  /** How long a visitor may be without a socket (a reload, a page change) before it is reported gone. */
+  PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(4000),
+  /** On SIGTERM, how long closing may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 });
 
 export interface Config {
@@ -111,6 +115,8 @@ export interface Config {
   maxAgentSocketsPerAddress: number;
   /** Opens `GET /metrics` beyond loopback to whoever sends it as a bearer token. */
   metricsToken: string | undefined;
+  presenceGraceMs: number;
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -158,6 +164,8 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     maxVisitorSocketsPerAddress: e.MAX_VISITOR_SOCKETS_PER_ADDRESS,
     maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,
     metricsToken: e.METRICS_TOKEN,
+    presenceGraceMs: e.PRESENCE_GRACE_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { REDIS_RECONNECT } from './bus.js';
 
 /** A process announces itself this often; one silent for NODE_STALE_MS is taken for dead. */
 const HEARTBEAT_MS = 10_000;
@@ -18,6 +19,10 @@ export class SharedVisitorPresence {
   readonly nodeId = randomBytes(8).toString('hex');
   private readonly timer: NodeJS.Timeout;
   private readonly nodesKey: string;
+  private ticking = false;
+  /** When Redis last came back: heartbeats of live processes may have been lost until then. */
+  private reconnectedAt = 0;
+  private readonly reconnectHandlers: (() => void)[] = [];
 
   private constructor(
     private readonly redis: Redis,
@@ -27,11 +32,35 @@ export class SharedVisitorPresence {
   ) {
     this.nodesKey = `${prefix}:visitor-nodes`;
     this.timer = setInterval(() => {
+      // Commands wait while Redis is away: one beat at a time, not a pile of them when it returns.
+      if (this.ticking) return;
+      this.ticking = true;
       this.heartbeat()
         .then(() => this.sweep())
-        .catch(onError);
+        .catch(onError)
+        .finally(() => {
+          this.ticking = false;
+        });
     }, HEARTBEAT_MS);
     this.timer.unref();
+    let connected = true;
+    redis.on('close', () => {
+      connected = false;
+    });
+    // Without this listener ioredis prints every failed reconnection attempt.
+    redis.on('error', () => undefined);
+    redis.on('ready', () => {
+      if (connected) return;
+      connected = true;
+      this.reconnectedAt = Date.now();
+      this.heartbeat().catch(onError);
+      for (const handler of this.reconnectHandlers) handler();
+    });
+  }
+
+  /** Runs `handler` each time Redis returns after an outage (it may have lost every record meanwhile). */
+  onReconnect(handler: () => void): void {
+    this.reconnectHandlers.push(handler);
   }
 
   static async connect(
@@ -40,7 +69,7 @@ export class SharedVisitorPresence {
     onOrphaned: (token: string) => void,
     onError: (error: unknown) => void,
   ): Promise<SharedVisitorPresence> {
-    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    const redis = new Redis(url, REDIS_RECONNECT);
     await redis.connect();
     const presence = new SharedVisitorPresence(redis, prefix, onOrphaned, onError);
     await presence.heartbeat();
@@ -73,7 +102,12 @@ export class SharedVisitorPresence {
   /** Whether a live process other than this one holds a socket of the visitor. */
   async heldElsewhere(token: string): Promise<boolean> {
     const [holders, alive] = await Promise.all([this.redis.hgetall(this.holdersKey(token)), this.liveNodes()]);
-    return heldBy(holders, alive, this.nodeId);
+    // Right after an outage a live holder may not have beaten yet: its record is believed as it is.
+    return heldBy(holders, this.recovering() ? null : alive, this.nodeId);
+  }
+
+  private recovering(): boolean {
+    return Date.now() - this.reconnectedAt < NODE_STALE_MS;
   }
 
   private async liveNodes(): Promise<Set<string>> {
@@ -86,9 +120,11 @@ export class SharedVisitorPresence {
 
   /**
    * Takes over what dead processes held: exactly one process claims each (ZREM answers 1 once). Runs
-   * with every heartbeat.
+   * with every heartbeat, except in the stale window after Redis returns.
    */
   async sweep(): Promise<void> {
+    // Right after an outage every process looks silent: wait until each had the time to beat again.
+    if (this.recovering()) return;
     const dead = await this.redis.zrangebyscore(this.nodesKey, '-inf', Date.now() - NODE_STALE_MS);
     if (dead.length === 0) return;
     const alive = await this.liveNodes();
@@ -113,7 +149,10 @@ export class SharedVisitorPresence {
   }
 }
 
-/** Whether any live process but `except` holds sockets, by a visitor's holders record (process → sockets). */
-function heldBy(holders: Record<string, string>, alive: Set<string>, except?: string): boolean {
-  return Object.entries(holders).some(([node, sockets]) => node !== except && Number(sockets) > 0 && alive.has(node));
+/**
+ * Whether any live process but `except` holds sockets, by a visitor's holders record (process →
+ * sockets); `alive` null takes every holder for alive.
+ */
+function heldBy(holders: Record<string, string>, alive: Set<string> | null, except?: string): boolean {
+  return Object.entries(holders).some(([node, sockets]) => node !== except && Number(sockets) > 0 && (alive === null || alive.has(node)));
 }

@@ -15,6 +15,8 @@ const MAX_VISITOR_FRAME = 16 * 1024;
 export class VisitorSockets {
   private readonly byToken = new Map<string, Set<WebSocket>>();
   private readonly leaving = new Map<string, NodeJS.Timeout>();
+  /** Visitors whose leaving could not be checked (Redis away): checked again when it returns. */
+  private readonly unchecked = new Set<string>();
 
   /**
    * `gone` is told when a visitor has left. `shared` is given with several processes (Redis): a visitor
@@ -34,6 +36,36 @@ export class VisitorSockets {
       const text = JSON.stringify(event.frame);
       for (const socket of sockets) sendText(socket, text);
     });
+    shared?.onReconnect(() => this.reannounce());
+  }
+
+  /** Redis came back, perhaps empty: records again what this process holds, and checks who left meanwhile. */
+  private reannounce(): void {
+    for (const [key, set] of this.byToken) this.share(key, set.size);
+    const unchecked = [...this.unchecked];
+    this.unchecked.clear();
+    for (const key of unchecked) {
+      if (this.byToken.has(key) || this.leaving.has(key)) continue;
+      this.shared?.held(key, 0).then(() => this.checkLeft(key), this.onError);
+    }
+  }
+
+  /** Reports the visitor gone unless a socket of it is held here or by another live process. */
+  private checkLeft(token: string): void {
+    if (this.byToken.has(token)) return;
+    if (!this.shared) {
+      this.gone(token);
+      return;
+    }
+    this.shared.heldElsewhere(token).then(
+      (elsewhere) => {
+        if (!elsewhere && !this.byToken.has(token)) this.gone(token);
+      },
+      (error: unknown) => {
+        this.unchecked.add(token);
+        this.onError(error);
+      },
+    );
   }
 
   add(token: string, socket: WebSocket): void {
@@ -47,6 +79,7 @@ export class VisitorSockets {
       set = new Set();
       this.byToken.set(token, set);
     }
+    this.unchecked.delete(token);
     set.add(socket);
     this.share(token, set.size);
   }
@@ -73,11 +106,7 @@ export class VisitorSockets {
     clearTimeout(this.leaving.get(token));
     const timer = setTimeout(() => {
       this.leaving.delete(token);
-      if (this.byToken.has(token)) return;
-      if (!this.shared) return this.gone(token);
-      this.shared.heldElsewhere(token).then((elsewhere) => {
-        if (!elsewhere && !this.byToken.has(token)) this.gone(token);
-      }, this.onError);
+      this.checkLeft(token);
     }, delayMs);
     timer.unref();
     this.leaving.set(token, timer);
