@@ -13,6 +13,8 @@ export const CloseCode = {
   revoked: 4403,
   badFrame: 4400,
   idle: 4408,
+  /** The peer stopped reading (too much is waiting to be sent); reconnect and catch up with afterSeq. */
+  tryAgainLater: 1013,
 } as const;
 
 /** Frame codes of CONTRACT §6. */
