@@ -86,3 +86,33 @@ describe('POST /api/talk/upload', () => {
     expect(sent.body.data.type).toBe('image/png');
   });
 });
+
+describe('upload names', () => {
+  const ZIP = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(60)]);
+  const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
+
+  it('drops bidi and control characters, separators and leading dots, and serves the sniffed extension', async () => {
+    const v = await visitor(server);
+    const cases: [Buffer, string, string][] = [
+      // Shown as "invoiceexe.pdf" by a bidi-aware viewer, really a ZIP named ….exe.
+      [ZIP, 'invoice\u202Efdp.exe', 'invoicefdp.zip'],
+      [ZIP, 'x.exe', 'x.zip'],
+      [PNG, '../..\\secret\u2066\u200F\u061C\u0000.png', 'secret.png'],
+      [PNG, '.hidden', 'hidden.png'],
+      [PDF, '报告 2026.PDF', '报告 2026.PDF'],
+    ];
+    for (const [bytes, original, expected] of cases) {
+      const sent = await upload(`/api/visitor/upload?YQToken=${v.token}`, new Blob([bytes]), original);
+      expect(sent.status).toBe(200);
+      expect(sent.body.data.name).toBe(expected);
+      const [, , , stored, label] = sent.body.data.url.split('/');
+      expect(stored?.slice(stored.lastIndexOf('.'))).toBe(expected.slice(expected.lastIndexOf('.')).toLowerCase());
+      expect(decodeURIComponent(label ?? '')).toBe(expected);
+      const served = await fetch(server.url + sent.body.data.url);
+      const disposition = served.headers.get('content-disposition') ?? '';
+      expect(decodeURIComponent(disposition.slice(disposition.indexOf("UTF-8''") + 7))).toBe(expected);
+      await served.arrayBuffer();
+    }
+    v.socket.close();
+  });
+});

@@ -11,6 +11,7 @@ import { ApiError } from '../../lib/errors.js';
 import type { DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
 import { UPLOAD_MAX_BYTES } from '../chat/settings.js';
+import { cleanName } from './names.js';
 import { type Sniffed, sniff } from './sniff.js';
 
 export interface Uploaded {
@@ -48,7 +49,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       const name = `${randomBytes(18).toString('base64url')}.${type.extension}`;
       const { size } = await stat(temporary);
       await rename(temporary, join(dir, name));
-      const originalName = file.filename.replace(/[\\/\r\n"]/g, '_').slice(0, 255) || name;
+      const originalName = cleanName(file.filename, type.extension);
       await db
         .insertInto('uploads')
         .values({ name, original_name: originalName, mime: type.mime, size, ...owner, created_at: isoNow() })
@@ -101,11 +102,19 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       .header('cache-control', 'private, max-age=31536000, immutable')
       .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
       .header('cross-origin-resource-policy', 'same-site')
-      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
+      .header(
+        'content-disposition',
+        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(servedName(row.original_name, name))}`,
+      )
       .send(createReadStream(join(dir, name)));
   };
   app.get('/api/files/:name', serve);
   app.get('/api/files/:name/:label', serve);
+}
+
+/** Names stored before they were cleaned are cleaned when served, with the stored file's (sniffed) extension. */
+function servedName(originalName: string, name: string): string {
+  return cleanName(originalName, name.slice(name.lastIndexOf('.') + 1));
 }
 
 async function readHead(path: string): Promise<Buffer> {
