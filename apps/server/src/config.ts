@@ -7,6 +7,7 @@ const seconds = z.coerce
   .int()
   .min(1)
   .max(10 * 365 * 24 * 3600);
+const bytes = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
 const envSchema = z.object({
@@ -51,6 +52,14 @@ const envSchema = z.object({
   /** Where the built console and widget are served from; the build output by default. */
   CONSOLE_DIR: z.string().optional(),
   WIDGET_DIR: z.string().optional(),
+  /** Upload quotas in bytes: per visitor and per address over the last 24 hours, all stored uploads, free disk to keep. */
+  UPLOAD_VISITOR_DAILY_BYTES: bytes.default(50 * 1024 * 1024),
+  UPLOAD_ADDRESS_DAILY_BYTES: bytes.default(200 * 1024 * 1024),
+  UPLOAD_TOTAL_BYTES: bytes.default(10 * 1024 * 1024 * 1024),
+  UPLOAD_MIN_FREE_BYTES: bytes.default(1024 * 1024 * 1024),
+  /** How often uploads no message references are swept, and how old they must be. */
+  UPLOAD_SWEEP_INTERVAL: seconds.default(3600),
+  UPLOAD_SWEEP_GRACE: seconds.default(86400),
 });
 
 export interface Config {
@@ -72,6 +81,18 @@ export interface Config {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   consoleDir: string;
   widgetDir: string;
+  uploads: UploadLimits;
+}
+
+export interface UploadLimits {
+  visitorDailyBytes: number;
+  addressDailyBytes: number;
+  totalBytes: number;
+  /** Uploads are refused while the disk holding them has less free space than this. */
+  minFreeBytes: number;
+  sweepIntervalMs: number;
+  /** An upload no message references is removed once this old. */
+  sweepGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +122,14 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
     widgetDir: resolve(e.WIDGET_DIR ?? `${appRoot}/apps/widget/dist`),
+    uploads: {
+      visitorDailyBytes: e.UPLOAD_VISITOR_DAILY_BYTES,
+      addressDailyBytes: e.UPLOAD_ADDRESS_DAILY_BYTES,
+      totalBytes: e.UPLOAD_TOTAL_BYTES,
+      minFreeBytes: e.UPLOAD_MIN_FREE_BYTES,
+      sweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL * 1000,
+      sweepGraceMs: e.UPLOAD_SWEEP_GRACE * 1000,
+    },
   };
 }
 

@@ -148,6 +148,8 @@ export interface UploadsTable {
   visitor_id: number | null;
   agent_id: number | null;
   created_at: string;
+  /** The uploader's address (per-address quota); null for uploads made before it was kept. */
+  ip: string | null;
 }
 
 export interface AgentPresenceTable {
