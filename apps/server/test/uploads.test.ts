@@ -214,10 +214,10 @@ describe('upload quotas', () => {
 
 describe('upload sweep', () => {
   it('removes old unreferenced uploads, files without a row and stale temporaries, and keeps the rest', async () => {
-    const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600' });
+    const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
+    const v = await visitor(swept);
     try {
       const dir = join(swept.config.dataDir, 'uploads');
-      const v = await visitor(swept);
       const send = async () =>
         (await upload(`/api/visitor/upload?YQToken=${v.token}`, new Blob([PNG]), 'dot.png', undefined, {}, swept)).body.data;
       const referenced = await send();
@@ -248,8 +248,8 @@ describe('upload sweep', () => {
         await served.arrayBuffer();
       }
       expect(existsSync(freshTemporary)).toBe(true);
-      v.socket.close();
     } finally {
+      v.socket.close();
       await swept.close();
     }
   });
