@@ -11,9 +11,9 @@ interface Bucket {
 }
 
 /**
- * A token bucket per visitor, shared by all its tabs (sockets) on this process: a burst of `perSecond`
- * previews passes, then one every 1/perSecond s. A dropped draft is kept and relayed when the next token
- * is due, so the last text typed always reaches the agent.
+ * A token bucket of one token per visitor, shared by all its tabs (sockets) on this process: previews
+ * pass at most one per 1/perSecond s, so no second ever holds more than `perSecond` of them. A dropped
+ * draft is kept and relayed when the next token is due, so the last text typed always reaches the agent.
  */
 export class TypingThrottle {
   private readonly buckets = new Map<string, Bucket>();
@@ -26,7 +26,7 @@ export class TypingThrottle {
   opened(token: string): void {
     let bucket = this.buckets.get(token);
     if (!bucket) {
-      bucket = { tokens: this.perSecond, at: Date.now(), sockets: 0, pending: undefined, timer: undefined };
+      bucket = { tokens: 1, at: Date.now(), sockets: 0, pending: undefined, timer: undefined };
       this.buckets.set(token, bucket);
     }
     bucket.sockets += 1;
@@ -63,7 +63,7 @@ export class TypingThrottle {
 
   private refill(bucket: Bucket): void {
     const now = Date.now();
-    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000);
+    bucket.tokens = Math.min(1, bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000);
     bucket.at = now;
   }
 
