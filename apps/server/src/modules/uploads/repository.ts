@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import type { UploadsTable } from '../../db/schema.js';
 
 /** What the quotas count: a visitor's or an address's uploads since a time, or every stored upload. */
 export type UsageScope =
@@ -12,6 +13,10 @@ const BATCH = 500;
 
 export class UploadRepository {
   constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<UploadsTable>): Promise<void> {
+    await this.db.insertInto('uploads').values(row).execute();
+  }
 
   async usage(scope: UsageScope): Promise<number> {
     let query = this.db.selectFrom('uploads').select((eb) => eb.fn.sum<number | string | null>('size').as('bytes'));

@@ -14,7 +14,7 @@ import type { DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
 import { UPLOAD_MAX_BYTES } from '../chat/settings.js';
 import { cleanName } from './names.js';
-import { UploadQuota } from './quota.js';
+import { type Reservation, UploadQuota } from './quota.js';
 import { UploadRepository } from './repository.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { FILE_NAME, TEMPORARY_PREFIX, UploadSweeper } from './sweep.js';
@@ -47,7 +47,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     }
     if (!file) throw new ApiError(400, 'uploadMissing');
     const owner = await ownerOf(file);
-    let reservation: Awaited<ReturnType<UploadQuota['begin']>>;
+    let reservation: Reservation;
     try {
       reservation = await quota.begin({ visitorId: owner.visitor_id, ip: req.ip });
     } catch (error) {
@@ -72,10 +72,12 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       const { size } = await stat(temporary);
       await rename(temporary, join(dir, name));
       const originalName = cleanName(file.filename, type.extension);
-      await db
-        .insertInto('uploads')
-        .values({ name, original_name: originalName, mime: type.mime, size, ...owner, ip: req.ip, created_at: isoNow() })
-        .execute();
+      try {
+        await repo.insert({ name, original_name: originalName, mime: type.mime, size, ...owner, ip: req.ip, created_at: isoNow() });
+      } catch (error) {
+        await rm(join(dir, name), { force: true });
+        throw error;
+      }
       reservation.commit();
       // The original name rides as the URL's last part, so a client can show it from the URL alone.
       return { url: `/api/files/${name}/${encodeURIComponent(originalName)}`, name: originalName, size, type: type.mime };
