@@ -198,6 +198,33 @@ describe('upload quotas', () => {
     second.socket.close();
   });
 
+  it('counts an IPv6 client by its /64', async () => {
+    const proxied = await startTestServer({ TRUST_PROXY: '127.0.0.1', UPLOAD_ADDRESS_DAILY_BYTES: String(2 * KB) });
+    const from = async (address: string) => {
+      const v = await visitor(proxied);
+      const form = new FormData();
+      form.append('file', pngOf(KB), 'part.png');
+      const response = await fetch(`${proxied.url}/api/visitor/upload?YQToken=${v.token}`, {
+        method: 'POST',
+        body: form,
+        headers: { 'x-forwarded-for': address, 'accept-language': 'en' },
+      });
+      v.socket.close();
+      return { status: response.status, msg: ((await response.json()) as { msg: string }).msg };
+    };
+    try {
+      expect((await from('2001:db8:1:2::a')).status).toBe(200);
+      expect((await from('2001:DB8:1:2:ffff:0:0:b')).status).toBe(200);
+      const third = await from('2001:db8:1:2:1234::c');
+      expect(third.status).toBe(429);
+      expect(third.msg).toContain('per address');
+      expect((await from('2001:db8:1:3::a')).status).toBe(200);
+      expect((await from('::ffff:192.0.2.7')).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('refuses uploads while the disk has less free space than the floor', async () => {
     const low = await startTestServer({ UPLOAD_MIN_FREE_BYTES: String(Number.MAX_SAFE_INTEGER) });
     try {

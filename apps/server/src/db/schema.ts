@@ -148,7 +148,7 @@ export interface UploadsTable {
   visitor_id: number | null;
   agent_id: number | null;
   created_at: string;
-  /** The uploader's address (per-address quota); null for uploads made before it was kept. */
+  /** The uploader's address as the per-address quota counts it (IPv6 by its /64); null for older uploads. */
   ip: string | null;
 }
 

@@ -18,6 +18,24 @@ interface Counter {
   refusal: MessageKey;
 }
 
+/**
+ * The address a quota counts: an IPv4 address as it is, an IPv6 address by its /64 (one subscriber's
+ * network, in which a client may pick any address).
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail] = ip.toLowerCase().split('%')[0]?.split('::') ?? [];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
 
 /**

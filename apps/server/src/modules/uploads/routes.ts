@@ -14,7 +14,7 @@ import type { DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
 import { UPLOAD_MAX_BYTES } from '../chat/settings.js';
 import { cleanName } from './names.js';
-import { type Reservation, UploadQuota } from './quota.js';
+import { addressKey, type Reservation, UploadQuota } from './quota.js';
 import { UploadRepository } from './repository.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { FILE_NAME, TEMPORARY_PREFIX, UploadSweeper } from './sweep.js';
@@ -47,9 +47,10 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     }
     if (!file) throw new ApiError(400, 'uploadMissing');
     const owner = await ownerOf(file);
+    const ip = addressKey(req.ip);
     let reservation: Reservation;
     try {
-      reservation = await quota.begin({ visitorId: owner.visitor_id, ip: req.ip });
+      reservation = await quota.begin({ visitorId: owner.visitor_id, ip });
     } catch (error) {
       file.file.resume();
       throw error;
@@ -73,7 +74,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       await rename(temporary, join(dir, name));
       const originalName = cleanName(file.filename, type.extension);
       try {
-        await repo.insert({ name, original_name: originalName, mime: type.mime, size, ...owner, ip: req.ip, created_at: isoNow() });
+        await repo.insert({ name, original_name: originalName, mime: type.mime, size, ...owner, ip, created_at: isoNow() });
       } catch (error) {
         await rm(join(dir, name), { force: true });
         throw error;
