@@ -268,7 +268,9 @@ describe('upload sweep', () => {
       utimesSync(staleTemporary, old, old);
 
       await waitFor(() => !existsSync(fileOf(unreferenced.url)) && !existsSync(orphan) && !existsSync(staleTemporary));
-      expect((await fetch(swept.url + unreferenced.url)).status).toBe(404);
+      const gone = await fetch(swept.url + unreferenced.url);
+      expect(gone.status).toBe(404);
+      await gone.arrayBuffer();
       for (const kept of [referenced, young]) {
         const served = await fetch(swept.url + kept.url);
         expect(served.status).toBe(200);
