@@ -233,7 +233,7 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   navigationRoutes(route, agentRepo, { unread: () => chatRepo.unreadLetters() });
   visitorRoutes(route, chat);
   talkRoutes(route, chat);
-  uploadRoutes(app, route, db, config.dataDir);
+  uploadRoutes(app, route, db, config.dataDir, config.uploads);
   registerAgentSocket(app, auth, agentSockets, liveness);
   registerVisitorSocket(app, chat, visitorSockets, liveness);
   app.get('/sounds/:name', (req, reply) => {

@@ -12,6 +12,7 @@ const seconds = z.coerce
   .max(10 * 365 * 24 * 3600);
 const milliseconds = z.coerce.number().int().min(1).max(3600_000);
 const count = z.coerce.number().int().min(1).max(1_000_000);
+const bytes = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
 const envSchema = z.object({
@@ -86,6 +87,14 @@ const envSchema = z.object({
   PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(4000),
   /** On SIGTERM, how long closing may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Upload quotas in bytes: per visitor and per address over the last 24 hours, all stored uploads, free disk to keep. */
+  UPLOAD_VISITOR_DAILY_BYTES: bytes.default(50 * 1024 * 1024),
+  UPLOAD_ADDRESS_DAILY_BYTES: bytes.default(200 * 1024 * 1024),
+  UPLOAD_TOTAL_BYTES: bytes.default(10 * 1024 * 1024 * 1024),
+  UPLOAD_MIN_FREE_BYTES: bytes.default(1024 * 1024 * 1024),
+  /** How often uploads no message references are swept, and how old they must be. */
+  UPLOAD_SWEEP_INTERVAL: seconds.default(3600),
+  UPLOAD_SWEEP_GRACE: seconds.default(86400),
 });
 
 export interface Config {
@@ -117,6 +126,18 @@ export interface Config {
   metricsToken: string | undefined;
   presenceGraceMs: number;
   shutdownTimeoutMs: number;
+  uploads: UploadLimits;
+}
+
+export interface UploadLimits {
+  visitorDailyBytes: number;
+  addressDailyBytes: number;
+  totalBytes: number;
+  /** Uploads are refused while the disk holding them has less free space than this. */
+  minFreeBytes: number;
+  sweepIntervalMs: number;
+  /** An upload no message references is removed once this old. */
+  sweepGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -166,6 +187,14 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     metricsToken: e.METRICS_TOKEN,
     presenceGraceMs: e.PRESENCE_GRACE_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    uploads: {
+      visitorDailyBytes: e.UPLOAD_VISITOR_DAILY_BYTES,
+      addressDailyBytes: e.UPLOAD_ADDRESS_DAILY_BYTES,
+      totalBytes: e.UPLOAD_TOTAL_BYTES,
+      minFreeBytes: e.UPLOAD_MIN_FREE_BYTES,
+      sweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL * 1000,
+      sweepGraceMs: e.UPLOAD_SWEEP_GRACE * 1000,
+    },
   };
 }
 

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onlyId, visitor } from './chat-harness.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -15,11 +17,11 @@ const PNG = Buffer.from(
   'hex',
 );
 
-async function upload(path: string, file: Blob, name: string, token?: string, fields: Record<string, string> = {}) {
+async function upload(path: string, file: Blob, name: string, token?: string, fields: Record<string, string> = {}, on = server) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   form.append('file', file, name);
-  const response = await fetch(server.url + path, {
+  const response = await fetch(on.url + path, {
     method: 'POST',
     body: form,
     headers: token ? { authorization: `Bearer ${token}`, 'accept-language': 'en' } : { 'accept-language': 'en' },
@@ -88,3 +90,206 @@ describe('POST /api/talk/upload', () => {
     expect(sent.body.data.type).toBe('image/png');
   });
 });
+
+describe('upload names', () => {
+  const ZIP = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(60)]);
+  const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
+
+  it('drops bidi and control characters, separators and leading dots, and serves the sniffed extension', async () => {
+    const v = await visitor(server);
+    const cases: [Buffer, string, string][] = [
+      // Shown as "invoiceexe.pdf" by a bidi-aware viewer, really a ZIP named ….exe.
+      [ZIP, 'invoice\u202Efdp.exe', 'invoicefdp.zip'],
+      [ZIP, 'x.exe', 'x.zip'],
+      [PNG, '../..\\secret\u2066\u200F\u061C\u0000.png', 'secret.png'],
+      [PNG, '.hidden', 'hidden.png'],
+      [PDF, '报告 2026.PDF', '报告 2026.PDF'],
+    ];
+    for (const [bytes, original, expected] of cases) {
+      const sent = await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([bytes]), original);
+      expect(sent.status).toBe(200);
+      expect(sent.body.data.name).toBe(expected);
+      const [, , , stored, label] = sent.body.data.url.split('/');
+      expect(stored?.slice(stored.lastIndexOf('.'))).toBe(expected.slice(expected.lastIndexOf('.')).toLowerCase());
+      expect(decodeURIComponent(label ?? '')).toBe(expected);
+      const served = await fetch(server.url + sent.body.data.url);
+      const disposition = served.headers.get('content-disposition') ?? '';
+      expect(decodeURIComponent(disposition.slice(disposition.indexOf("UTF-8''") + 7))).toBe(expected);
+      await served.arrayBuffer();
+    }
+    v.socket.close();
+  });
+});
+
+/** A PNG of `size` bytes: the signature is all the type check reads. */
+const pngOf = (size: number) => new Blob([PNG, Buffer.alloc(size - PNG.length)]);
+
+describe('upload quotas', () => {
+  const KB = 100_000;
+  let quoted: TestServer;
+  beforeAll(async () => {
+    quoted = await startTestServer({
+      UPLOAD_VISITOR_DAILY_BYTES: String(3 * KB),
+      UPLOAD_ADDRESS_DAILY_BYTES: String(7 * KB),
+      UPLOAD_TOTAL_BYTES: String(10 * KB),
+    });
+  });
+  afterAll(() => quoted.close());
+
+  const uploadsDir = () => join(quoted.config.dataDir, 'uploads');
+  const storedBytes = async () => {
+    const rows = await quoted.storage.db.selectFrom('uploads').select('size').execute();
+    return rows.reduce((sum, row) => sum + Number(row.size), 0);
+  };
+  async function untilRefused(path: string, token?: string) {
+    let accepted = 0;
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const sent = await upload(path, pngOf(KB), 'part.png', token, {}, quoted);
+      if (sent.status !== 200) return { accepted, refused: sent };
+      accepted += 1;
+    }
+    throw new Error('never refused');
+  }
+
+  it('hold per visitor (parallel uploads included), per address across tokens, and in total', async () => {
+    // Eight parallel uploads from one visitor: at most its 3 × 100 kB get through.
+    const first = await visitor(quoted);
+    const parallel = await Promise.all(
+      Array.from({ length: 8 }, () => upload(`/api/visitor/upload?YQToken=${first.credential}`, pngOf(KB), 'part.png', undefined, {}, quoted)),
+    );
+    const accepted = parallel.filter((sent) => sent.status === 200).length;
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    expect(accepted).toBeLessThanOrEqual(3);
+    for (const sent of parallel.filter((item) => item.status !== 200)) {
+      expect(sent.status).toBe(429);
+      expect(sent.body.msg).toBe('Upload limit reached (0.29 MB per visitor per day); try again tomorrow');
+    }
+    expect(await storedBytes()).toBeLessThanOrEqual(3 * KB);
+
+    // One after another, a visitor stops at its quota.
+    const second = await visitor(quoted);
+    const own = await untilRefused(`/api/visitor/upload?YQToken=${second.credential}`);
+    expect(own.accepted).toBe(3);
+    expect(own.refused.status).toBe(429);
+    expect(own.refused.body.msg).toContain('per visitor per day');
+
+    // New tokens from the same address stop at the address's quota.
+    let byAddress = 0;
+    let refusal: Awaited<ReturnType<typeof untilRefused>>['refused'] | undefined;
+    for (let fresh = 0; fresh < 5 && !refusal; fresh += 1) {
+      const next = await visitor(quoted);
+      const result = await untilRefused(`/api/visitor/upload?YQToken=${next.credential}`);
+      byAddress += result.accepted;
+      if (result.refused.body.msg.includes('per address')) refusal = result.refused;
+      next.socket.close();
+    }
+    expect(refusal?.status).toBe(429);
+    expect(refusal?.body.msg).toBe('Upload limit reached (0.67 MB per address per day); try again tomorrow');
+    expect(accepted + own.accepted + byAddress).toBe(7);
+
+    // Agents are not held by the address quota, but by the total.
+    const admin = await quoted.login();
+    const agents = await untilRefused('/api/talk/upload', admin);
+    expect(agents.accepted).toBe(3);
+    expect(agents.refused.status).toBe(429);
+    expect(agents.refused.body.msg).toBe('File storage is full (limit 0.95 MB); try again later');
+    expect(await storedBytes()).toBe(10 * KB);
+    // Nothing refused was left on disk.
+    expect(readdirSync(uploadsDir())).toHaveLength(10);
+    first.socket.close();
+    second.socket.close();
+  });
+
+  it('counts an IPv6 client by its /64', async () => {
+    const proxied = await startTestServer({ TRUST_PROXY: '127.0.0.1', UPLOAD_ADDRESS_DAILY_BYTES: String(2 * KB) });
+    const from = async (address: string) => {
+      const v = await visitor(proxied);
+      const form = new FormData();
+      form.append('file', pngOf(KB), 'part.png');
+      const response = await fetch(`${proxied.url}/api/visitor/upload?YQToken=${v.credential}`, {
+        method: 'POST',
+        body: form,
+        headers: { 'x-forwarded-for': address, 'accept-language': 'en' },
+      });
+      v.socket.close();
+      return { status: response.status, msg: ((await response.json()) as { msg: string }).msg };
+    };
+    try {
+      expect((await from('2001:db8:1:2::a')).status).toBe(200);
+      expect((await from('2001:DB8:1:2:ffff:0:0:b')).status).toBe(200);
+      const third = await from('2001:db8:1:2:1234::c');
+      expect(third.status).toBe(429);
+      expect(third.msg).toContain('per address');
+      expect((await from('2001:db8:1:3::a')).status).toBe(200);
+      expect((await from('::ffff:192.0.2.7')).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('refuses uploads while the disk has less free space than the floor', async () => {
+    const low = await startTestServer({ UPLOAD_MIN_FREE_BYTES: String(Number.MAX_SAFE_INTEGER) });
+    try {
+      const v = await visitor(low);
+      const sent = await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG]), 'dot.png', undefined, {}, low);
+      expect(sent.status).toBe(429);
+      expect(sent.body.msg).toContain('disk space');
+      v.socket.close();
+    } finally {
+      await low.close();
+    }
+  });
+});
+
+describe('upload sweep', () => {
+  it('removes old unreferenced uploads, files without a row and stale temporaries, and keeps the rest', async () => {
+    const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
+    const v = await visitor(swept);
+    try {
+      const dir = join(swept.config.dataDir, 'uploads');
+      const send = async () =>
+        (await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG]), 'dot.png', undefined, {}, swept)).body.data;
+      const referenced = await send();
+      const unreferenced = await send();
+      const young = await send();
+      await swept.post('/api/visitor/message', { YQToken: v.credential, msg: referenced.url, onlyID: onlyId(), type: 'image' });
+      const fileOf = (url: string) => join(dir, url.split('/')[3] ?? '');
+
+      // Two days old: the referenced upload, the unreferenced one, a file with no row and a temporary.
+      const old = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+      await swept.storage.db
+        .updateTable('uploads')
+        .set({ created_at: old.toISOString() })
+        .where('name', 'in', [referenced.url.split('/')[3] ?? '', unreferenced.url.split('/')[3] ?? ''])
+        .execute();
+      const orphan = join(dir, `${'A'.repeat(24)}.png`);
+      const staleTemporary = join(dir, '.incoming-0123456789abcdef01234567');
+      const freshTemporary = join(dir, '.incoming-fedcba9876543210fedcba98');
+      for (const path of [orphan, staleTemporary, freshTemporary]) writeFileSync(path, PNG);
+      utimesSync(orphan, old, old);
+      utimesSync(staleTemporary, old, old);
+
+      await waitFor(() => !existsSync(fileOf(unreferenced.url)) && !existsSync(orphan) && !existsSync(staleTemporary));
+      const gone = await fetch(swept.url + unreferenced.url);
+      expect(gone.status).toBe(404);
+      await gone.arrayBuffer();
+      for (const kept of [referenced, young]) {
+        const served = await fetch(swept.url + kept.url);
+        expect(served.status).toBe(200);
+        await served.arrayBuffer();
+      }
+      expect(existsSync(freshTemporary)).toBe(true);
+    } finally {
+      v.socket.close();
+      await swept.close();
+    }
+  });
+});
+
+async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -15,6 +15,8 @@ export const CloseCode = {
   idle: 4408,
   /** The server could not serve the socket (its database is away, …): not the client's fault, retry later. */
   serverError: 1011,
+  /** The peer stopped reading (too much is waiting to be sent); reconnect and catch up with afterSeq. */
+  tryAgainLater: 1013,
 } as const;
 
 /** Frame codes of CONTRACT §6. */

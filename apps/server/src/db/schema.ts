@@ -151,6 +151,8 @@ export interface UploadsTable {
   visitor_id: number | null;
   agent_id: number | null;
   created_at: string;
+  /** The uploader's address as the per-address quota counts it (IPv6 by its /64); null for older uploads. */
+  ip: string | null;
 }
 
 export interface AgentPresenceTable {

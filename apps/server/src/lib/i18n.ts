@@ -66,6 +66,22 @@ const messages = {
     zh: '只能授予自己拥有的权限，且不能管理管理员账号',
     en: 'You can only grant permissions you hold yourself, and cannot manage administrator accounts',
   },
+  uploadVisitorQuota: {
+    zh: '今天上传的文件已达上限（每位访客每天 {mb} MB），请明天再试',
+    en: 'Upload limit reached ({mb} MB per visitor per day); try again tomorrow',
+  },
+  uploadAddressQuota: {
+    zh: '今天从此网络地址上传的文件已达上限（每个地址每天 {mb} MB），请明天再试',
+    en: 'Upload limit reached ({mb} MB per address per day); try again tomorrow',
+  },
+  uploadStorageFull: {
+    zh: '文件存储空间已满（上限 {mb} MB），请稍后再试',
+    en: 'File storage is full (limit {mb} MB); try again later',
+  },
+  uploadDiskLow: {
+    zh: '服务器磁盘剩余空间不足 {mb} MB，暂时无法上传',
+    en: 'The server has less than {mb} MB of disk space left; uploads are paused',
+  },
   slowDown: { zh: '发送太频繁，请稍后再试', en: 'Too many requests, please slow down' },
   databaseUnavailable: {
     zh: '数据库暂时不可用，请稍后重试',

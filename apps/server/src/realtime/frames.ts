@@ -2,8 +2,23 @@ import { CloseCode, type Frame, HEARTBEAT, SocketCode } from '@parley/protocol';
 import type { RawData, WebSocket } from 'ws';
 import type { Liveness } from './liveness.js';
 
+/** Most bytes a socket may have waiting to be sent; a peer that stops reading is closed beyond it (§6). */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** A peer that does not read will not answer the close either: the socket is cut after this long. */
+export const SLOW_PEER_CLOSE_MS = 5000;
+
 export function sendText(socket: WebSocket, text: string): void {
-  if (socket.readyState === socket.OPEN) socket.send(text);
+  if (socket.readyState !== socket.OPEN) return;
+  if (socket.bufferedAmount > MAX_BUFFERED_BYTES) closeSlowPeer(socket);
+  else socket.send(text);
+}
+
+/** Closes with 1013 (the client reconnects and catches up with afterSeq), and cuts the socket if the close stalls. */
+function closeSlowPeer(socket: WebSocket): void {
+  socket.close(CloseCode.tryAgainLater, 'peer too slow');
+  const timer = setTimeout(() => socket.terminate(), SLOW_PEER_CLOSE_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 export function send(socket: WebSocket, frame: Frame): void {
@@ -24,7 +39,7 @@ export function onFrames(socket: WebSocket, liveness: Liveness, maxLength: numbe
     liveness.touch(socket);
     if (isBinary) return socket.close(CloseCode.badFrame, 'text frames only');
     const text = raw.toString();
-    if (text === HEARTBEAT) return socket.send(HEARTBEAT);
+    if (text === HEARTBEAT) return sendText(socket, HEARTBEAT);
     if (text.length > maxLength) return socket.close(CloseCode.badFrame, 'frame too large');
     let frame: unknown;
     try {

@@ -5,6 +5,7 @@ import type { ChatService } from '../modules/chat/service.js';
 import type { Bus } from './bus.js';
 import { onFrames, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
+import { TypingThrottle } from './typing.js';
 import type { SharedVisitorPresence } from './visitor-presence.js';
 
 /** A reload or a page change closes the socket for a moment; only a longer silence means "left". */
@@ -125,6 +126,10 @@ export class VisitorSockets {
 }
 
 export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, sockets: VisitorSockets, liveness: Liveness): void {
+  const typing = new TypingThrottle((token, text) => {
+    chat.typing(token, text).catch((error: unknown) => app.log.error({ err: error }, 'typing relay failed'));
+  });
+  app.addHook('onClose', async () => typing.stop());
   app.get('/ws/visitor', { websocket: true }, async (socket, req) => {
     const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
     // Sockets are kept under the public id: past this point the credential is not needed.
@@ -145,11 +150,13 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
     sockets.add(publicId, socket);
     liveness.track(socket);
     socket.on('close', () => sockets.remove(publicId, socket));
+    typing.opened(publicId);
+    socket.on('close', () => typing.closed(publicId));
     onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
       if (frame.code !== SocketCode.typing) return sendError(socket, 'unknown frame');
       const data = typingData.safeParse(frame.data);
       if (!data.success) return sendError(socket, 'typing data is { text }');
-      chat.typing(publicId, data.data.text).catch((error: unknown) => req.log.error({ err: error }, 'typing relay failed'));
+      typing.offer(publicId, data.data.text);
     });
     try {
       await chat.visitorOnline(publicId);

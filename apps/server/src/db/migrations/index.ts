@@ -5,6 +5,7 @@ import { chat } from './002_chat.js';
 import { uploads } from './003_uploads.js';
 import { presence } from './004_presence.js';
 import { visitorCredentials } from './005_visitor_credentials.js';
+import { uploadQuotas } from './006_upload_quotas.js';
 import { loginLimits } from './007_login_limits.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
@@ -15,6 +16,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '003_uploads': uploads(dialect),
     '004_presence': presence(),
     '005_visitor_credentials': visitorCredentials(),
+    '006_upload_quotas': uploadQuotas(),
     '007_login_limits': loginLimits(),
   };
 }

@@ -2,17 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import { safeLine, yqToken } from '@parley/protocol';
+import { yqToken } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { UploadLimits } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
 import { UPLOAD_MAX_BYTES } from '../chat/settings.js';
+import { cleanName } from './names.js';
+import { addressKey, type Reservation, UploadQuota } from './quota.js';
+import { UploadRepository } from './repository.js';
 import { type Sniffed, sniff } from './sniff.js';
+import { FILE_NAME, TEMPORARY_PREFIX, UploadSweeper } from './sweep.js';
 
 export interface Uploaded {
   url: string;
@@ -21,12 +27,15 @@ export interface Uploaded {
   type: string;
 }
 
-const FILE_NAME = /^[A-Za-z0-9_-]{24}\.[a-z0-9]{1,8}$/;
-
 /** Uploads for chat messages, kept under DATA_DIR/uploads and served back with their sniffed type. */
-export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, dataDir: string): void {
+export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, dataDir: string, limits: UploadLimits): void {
   const dir = join(dataDir, 'uploads');
   mkdirSync(dir, { recursive: true });
+  const repo = new UploadRepository(db);
+  const quota = new UploadQuota(repo, dir, limits);
+  const sweeper = new UploadSweeper(repo, dir, { intervalMs: limits.sweepIntervalMs, graceMs: limits.sweepGraceMs }, app.log);
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', () => sweeper.stop());
 
   type Owner = { visitor_id: number | null; agent_id: number | null };
 
@@ -39,27 +48,43 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     }
     if (!file) throw new ApiError(400, 'uploadMissing');
     const owner = await ownerOf(file);
-    const temporary = join(dir, `.incoming-${randomBytes(12).toString('hex')}`);
+    const ip = addressKey(req.ip);
+    let reservation: Reservation;
     try {
-      await pipeline(file.file, createWriteStream(temporary));
+      reservation = await quota.begin({ visitorId: owner.visitor_id, ip });
+    } catch (error) {
+      file.file.resume();
+      throw error;
+    }
+    const temporary = join(dir, `${TEMPORARY_PREFIX}${randomBytes(12).toString('hex')}`);
+    // Counts bytes as they arrive; past a quota the rest is read but no longer written.
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        done(null, reservation.add(chunk.length) ? chunk : undefined);
+      },
+    });
+    try {
+      await pipeline(file.file, meter, createWriteStream(temporary));
       if (file.file.truncated) throw new ApiError(413, 'uploadTooLarge', { mb: UPLOAD_MAX_BYTES / 1024 / 1024 });
+      if (reservation.refused) throw reservation.refused;
       const head = await readHead(temporary);
       const type: Sniffed | undefined = sniff(head, file.filename);
       if (!type) throw new ApiError(400, 'uploadType');
       const name = `${randomBytes(18).toString('base64url')}.${type.extension}`;
       const { size } = await stat(temporary);
       await rename(temporary, join(dir, name));
-      const originalName =
-        safeLine(file.filename)
-          .replace(/[\\/"]/g, '_')
-          .slice(0, 255) || name;
-      await db
-        .insertInto('uploads')
-        .values({ name, original_name: originalName, mime: type.mime, size, ...owner, created_at: isoNow() })
-        .execute();
+      const originalName = cleanName(file.filename, type.extension);
+      try {
+        await repo.insert({ name, original_name: originalName, mime: type.mime, size, ...owner, ip, created_at: isoNow() });
+      } catch (error) {
+        await rm(join(dir, name), { force: true });
+        throw error;
+      }
+      reservation.commit();
       // The original name rides as the URL's last part, so a client can show it from the URL alone.
       return { url: `/api/files/${name}/${encodeURIComponent(originalName)}`, name: originalName, size, type: type.mime };
     } finally {
+      reservation.end();
       await rm(temporary, { force: true });
     }
   }
@@ -114,11 +139,19 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       .header('cache-control', 'private, max-age=31536000, immutable')
       .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
       .header('cross-origin-resource-policy', 'same-site')
-      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
+      .header(
+        'content-disposition',
+        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(servedName(row.original_name, name))}`,
+      )
       .send(createReadStream(join(dir, name)));
   };
   app.get('/api/files/:name', serve);
   app.get('/api/files/:name/:label', serve);
+}
+
+/** Names stored before they were cleaned are cleaned when served, with the stored file's (sniffed) extension. */
+function servedName(originalName: string, name: string): string {
+  return cleanName(originalName, name.slice(name.lastIndexOf('.') + 1));
 }
 
 async function readHead(path: string): Promise<Buffer> {
