@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/lib/tokens.js';
 import { APP_ROOT, backends } from './harness.js';
 import { spawnServer } from './processes.js';
 
@@ -38,10 +39,11 @@ async function initVisitor(url: string): Promise<string | null> {
   return ((await response.json()) as { data: { YQToken: string } }).data.YQToken;
 }
 
-function tokensIn(file: string): Set<string> {
+/** The visitors a database file holds, as the hashes of their credentials (all it keeps of them). */
+function credentialHashesIn(file: string): Set<string> {
   const database = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return new Set(database.prepare('SELECT token FROM visitors').pluck().all() as string[]);
+    return new Set(database.prepare('SELECT token_hash FROM visitors').pluck().all() as string[]);
   } finally {
     database.close();
   }
@@ -83,11 +85,11 @@ describe.skipIf(backends.postgres)('npm run backup / npm run restore', () => {
     await Promise.all(writers);
     expect(backup.code, backup.output).toBe(0);
 
-    const copied = tokensIn(file);
-    const plain = tokensIn(plainCopy);
-    const held = before.filter((token) => copied.has(token)).length;
+    const copied = credentialHashesIn(file);
+    const plain = credentialHashesIn(plainCopy);
+    const held = before.filter((token) => copied.has(hashToken(token))).length;
     console.info(
-      `backup while writing: ${held} of ${before.length} rows acknowledged before it (plain file copy: ${before.filter((token) => plain.has(token)).length})`,
+      `backup while writing: ${held} of ${before.length} rows acknowledged before it (plain file copy: ${before.filter((token) => plain.has(hashToken(token))).length})`,
     );
     expect(held).toBe(before.length);
     const check = new Database(file, { readonly: true });
@@ -103,7 +105,7 @@ describe.skipIf(backends.postgres)('npm run backup / npm run restore', () => {
     expect(refused.output).toContain(`a Parley server is running on DATA_DIR ${dataDir}`);
 
     // Rows written after the backup exist before the restore, and not after it.
-    const later = acknowledged.find((token) => !copied.has(token));
+    const later = acknowledged.find((token) => !copied.has(hashToken(token)));
     expect(later).toBeTruthy();
     expect(await server.stop()).toBe(0);
 
