@@ -14,6 +14,17 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_PASSWORD = 'bench-pass-1';
 
+/**
+ * The load comes from one address (loopback), so the per-address limits that guard a real site against
+ * one abusive client are lifted here; per-token limits stay as they are.
+ */
+const ONE_ADDRESS_LOAD = {
+  RATE_LIMITS: ['visitorInit', 'visitorVisit', 'visitorMessage', 'visitorMessages'].map((name) => `${name}.address=1000000/1`).join(','),
+  MAX_CONNECTIONS_PER_ADDRESS: '1000000',
+  MAX_VISITOR_SOCKETS_PER_ADDRESS: '1000000',
+  MAX_AGENT_SOCKETS_PER_ADDRESS: '1000000',
+};
+
 export function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
   const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
@@ -21,7 +32,7 @@ export function startServer() {
   const [command, prefix] = cpus ? ['taskset', ['-c', cpus, process.execPath]] : [process.execPath, []];
   const child = spawn(command, [...prefix, ...nodeArgs, 'apps/server/dist/main.js'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...ONE_ADDRESS_LOAD, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = async () => {
