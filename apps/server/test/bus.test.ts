@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBus } from '../src/realtime/bus.js';
 import type { BusEvent } from '../src/realtime/events.js';
-import { freePort, hasRedisServer, startRedis, stopRedis, waitFor } from './redis-server.js';
+import { hasRedisServer, startRedis, stopRedis } from './redis-server.js';
+import { freePort, waitFor } from './waiting.js';
 
 const event = (n: number): BusEvent => ({ type: 'frame.agents', to: 'all', frame: { code: '9999', data: { n } } });
 

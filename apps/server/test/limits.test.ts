@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { HEARTBEAT } from '@parley/protocol';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +7,9 @@ import WebSocket from 'ws';
 import { Limits, limitTable } from '../src/lib/limits.js';
 import { onlyId } from './chat-harness.js';
 import { backends, startTestServer, type TestServer } from './harness.js';
+import { hasRedisServer, startRedis, stopRedis } from './redis-server.js';
 import { TestSocket } from './sockets.js';
+import { freePort } from './waiting.js';
 
 const servers: TestServer[] = [];
 async function start(env: Record<string, string>): Promise<TestServer> {
@@ -170,26 +170,12 @@ describe.skipIf(!backends.redis)('limits with Redis', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-describe.skipIf(!existsSync('/usr/bin/redis-server'))('limits when Redis is down', () => {
+describe.skipIf(!hasRedisServer)('limits when Redis is down', () => {
   it('let requests through instead of failing them', async () => {
     const port = await freePort();
-    const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'pipe' });
+    const redis = await startRedis(port);
     const app = Fastify();
     try {
-      await new Promise<void>((resolve) => {
-        redis.stdout.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('Ready to accept connections')) resolve();
-        });
-      });
       const limits = await Limits.register(
         app,
         limitTable('register.address=2/60'),
@@ -201,9 +187,7 @@ describe.skipIf(!existsSync('/usr/bin/redis-server'))('limits when Redis is down
       app.addHook('onClose', () => limits.close());
       const statuses = async () => (await app.inject({ method: 'POST', url: '/limited' })).statusCode;
       expect([await statuses(), await statuses(), await statuses()]).toEqual([200, 200, 429]);
-      const exited = new Promise((resolve) => redis.once('exit', resolve));
-      redis.kill('SIGKILL');
-      await exited;
+      await stopRedis(redis, port);
       expect([await statuses(), await statuses(), await statuses()]).toEqual([200, 200, 200]);
     } finally {
       redis.kill('SIGKILL');

@@ -2,13 +2,13 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoginRecord, Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, APP_ROOT, startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
+import { freePort } from './waiting.js';
 
 /**
  * deploy/nginx.conf, as the README tells people to install it, in front of a real server: Debian's nginx
@@ -32,17 +32,6 @@ let dir: string;
 let certificate: Buffer;
 let httpPort: number;
 let httpsPort: number;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function substitute(text: string, from: string | RegExp, to: string): string {
   const replaced = text.replace(typeof from === 'string' ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g') : from, to);

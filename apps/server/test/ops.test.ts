@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visitor } from './chat-harness.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { hasRedisServer, startRedis, stopRedis } from './redis-server.js';
 import { TestSocket } from './sockets.js';
+import { freePort, waitFor } from './waiting.js';
 
 let server: TestServer;
 let admin: string;
@@ -108,59 +108,24 @@ describe('GET /metrics', () => {
   });
 });
 
-/** A redis-server of the test's own, so that it can be stopped without touching the shared one. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let text = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${text}`)));
-  });
-  return child;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
-
 async function readyStatus(base: string): Promise<number> {
   return (await fetch(`${base}/readyz`)).status;
 }
 
-async function eventually(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-describe('GET /readyz with Redis', () => {
+describe.skipIf(!hasRedisServer)('GET /readyz with Redis', () => {
   it('answers 503 while Redis is away and 200 again once it is back', async () => {
     const port = await freePort();
     let redis = await startRedis(port);
     const withRedis = await startTestServer({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: `parley-ready-${port}` });
     try {
       expect(await readyStatus(withRedis.url)).toBe(200);
-      const stopped = new Promise((resolve) => redis.once('exit', resolve));
-      redis.kill('SIGKILL');
-      await stopped;
-      await eventually(async () => (await readyStatus(withRedis.url)) === 503);
+      await stopRedis(redis, port);
+      await waitFor(async () => (await readyStatus(withRedis.url)) === 503, 20_000, 'readyz to say 503');
       const body = (await (await fetch(`${withRedis.url}/readyz`)).json()) as Record<string, string>;
       expect(body).toMatchObject({ status: 'unavailable', database: 'ok', redis: 'down' });
       expect((await fetch(`${withRedis.url}/healthz`)).status).toBe(200);
       redis = await startRedis(port);
-      await eventually(async () => (await readyStatus(withRedis.url)) === 200);
+      await waitFor(async () => (await readyStatus(withRedis.url)) === 200, 20_000, 'readyz to say 200');
     } finally {
       await withRedis.close();
       redis.kill('SIGKILL');

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { framesOf, onlyId } from './chat-harness.js';
 import { ADMIN, APP_ROOT, backends } from './harness.js';
 import { dropSchema, type ServerProcess, spawnServer } from './processes.js';
-import { freePort, hasRedisServer, startRedis, stopRedis, waitFor } from './redis-server.js';
+import { hasRedisServer, startRedis, stopRedis } from './redis-server.js';
 import { TestSocket } from './sockets.js';
+import { freePort, waitFor } from './waiting.js';
 
 async function post<T>(url: string, body: unknown, token?: string): Promise<{ status: number; data: T; msg: string; ms: number }> {
   const started = performance.now();

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import { agentSocket, framesOf, visitor } from './chat-harness.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
+import { waitFor } from './waiting.js';
 
 let server: TestServer;
 let admin: string;
@@ -14,13 +15,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const tcpOf = (socket: TestSocket) => (socket.ws as unknown as { _socket: Socket })._socket;
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 const serverSockets = () => [...server.app.websocketServer.clients] as WebSocket[];
 
 describe('typing previews (8011)', () => {
@@ -78,7 +72,7 @@ describe('a peer that stops reading', () => {
     tcpOf(reader).resume();
     expect(await reader.closed()).toBe(1013);
     // The stalled peer never reads its close: the server cuts it.
-    await waitFor(() => mine[1]?.readyState === mine[1]?.CLOSED, 15_000);
+    await waitFor(() => mine[1]?.readyState === mine[1]?.CLOSED, 15_000, 'the slow reader closed');
     expect(serverSockets()).not.toContain(mine[1]);
     tcpOf(stalled).resume();
   });

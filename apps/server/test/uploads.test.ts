@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onlyId, visitor } from './chat-harness.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { waitFor } from './waiting.js';
 
 let server: TestServer;
 let admin: string;
@@ -155,7 +156,9 @@ describe('upload quotas', () => {
     // Eight parallel uploads from one visitor: at most its 3 × 100 kB get through.
     const first = await visitor(quoted);
     const parallel = await Promise.all(
-      Array.from({ length: 8 }, () => upload(`/api/visitor/upload?YQToken=${first.credential}`, pngOf(KB), 'part.png', undefined, {}, quoted)),
+      Array.from({ length: 8 }, () =>
+        upload(`/api/visitor/upload?YQToken=${first.credential}`, pngOf(KB), 'part.png', undefined, {}, quoted),
+      ),
     );
     const accepted = parallel.filter((sent) => sent.status === 200).length;
     expect(accepted).toBeGreaterThanOrEqual(1);
@@ -269,7 +272,7 @@ describe('upload sweep', () => {
       utimesSync(orphan, old, old);
       utimesSync(staleTemporary, old, old);
 
-      await waitFor(() => !existsSync(fileOf(unreferenced.url)) && !existsSync(orphan) && !existsSync(staleTemporary));
+      await waitFor(() => !existsSync(fileOf(unreferenced.url)) && !existsSync(orphan) && !existsSync(staleTemporary), 15_000, 'the sweep');
       const gone = await fetch(swept.url + unreferenced.url);
       expect(gone.status).toBe(404);
       await gone.arrayBuffer();
@@ -285,11 +288,3 @@ describe('upload sweep', () => {
     }
   });
 });
-
-async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
