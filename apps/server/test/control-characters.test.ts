@@ -180,14 +180,14 @@ describe('control characters in text fields', () => {
     expect(named.status).toBe(200);
   });
 
-  it('stores an upload whose file name holds control characters under a cleaned name', async () => {
+  it('stores an upload whose file name holds control characters under a name cleaned of them', async () => {
     const form = new FormData();
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     form.append('file', new Blob([png]), 'cat\u0000\u001b\u202e.png');
     const response = await fetch(`${server.url}/api/visitor/upload?YQToken=${visitorToken}`, { method: 'POST', body: form });
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as { data: { url: string; name: string } };
-    expect(data.name).toBe('cat\uFFFD\uFFFD\uFFFD.png');
+    expect(data.name).toBe('cat.png');
     expect((await fetch(`${server.url}${data.url}`)).status).toBe(200);
   });
 
