@@ -227,7 +227,7 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   capSockets(app, { '/ws/visitor': config.maxVisitorSocketsPerAddress, '/ws/agent': config.maxAgentSocketsPerAddress });
   const route = createRouter(app, auth, limits);
   authRoutes(route, auth, agents, keys);
-  agentRoutes(route, agents);
+  agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db));
   navigationRoutes(route, agentRepo, { unread: () => chatRepo.unreadLetters() });

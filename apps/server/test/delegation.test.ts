@@ -95,6 +95,13 @@ describe('POST /api/service/doEdit by a non-Admin agent manager', () => {
     expect(promoted.status).toBe(403);
   });
 
+  it('reads the roles to pick from without the role-management permission', async () => {
+    const listed = await server.get<{ list: Role[] }>('/api/service/roles', { token: staff });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.list.map((role) => role.name)).toEqual(expect.arrayContaining(['Admin', 'Staff', 'Wide']));
+    expect((await server.get('/api/role/getList', { token: staff })).status).toBe(403);
+  });
+
   it('may manage agents of a role holding only what they hold', async () => {
     const created = await server.post<{ id: number }>(
       '/api/service/doEdit',

@@ -9,6 +9,7 @@ const PROTECTED: { method: 'GET' | 'POST'; path: string; permission: string | 'a
   { method: 'GET', path: '/api/search/getList?keyword=a', permission: 'agent' },
   { method: 'GET', path: '/api/notice/getList', permission: 'agent' },
   { method: 'GET', path: '/api/service/getList', permission: 'setPermissions:service' },
+  { method: 'GET', path: '/api/service/roles', permission: 'setPermissions:service' },
   {
     method: 'POST',
     path: '/api/service/doEdit',

@@ -30,7 +30,7 @@ interface SearchValues {
 function useRoleOptions() {
   return useQuery({
     queryKey: ['role', 'options'],
-    queryFn: () => http.get<ListData<Role>>('/api/role/getList', { params: { pageNo: 1, pageSize: 100 }, silent: true }),
+    queryFn: () => http.get<ListData<Role>>('/api/service/roles', { silent: true }),
   });
 }
 

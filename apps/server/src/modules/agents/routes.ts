@@ -1,10 +1,19 @@
 import { deleteBody, serviceEditBody, serviceListQuery } from '@parley/protocol';
 import type { DefineRoute } from '../../lib/http.js';
+import type { RoleService } from '../roles/service.js';
 import type { AgentService } from './service.js';
 
 const access = { permission: 'setPermissions:service' } as const;
 
-export function agentRoutes(route: DefineRoute, agents: AgentService): void {
+export function agentRoutes(route: DefineRoute, agents: AgentService, roles: RoleService): void {
+  // The agent form's role picker: managing agents must not need the role-management permission too.
+  // Which of these roles the caller may give is decided by grantable(), here and on save.
+  route({
+    method: 'GET',
+    url: '/api/service/roles',
+    access,
+    handler: () => roles.list({ pageNo: 1, pageSize: 100 }),
+  });
   route({
     method: 'GET',
     url: '/api/service/getList',
