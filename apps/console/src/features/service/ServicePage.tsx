@@ -65,7 +65,8 @@ export default function ServicePage() {
       : {
           username: '',
           nickname: '',
-          roleId: roleOptions.find((option) => option.label === 'Agent')?.value ?? 0,
+          // The built-in Agent role where the user may give it, else the first role they may give.
+          roleId: (givableRoles.find((option) => option.label === 'Agent') ?? givableRoles[0])?.value ?? 0,
           maxChats: 10,
           disabled: false,
         };
