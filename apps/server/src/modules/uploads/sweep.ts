@@ -85,11 +85,10 @@ export class UploadSweeper {
       const upTo = Math.min(from + MESSAGE_WINDOW, last);
       const names = new Set<string>();
       for (const row of await this.repo.messagesBetween(from, upTo, settled)) {
-        // The watermark stays below the first message that is not settled yet; later ones are still marked.
-        if (!held && row.created_at >= settled) {
-          watermark = row.id - 1;
-          held = true;
-        }
+        // The watermark stops at the last settled message before the first unsettled one (an id in
+        // between may belong to a message not committed yet); the unsettled ones are still marked.
+        if (row.created_at >= settled) held = true;
+        else if (!held) watermark = row.id;
         const name = row.type === 'image' || row.type === 'file' ? uploadNameIn(row.msg) : undefined;
         if (name) names.add(name);
       }
