@@ -287,4 +287,53 @@ describe('upload sweep', () => {
       await swept.close();
     }
   });
+
+  it('marks an upload an image message holds once, keeps it without checking again, and does not count a text message', async () => {
+    const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
+    const v = await visitor(swept);
+    try {
+      const dir = join(swept.config.dataDir, 'uploads');
+      const send = async () =>
+        (await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG]), 'dot.png', undefined, {}, swept)).body.data;
+      const nameOf = (url: string) => url.split('/')[3] ?? '';
+      const referencedOf = async (url: string) =>
+        (await swept.storage.db.selectFrom('uploads').select('referenced').where('name', '=', nameOf(url)).executeTakeFirst())?.referenced;
+      const age = (url: string) =>
+        swept.storage.db
+          .updateTable('uploads')
+          .set({ created_at: new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString() })
+          .where('name', '=', nameOf(url))
+          .execute();
+
+      const pictured = await send();
+      const quoted = await send();
+      const image = await swept.post<{ id: number }>('/api/visitor/message', {
+        YQToken: v.credential,
+        msg: pictured.url,
+        onlyID: onlyId(),
+        type: 'image',
+      });
+      expect(image.status).toBe(200);
+      // Only image and file messages show an upload; a text that quotes its address does not keep it.
+      expect((await v.say(`look: ${swept.url}${quoted.url}`)).type).toBe('text');
+      await age(pictured.url);
+      await age(quoted.url);
+
+      await waitFor(async () => (await referencedOf(pictured.url)) === 1, 15_000, 'the image message to mark its upload');
+      await waitFor(() => !existsSync(join(dir, nameOf(quoted.url))), 15_000, 'the sweep of the upload only a text quotes');
+      expect(await referencedOf(quoted.url)).toBeUndefined();
+
+      // Once marked, the upload is not checked against messages again: with its message gone it stays,
+      // while a later sweep removes another old unreferenced upload.
+      await swept.storage.db.deleteFrom('messages').where('type', '=', 'image').execute();
+      const later = await send();
+      await age(later.url);
+      await waitFor(() => !existsSync(join(dir, nameOf(later.url))), 15_000, 'a later sweep');
+      expect(existsSync(join(dir, nameOf(pictured.url)))).toBe(true);
+      expect(await referencedOf(pictured.url)).toBe(1);
+    } finally {
+      v.socket.close();
+      await swept.close();
+    }
+  });
 });

@@ -153,6 +153,8 @@ export interface UploadsTable {
   created_at: string;
   /** The uploader's address as the per-address quota counts it (IPv6 by its /64); null for older uploads. */
   ip: string | null;
+  /** 1 once the sweep has seen an image or file message holding this upload's URL; such uploads are kept. */
+  referenced: Generated<number>;
 }
 
 export interface AgentPresenceTable {

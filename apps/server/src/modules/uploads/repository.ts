@@ -11,6 +11,9 @@ export type UsageScope =
 /** Up to this many rows or names per statement of the sweep. */
 const BATCH = 500;
 
+/** The message types whose text is an upload's URL; a text message that quotes a URL does not keep the file. */
+const REFERENCING_TYPES = ['image', 'file'];
+
 export class UploadRepository {
   constructor(private readonly db: Db) {}
 
@@ -26,21 +29,69 @@ export class UploadRepository {
     return Number(row?.bytes ?? 0);
   }
 
+  /** The newest message's id, 0 with none: where a pass over messages stops. */
+  async lastMessageId(): Promise<number> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
   /**
-   * Deletes up to one batch of uploads created before `before` that no message mentions (a message holds
-   * an upload as its URL, `/api/files/<name>/<label>`), and answers their names. The check and the
-   * delete are one statement, so a message stored meanwhile keeps its file.
+   * Messages with `after < id <= upTo` that may reference an upload (images and files), and any other
+   * message created at or after `recentFrom`, ordered by id. The range is walked on the primary key, so a
+   * call reads at most `upTo - after` rows however large the table is.
    */
-  async deleteUnreferenced(before: string): Promise<{ name: string; size: number }[]> {
+  async messagesBetween(
+    after: number,
+    upTo: number,
+    recentFrom: string,
+  ): Promise<{ id: number; type: string; msg: string; created_at: string }[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select(['id', 'type', 'created_at'])
+      // Only the messages that can reference an upload bring their text.
+      .select((eb) => eb.case().when('type', 'in', REFERENCING_TYPES).then(eb.ref('msg')).else('').end().as('msg'))
+      .where('id', '>', after)
+      .where('id', '<=', upTo)
+      .where((eb) => eb.or([eb('type', 'in', REFERENCING_TYPES), eb('created_at', '>=', recentFrom)]))
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({ ...row, id: Number(row.id), msg: row.msg ?? '' }));
+  }
+
+  /** Marks these uploads as referenced by a message, so the sweep keeps them without checking again. */
+  async markReferenced(names: string[]): Promise<void> {
+    for (let start = 0; start < names.length; start += BATCH) {
+      await this.db
+        .updateTable('uploads')
+        .set({ referenced: 1 })
+        .where('referenced', '=', 0)
+        .where('name', 'in', names.slice(start, start + BATCH))
+        .execute();
+    }
+  }
+
+  /**
+   * Deletes up to one batch of uploads created before `before` that are not marked referenced, and
+   * answers their names. Marking covers messages up to `checkedUpTo`; the few messages after it (the
+   * newest, and any stored since the marking) are checked in the same statement as the delete, on the
+   * primary-key range, so a message stored meanwhile still keeps its file.
+   */
+  async deleteUnreferenced(before: string, checkedUpTo: number): Promise<{ name: string; size: number }[]> {
     const candidates = this.db
       .selectFrom('uploads')
       .select('id')
+      .where('referenced', '=', 0)
       .where('created_at', '<', before)
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
             selectFrom('messages')
               .select(sql.lit(1).as('one'))
+              .where('messages.id', '>', checkedUpTo)
+              .where('messages.type', 'in', REFERENCING_TYPES)
               .where('messages.msg', 'like', sql<string>`'%/api/files/' || ${sql.ref('uploads.name')} || '%'`),
           ),
         ),

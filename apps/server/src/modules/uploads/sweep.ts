@@ -7,13 +7,45 @@ import { SWEEP_BATCH, type UploadRepository } from './repository.js';
 export const FILE_NAME = /^[A-Za-z0-9_-]{24}\.[a-z0-9]{1,8}$/;
 export const TEMPORARY_PREFIX = '.incoming-';
 
+/** An upload's URL inside a message: `/api/files/<name>/<label>`, relative or absolute. */
+const UPLOAD_URL = new RegExp(`/api/files/(${FILE_NAME.source.slice(1, -1)})(?:[/?#]|$)`);
+
+/** Up to this many message ids are read per statement while marking references. */
+export const MESSAGE_WINDOW = 1000;
+
+/**
+ * Messages younger than this are read again by the next sweep: ids are taken in insertion order but
+ * (on PostgreSQL) become visible in commit order, so a message may appear below an id already read.
+ */
+const SETTLE_MS = 10 * 60 * 1000;
+
+/** The upload a message's text names, if any. */
+export function uploadNameIn(msg: string): string | undefined {
+  return UPLOAD_URL.exec(msg)?.[1];
+}
+
+/**
+ * Lets the event loop run between batches: better-sqlite3 runs each statement synchronously, so
+ * awaiting an already settled promise would keep the loop busy through the whole sweep.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Removes, once they are older than the grace period: uploads no message references (row and file),
  * files with no row, and temporaries left by interrupted uploads. Runs at start and then periodically.
+ *
+ * References are found incrementally: each sweep reads only the messages after its watermark, in id
+ * windows, and marks the uploads they name; the delete then only needs `referenced = 0`. The watermark is
+ * kept in memory: a new process reads every message once, in windows that yield to the event loop, which
+ * costs less than keeping one more piece of shared state right across several server processes (each
+ * marks independently, and marking twice is harmless).
  */
 export class UploadSweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private stopping = false;
+  /** Every message with an id up to this one has been read and its upload marked. */
+  private watermark = 0;
 
   constructor(
     private readonly repo: UploadRepository,
@@ -35,21 +67,51 @@ export class UploadSweeper {
     this.timer.unref();
   }
 
+  /** Stops the timer and waits for a running sweep, which gives up at its next batch. */
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     await this.running;
+  }
+
+  /** Marks the uploads named by image and file messages after the watermark, and moves it on. */
+  async markReferences(): Promise<void> {
+    const settled = new Date(Date.now() - SETTLE_MS).toISOString();
+    const last = await this.repo.lastMessageId();
+    let watermark = this.watermark;
+    let held = false;
+    for (let from = this.watermark; from < last; from += MESSAGE_WINDOW) {
+      if (this.stopping) return;
+      const upTo = Math.min(from + MESSAGE_WINDOW, last);
+      const names = new Set<string>();
+      for (const row of await this.repo.messagesBetween(from, upTo, settled)) {
+        // The watermark stops at the last settled message before the first unsettled one (an id in
+        // between may belong to a message not committed yet); the unsettled ones are still marked.
+        if (row.created_at >= settled) held = true;
+        else if (!held) watermark = row.id;
+        const name = row.type === 'image' || row.type === 'file' ? uploadNameIn(row.msg) : undefined;
+        if (name) names.add(name);
+      }
+      await this.repo.markReferenced([...names]);
+      if (!held) watermark = upTo;
+      this.watermark = watermark;
+      await yieldToEventLoop();
+    }
   }
 
   async run(): Promise<void> {
     const cutoff = Date.now() - this.options.graceMs;
     const removed = { unreferenced: 0, orphans: 0, temporaries: 0, bytes: 0 };
 
+    await this.markReferences();
     for (;;) {
-      const rows = await this.repo.deleteUnreferenced(new Date(cutoff).toISOString());
+      if (this.stopping) return;
+      const rows = await this.repo.deleteUnreferenced(new Date(cutoff).toISOString(), this.watermark);
       for (const row of rows) await rm(join(this.dir, row.name), { force: true });
       removed.unreferenced += rows.length;
       removed.bytes += rows.reduce((sum, row) => sum + Number(row.size), 0);
       if (rows.length < SWEEP_BATCH) break;
+      await yieldToEventLoop();
     }
 
     const stale = new Map<string, number>();
