@@ -1,10 +1,6 @@
 import { ADMIN_ROLE } from '@parley/protocol';
-import type { Transaction } from 'kysely';
-import type { Db } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import { containsText } from '../../db/sql.js';
-
-export type DbOrTx = Db | Transaction<Database>;
 
 export interface AgentFilter {
   username?: string | undefined;

@@ -9,13 +9,13 @@ import {
   type serviceListQuery,
 } from '@parley/protocol';
 import type { z } from 'zod';
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { assertUncommonPassword, hashPassword } from '../../lib/password.js';
 import { isoNow } from '../../lib/time.js';
 import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from '../roles/repository.js';
-import type { AgentRepository, DbOrTx } from './repository.js';
+import type { AgentRepository } from './repository.js';
 
 type AgentRow = NonNullable<Awaited<ReturnType<AgentRepository['findById']>>>;
 

@@ -1,7 +1,6 @@
 import type { ExpressionBuilder, Selectable, UpdateObject } from 'kysely';
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import type { Database, MessagesTable, VisitorsTable } from '../../db/schema.js';
-import type { DbOrTx } from '../agents/repository.js';
 
 export type VisitorRow = Selectable<VisitorsTable>;
 export type MessageRow = Selectable<MessagesTable>;

@@ -13,11 +13,11 @@ import {
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { DbOrTx } from '../../db/index.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
-import type { DbOrTx } from '../agents/repository.js';
 import type { AuthContext } from '../auth/service.js';
 import { parseSource, parseUserAgent, regionOf } from './client-info.js';
 import type { Notifier } from './notifier.js';

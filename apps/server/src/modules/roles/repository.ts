@@ -1,6 +1,5 @@
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import { containsText } from '../../db/sql.js';
-import type { DbOrTx } from '../agents/repository.js';
 
 /** SQL of roles. */
 export class RoleRepository {
