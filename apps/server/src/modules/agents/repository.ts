@@ -1,5 +1,6 @@
 import { ADMIN_ROLE } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
+import { type Page, paginate } from '../../db/paginate.js';
 import { containsText } from '../../db/sql.js';
 
 export interface AgentFilter {
@@ -38,14 +39,12 @@ export class AgentRepository {
     return query;
   }
 
-  async list(filter: AgentFilter, offset: number, limit: number) {
-    const [rows, total] = await Promise.all([
-      this.filtered(this.db, filter).select(agentColumns).orderBy('agents.id').offset(offset).limit(limit).execute(),
-      this.filtered(this.db, filter)
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(total.total) };
+  list(filter: AgentFilter, page: Page) {
+    return paginate(
+      () => this.filtered(this.db, filter),
+      (query) => query.select(agentColumns).orderBy('agents.id'),
+      page,
+    );
   }
 
   findById(db: DbOrTx, id: number) {

@@ -60,7 +60,7 @@ export class AgentService {
       roleId: query.roleId,
       disabled: query.disabled === undefined ? undefined : query.disabled === 'true',
     };
-    const { rows, total } = await this.repo.list(filter, (query.pageNo - 1) * query.pageSize, query.pageSize);
+    const { rows, total } = await this.repo.list(filter, query);
     return { list: rows.map(toAgent), total };
   }
 

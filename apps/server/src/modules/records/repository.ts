@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.js';
+import { type Page, paginate } from '../../db/paginate.js';
 import { containsText } from '../../db/sql.js';
 
 export interface RecordFilter {
@@ -21,18 +22,11 @@ export class RecordRepository {
     return query;
   }
 
-  async list(filter: RecordFilter, offset: number, limit: number) {
-    const [rows, total] = await Promise.all([
-      this.filtered(filter)
-        .select(['id', 'username', 'ip', 'user_agent', 'result', 'reason', 'created_at'])
-        .orderBy('id', 'desc')
-        .offset(offset)
-        .limit(limit)
-        .execute(),
-      this.filtered(filter)
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(total.total) };
+  list(filter: RecordFilter, page: Page) {
+    return paginate(
+      () => this.filtered(filter),
+      (query) => query.select(['id', 'username', 'ip', 'user_agent', 'result', 'reason', 'created_at']).orderBy('id', 'desc'),
+      page,
+    );
   }
 }

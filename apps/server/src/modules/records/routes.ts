@@ -23,8 +23,7 @@ export function recordRoutes(route: DefineRoute, repo: RecordRepository): void {
           from: bound(query.from, false),
           to: bound(query.to, true),
         },
-        (query.pageNo - 1) * query.pageSize,
-        query.pageSize,
+        query,
       );
       const list: LoginRecord[] = rows.map((row) => ({
         id: row.id,

@@ -1,4 +1,5 @@
 import type { Db, DbOrTx } from '../../db/index.js';
+import { type Page, paginate } from '../../db/paginate.js';
 import { containsText } from '../../db/sql.js';
 
 /** SQL of roles. */
@@ -13,30 +14,25 @@ export class RoleRepository {
     return db.selectFrom('roles').selectAll().where('name', '=', name).executeTakeFirst();
   }
 
-  async list(name: string | undefined, offset: number, limit: number) {
-    const base = () => {
-      const query = this.db.selectFrom('roles');
-      return name ? query.where(containsText('roles.name', name)) : query;
-    };
-    const [rows, total] = await Promise.all([
-      base()
-        .select((eb) => [
-          'roles.id',
-          'roles.name',
-          'roles.permissions',
-          'roles.builtin',
-          'roles.created_at',
-          eb.selectFrom('agents').select(eb.fn.countAll<number>().as('n')).whereRef('agents.role_id', '=', 'roles.id').as('agents'),
-        ])
-        .orderBy('roles.id')
-        .offset(offset)
-        .limit(limit)
-        .execute(),
-      base()
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(total.total) };
+  list(name: string | undefined, page: Page) {
+    return paginate(
+      () => {
+        const query = this.db.selectFrom('roles');
+        return name ? query.where(containsText('roles.name', name)) : query;
+      },
+      (query) =>
+        query
+          .select((eb) => [
+            'roles.id',
+            'roles.name',
+            'roles.permissions',
+            'roles.builtin',
+            'roles.created_at',
+            eb.selectFrom('agents').select(eb.fn.countAll<number>().as('n')).whereRef('agents.role_id', '=', 'roles.id').as('agents'),
+          ])
+          .orderBy('roles.id'),
+      page,
+    );
   }
 
   async insert(db: DbOrTx, row: { name: string; permissions: string; builtin: number; created_at: string }): Promise<number> {

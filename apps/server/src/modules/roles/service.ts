@@ -19,11 +19,7 @@ export class RoleService {
   ) {}
 
   async list(query: z.output<typeof roleListQuery>): Promise<ListData<Role>> {
-    const { rows, total } = await this.repo.list(
-      query.name || query.role || undefined,
-      (query.pageNo - 1) * query.pageSize,
-      query.pageSize,
-    );
+    const { rows, total } = await this.repo.list(query.name || query.role || undefined, query);
     return {
       list: rows.map((row) => ({
         id: row.id,
