@@ -23,6 +23,8 @@ describe('typing previews (8011)', () => {
     const v = await visitor(server);
     await v.say('about to type a lot');
     const secondTab = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.credential}`);
+    // The server reads a visitor's frames once it has looked the visitor up; it then says who answers.
+    await secondTab.frame('2000');
     const started = Date.now();
     for (let index = 0; index < 50; index += 1) secondTab.send({ code: '8011', data: { text: `tab draft ${index}` } });
     // The error answering an unknown frame shows the server has read every frame before it.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropSchema, spawnServer } from './processes.js';
 import { TestSocket } from './sockets.js';
+import { waitFor } from './waiting.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-start-'));
 const schema = `s_${randomBytes(6).toString('hex')}`;
@@ -41,6 +42,8 @@ describe('npm start', () => {
     const socket = await TestSocket.open(`${first.url.replace('http', 'ws')}/ws/agent?token=${token}`);
     await socket.frame('0000');
     await fetch(`${first.url}/api/talk/messages?YQToken=${'Q'.repeat(24)}`, { headers: { authorization: `Bearer ${token}` } });
+    // The log is written in the background: wait for the request's line rather than racing it.
+    await waitFor(() => first.output().includes('/api/talk/messages'), 10_000, 'the request log line');
     expect(first.output()).toContain('[redacted]');
     expect(first.output()).not.toContain(token);
     expect(first.output()).not.toContain('Q'.repeat(24));
