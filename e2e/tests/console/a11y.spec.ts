@@ -43,3 +43,17 @@ test('a11y: the skip link is the first stop of Tab and moves focus into the main
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
 });
+
+test('a11y: the tab list holds only tabs; Delete closes the focused tab', async ({ page, request }) => {
+  await openConsole(page, '/service/service', { token: await apiLogin(request), theme: { layout: 'vertical' }, language: 'en' });
+  const tablist = page.getByRole('tablist', { name: 'Open pages' });
+  await expect(tablist.getByRole('tab')).toHaveCount(2);
+  await expect(tablist.getByRole('button')).toHaveCount(0);
+  const close = page.locator('.tabs-bar .ant-tabs-tab-active .ant-tabs-tab-remove');
+  await expect(close).toHaveAttribute('title', 'Close tab Agents');
+  await expect(close).toHaveAttribute('tabindex', '-1');
+  await tablist.getByRole('tab', { name: 'Agents' }).focus();
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('tab')).toHaveCount(1);
+  await expect(page.locator('[data-testid="tab"][data-path="/index"]')).toBeVisible();
+});
