@@ -8,6 +8,9 @@ import { PageErrorBoundary } from './PageErrorBoundary';
 import type { AppRoute } from './routeTree';
 import { tabKey } from './TabsBar';
 
+/** The id of the page's main region, the skip link's target. */
+export const MAIN_CONTENT_ID = 'main-content';
+
 /**
  * Tab-based keep-alive: pages open as tabs stay mounted (hidden) so their state survives switching;
  * routes flagged noKeepAlive are drawn fresh; the reload event remounts one page.
@@ -35,7 +38,7 @@ export function AppMain({ leaf }: { leaf: AppRoute | undefined }) {
 
   const entries = Array.from(cache.current.entries());
   return (
-    <main className="app-main">
+    <main id={MAIN_CONTENT_ID} className="app-main" tabIndex={-1}>
       {entries.map(([key, element]) => (
         <div key={`${key}#${reloadKeys[key] ?? 0}`} className="app-page" style={key === active ? undefined : { display: 'none' }}>
           <PageErrorBoundary>

@@ -7,7 +7,7 @@ import {
   VerticalRightOutlined,
 } from '@ant-design/icons';
 import { Dropdown, type MenuProps, Tabs } from 'antd';
-import { useEffect } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useSettings } from '../stores/settings';
@@ -20,6 +20,36 @@ import { fallbackPath, type Tab } from './tabs';
 /** The tab key of a page: its full path (query included) for routes that open a tab per full path. */
 export function tabKey(leaf: AppRoute | undefined, pathname: string, search: string): string {
   return leaf?.meta?.dynamicNewTab ? `${pathname}${search}` : pathname;
+}
+
+/**
+ * A tablist may own only tabs, yet antd draws each tab's close button (and the overflow button)
+ * inside it. Those stay for the mouse, out of the accessibility tree and the Tab order; the keyboard
+ * closes the focused tab with Delete or Backspace (antd's tab keys), which each closable tab announces,
+ * and the tab-actions button beside the list holds the other close commands.
+ */
+function useTablistSemantics(container: RefObject<HTMLDivElement | null>, listLabel: string, closeLabel: (path: string) => string) {
+  useLayoutEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    root.querySelector('[role="tablist"]')?.setAttribute('aria-label', listLabel);
+    for (const tab of root.querySelectorAll<HTMLElement>('.ant-tabs-tab')) {
+      const path = tab.querySelector<HTMLElement>('[data-testid="tab"]')?.dataset.path;
+      const remove = tab.querySelector<HTMLElement>('.ant-tabs-tab-remove');
+      const role = tab.querySelector<HTMLElement>('[role="tab"]');
+      if (remove && path) {
+        remove.setAttribute('aria-hidden', 'true');
+        remove.tabIndex = -1;
+        remove.title = closeLabel(path);
+        remove.setAttribute('aria-label', closeLabel(path));
+        role?.setAttribute('aria-keyshortcuts', 'Delete');
+      } else role?.removeAttribute('aria-keyshortcuts');
+    }
+    for (const more of root.querySelectorAll<HTMLElement>('.ant-tabs-nav-more')) {
+      more.setAttribute('aria-hidden', 'true');
+      more.tabIndex = -1;
+    }
+  });
 }
 
 /** Visited pages as tabs (seed §2/§4), with the right-click menu and close rules. */
@@ -42,6 +72,12 @@ export function TabsBar({ leaf, routes }: { leaf: AppRoute | undefined; routes: 
   const showIcon = useSettings((state) => state.theme.showTabsIcon);
   const reload = useUi((state) => state.reload);
   const active = tabKey(leaf, location.pathname, location.search);
+  const bar = useRef<HTMLDivElement>(null);
+  const titleOf = (path: string) => {
+    const title = store.tabs.find((tab) => tab.path === path)?.meta.title ?? path;
+    return t(`route.${title}`, { defaultValue: title });
+  };
+  useTablistSemantics(bar, t('tabs.list'), (path) => t('tabs.close', { title: titleOf(path) }));
 
   useEffect(() => {
     store.affix(affixTabs(routes));
@@ -83,7 +119,7 @@ export function TabsBar({ leaf, routes }: { leaf: AppRoute | undefined; routes: 
   };
 
   return (
-    <div className={`tabs-bar tabs-bar-${style}`} data-testid="tabs-bar">
+    <div ref={bar} className={`tabs-bar tabs-bar-${style}`} data-testid="tabs-bar">
       <Tabs
         hideAdd
         type="editable-card"
@@ -100,7 +136,7 @@ export function TabsBar({ leaf, routes }: { leaf: AppRoute | undefined; routes: 
             <Dropdown trigger={['contextMenu']} menu={{ items: contextItems(tab.path), onClick: ({ key }) => onContext(tab.path, key) }}>
               <span className="tab-label" data-testid="tab" data-path={tab.path}>
                 {showIcon && tab.meta.icon ? <RouteIcon name={tab.meta.icon} /> : null}
-                {t(`route.${tab.meta.title}`, { defaultValue: tab.meta.title })}
+                {titleOf(tab.path)}
               </span>
             </Dropdown>
           ),

@@ -9,7 +9,7 @@ import { useWindowEvent } from '../../lib/useWindowEvent';
 import { useSettings } from '../../stores/settings';
 import { useTabs } from '../../stores/tabs';
 import { useUi } from '../../stores/ui';
-import { AppMain } from '../AppMain';
+import { AppMain, MAIN_CONTENT_ID } from '../AppMain';
 import { AppBreadcrumb } from '../Breadcrumb';
 import { HeaderControls } from '../header/HeaderControls';
 import { RouteIcon } from '../icons';
@@ -326,6 +326,27 @@ function ComprehensiveLayout({ state }: { state: RouteState }) {
   );
 }
 
+/**
+ * The first stop of the keyboard: jumps past the menu, header and tabs to the page. The hash router
+ * owns the URL fragment, so the link moves focus itself instead of following its href.
+ */
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <a
+      className="skip-link"
+      href={`#${MAIN_CONTENT_ID}`}
+      data-testid="skip-link"
+      onClick={(event) => {
+        event.preventDefault();
+        document.getElementById(MAIN_CONTENT_ID)?.focus();
+      }}
+    >
+      {t('common.skipToContent')}
+    </a>
+  );
+}
+
 /** The authenticated frame: one of the six layouts, the theme drawer and the loading overlay. */
 export default function MainLayout() {
   useDevice();
@@ -358,6 +379,7 @@ export default function MainLayout() {
   }
   return (
     <div className="app-shell" data-layout={layout} data-testid="app-shell">
+      <SkipLink />
       {body}
       <ThemeDrawer />
       <Spin fullscreen spinning={loading} tip={t('common.loading')} />

@@ -36,6 +36,7 @@ export default function RecordPage() {
           <Form.Item name="result">
             <Select
               allowClear
+              aria-label={t('record.resultLabel')}
               placeholder={t('record.resultLabel')}
               style={{ width: 140 }}
               options={[

@@ -104,11 +104,18 @@ export default function ServicePage() {
             <Input allowClear placeholder={t('service.username')} prefix={<SearchOutlined />} />
           </Form.Item>
           <Form.Item name="roleId">
-            <Select allowClear placeholder={t('service.role')} style={{ width: 140 }} options={roleOptions} />
+            <Select
+              allowClear
+              aria-label={t('service.role')}
+              placeholder={t('service.role')}
+              style={{ width: 140 }}
+              options={roleOptions}
+            />
           </Form.Item>
           <Form.Item name="disabled">
             <Select
               allowClear
+              aria-label={t('service.status')}
               placeholder={t('service.status')}
               style={{ width: 140 }}
               options={[
