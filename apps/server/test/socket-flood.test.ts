@@ -79,3 +79,21 @@ describe('a peer that stops reading', () => {
     tcpOf(stalled).resume();
   });
 });
+
+describe('frames sent the moment a socket opens', () => {
+  it('are read once the server has looked the client up, never lost', async () => {
+    const base = server.url.replace('http', 'ws');
+    const v = await visitor(server);
+    const tab = await TestSocket.open(`${base}/ws/visitor?YQToken=${v.credential}`);
+    tab.send({ code: '9999' });
+    tab.send('Y');
+    await tab.frame('4000');
+    await tab.until(() => tab.texts.includes('Y'));
+    const agent = await TestSocket.open(`${base}/ws/agent?token=${admin}`);
+    agent.send({ code: '9999' });
+    await agent.frame('4000');
+    tab.close();
+    agent.close();
+    v.socket.close();
+  });
+});

@@ -5,7 +5,7 @@ import { ApiError } from '../lib/errors.js';
 import type { AuthService } from '../modules/auth/service.js';
 import type { Bus } from './bus.js';
 import type { BusEvent } from './events.js';
-import { onFrames, send, sendError, sendText } from './frames.js';
+import { holdFrames, onFrames, refuse, send, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
 
 /** Largest frame an agent may send; anything bigger closes that socket only. */
@@ -87,6 +87,7 @@ function removeFrom<K>(map: Map<K, Set<AgentConnection>>, key: K, connection: Ag
 
 export function registerAgentSocket(app: FastifyInstance, auth: AuthService, sockets: AgentSockets, liveness: Liveness): void {
   app.get('/ws/agent', { websocket: true }, async (socket, req) => {
+    holdFrames(socket);
     const token = (req.query as Record<string, unknown>).token;
     let context: Awaited<ReturnType<AuthService['authenticate']>>;
     try {
@@ -95,11 +96,11 @@ export function registerAgentSocket(app: FastifyInstance, auth: AuthService, soc
       if (!(error instanceof ApiError)) {
         // Not the token's fault (the database is away): the console must retry, not sign out.
         req.log.warn({ err: error }, 'agent socket authentication failed');
-        socket.close(CloseCode.serverError, 'server error');
+        refuse(socket, CloseCode.serverError, 'server error');
         return;
       }
       const expired = error.status === 402;
-      socket.close(expired ? CloseCode.expiredToken : CloseCode.badToken, expired ? 'token expired' : 'bad token');
+      refuse(socket, expired ? CloseCode.expiredToken : CloseCode.badToken, expired ? 'token expired' : 'bad token');
       return;
     }
     const connection: AgentConnection = { socket, agentId: context.agentId, uuid: context.uuid, sessionId: context.sessionId };
@@ -107,7 +108,10 @@ export function registerAgentSocket(app: FastifyInstance, auth: AuthService, soc
     socket.on('close', () => sockets.remove(connection));
     await sockets.add(connection);
     // Closed while presence was being recorded: the close handler ran before the add.
-    if (socket.readyState !== socket.OPEN) return sockets.remove(connection);
+    if (socket.readyState !== socket.OPEN) {
+      socket.resume();
+      return sockets.remove(connection);
+    }
     onFrames(socket, liveness, MAX_AGENT_FRAME, (frame) => {
       if (frame.code === SocketCode.identify) return;
       sendError(socket, `unknown code ${frame.code.slice(0, 16)}`);

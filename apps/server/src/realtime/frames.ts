@@ -34,6 +34,20 @@ export function sendError(socket: WebSocket, reason: string): void {
  * sign of life, the heartbeat is echoed, binary or oversized frames close this socket only, and text
  * that is not a `{ code }` object gets an error frame. Valid frames go to `onFrame`.
  */
+/**
+ * Holds a new socket's incoming frames back while its handler looks the client up (an await): a frame
+ * the client sends at once would otherwise be emitted before `onFrames` listens, and be lost.
+ */
+export function holdFrames(socket: WebSocket): void {
+  socket.pause();
+}
+
+/** Closes a socket refused before it was read from; reading again lets the close handshake finish. */
+export function refuse(socket: WebSocket, code: number, reason: string): void {
+  socket.resume();
+  socket.close(code, reason);
+}
+
 export function onFrames(socket: WebSocket, liveness: Liveness, maxLength: number, onFrame: (frame: Frame) => void): void {
   socket.on('message', (raw: RawData, isBinary: boolean) => {
     liveness.touch(socket);
@@ -52,4 +66,6 @@ export function onFrames(socket: WebSocket, liveness: Liveness, maxLength: numbe
     }
     onFrame(frame as Frame);
   });
+  // Frames held back while the client was looked up (holdFrames) are read from here on.
+  socket.resume();
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ChatService } from '../modules/chat/service.js';
 import type { Bus } from './bus.js';
-import { onFrames, sendError, sendText } from './frames.js';
+import { holdFrames, onFrames, refuse, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
 import { TypingThrottle } from './typing.js';
 import type { SharedVisitorPresence } from './visitor-presence.js';
@@ -131,6 +131,7 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
   });
   app.addHook('onClose', async () => typing.stop());
   app.get('/ws/visitor', { websocket: true }, async (socket, req) => {
+    holdFrames(socket);
     const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
     // Sockets are kept under the public id: past this point the credential is not needed.
     let publicId: string | undefined;
@@ -140,11 +141,11 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
       // A fault of the server (the database is away), not an unknown visitor: the widget retries later
       // instead of starting over as a new visitor.
       req.log.warn({ err: error }, 'visitor socket lookup failed');
-      socket.close(CloseCode.serverError, 'server error');
+      refuse(socket, CloseCode.serverError, 'server error');
       return;
     }
     if (!publicId) {
-      socket.close(CloseCode.badToken, 'unknown visitor');
+      refuse(socket, CloseCode.badToken, 'unknown visitor');
       return;
     }
     sockets.add(publicId, socket);
