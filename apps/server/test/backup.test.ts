@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/tokens.js';
 import { APP_ROOT, backends } from './harness.js';
-import { spawnServer } from './processes.js';
+import { buildOnce, spawnServer } from './processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-backup-'));
 const outDir = mkdtempSync(join(tmpdir(), 'parley-backup-out-'));
@@ -49,11 +49,7 @@ function credentialHashesIn(file: string): Set<string> {
   }
 }
 
-// `npm test` builds everything first; a lone run of this file builds what is missing or stale.
-beforeAll(async () => {
-  const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
-  await new Promise((resolve) => built.once('exit', resolve));
-}, 180_000);
+beforeAll(buildOnce, 180_000);
 
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });

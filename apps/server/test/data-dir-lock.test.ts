@@ -1,19 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ROOT, backends } from './harness.js';
-import { spawnServer } from './processes.js';
+import { backends } from './harness.js';
+import { buildOnce, spawnServer } from './processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-lock-'));
 const run = () => spawnServer('apps/server/dist/main.js', dataDir, 'unused', { ADMIN_PASSWORD: 'admin-pass-1' });
 
-// `npm test` builds everything first; a lone run of this file builds what is missing or stale.
-beforeAll(async () => {
-  const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
-  await new Promise((resolve) => built.once('exit', resolve));
-}, 180_000);
+beforeAll(buildOnce, 180_000);
 
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });

@@ -68,3 +68,12 @@ export async function dropSchema(schema: string): Promise<void> {
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await client.end();
 }
+
+/**
+ * Builds what is missing or stale before a test spawns the built server: `npm test` builds everything
+ * first, but a lone run of one file must not test an old build.
+ */
+export async function buildOnce(): Promise<void> {
+  const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
+  await new Promise((resolve) => built.once('exit', resolve));
+}

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { framesOf, onlyId } from './chat-harness.js';
-import { ADMIN, APP_ROOT, backends } from './harness.js';
-import { dropSchema, type ServerProcess, spawnServer } from './processes.js';
+import { ADMIN, backends } from './harness.js';
+import { buildOnce, dropSchema, type ServerProcess, spawnServer } from './processes.js';
 import { hasRedisServer, startRedis, stopRedis } from './redis-server.js';
 import { TestSocket } from './sockets.js';
 import { freePort, waitFor } from './waiting.js';
@@ -33,9 +33,7 @@ describe.runIf(backends.postgres && hasRedisServer)('Redis going away under two 
   let b: ServerProcess;
 
   beforeAll(async () => {
-    // `npm test` builds everything first; a lone run of this file builds what is missing or stale.
-    const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
-    await new Promise((resolve) => built.once('exit', resolve));
+    await buildOnce();
     port = await freePort();
     redis = await startRedis(port);
     const env = {

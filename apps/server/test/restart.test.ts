@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ROOT } from './harness.js';
-import { dropSchema, spawnServer } from './processes.js';
+import { buildOnce, dropSchema, spawnServer } from './processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-kill-'));
 const schema = `k_${randomBytes(6).toString('hex')}`;
@@ -14,11 +12,7 @@ const schema = `k_${randomBytes(6).toString('hex')}`;
 /** The built server, run as a process of its own so that it can be killed outright. */
 const run = () => spawnServer('apps/server/dist/main.js', dataDir, schema, { ADMIN_PASSWORD: 'admin-pass-1' });
 
-// `npm test` builds everything first; a lone run of this file builds what is missing or stale.
-beforeAll(async () => {
-  const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
-  await new Promise((resolve) => built.once('exit', resolve));
-}, 180_000);
+beforeAll(buildOnce, 180_000);
 
 afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });

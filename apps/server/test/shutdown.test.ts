@@ -1,21 +1,15 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ROOT } from './harness.js';
-import { dropSchema, type ServerProcess, spawnServer } from './processes.js';
+import { buildOnce, dropSchema, type ServerProcess, spawnServer } from './processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-shutdown-'));
 const schema = `sd_${randomBytes(6).toString('hex')}`;
 const SHUTDOWN_TIMEOUT_MS = 1500;
 
-// `npm test` builds everything first; a lone run of this file builds what is missing or stale.
-beforeAll(async () => {
-  const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
-  await new Promise((resolve) => built.once('exit', resolve));
-}, 180_000);
+beforeAll(buildOnce, 180_000);
 
 afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });

@@ -244,14 +244,20 @@ describe('upload quotas', () => {
   });
 });
 
+/** A server that sweeps every second (uploads older than an hour go), a visitor, and a way to upload a PNG. */
+async function sweptServer() {
+  const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
+  const v = await visitor(swept);
+  const dir = join(swept.config.dataDir, 'uploads');
+  const send = async () =>
+    (await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG]), 'dot.png', undefined, {}, swept)).body.data;
+  return { swept, v, dir, send };
+}
+
 describe('upload sweep', () => {
   it('removes old unreferenced uploads, files without a row and stale temporaries, and keeps the rest', async () => {
-    const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
-    const v = await visitor(swept);
+    const { swept, v, dir, send } = await sweptServer();
     try {
-      const dir = join(swept.config.dataDir, 'uploads');
-      const send = async () =>
-        (await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG]), 'dot.png', undefined, {}, swept)).body.data;
       const referenced = await send();
       const unreferenced = await send();
       const young = await send();
@@ -289,12 +295,8 @@ describe('upload sweep', () => {
   });
 
   it('marks an upload an image message holds once, keeps it without checking again, and does not count a text message', async () => {
-    const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
-    const v = await visitor(swept);
+    const { swept, v, dir, send } = await sweptServer();
     try {
-      const dir = join(swept.config.dataDir, 'uploads');
-      const send = async () =>
-        (await upload(`/api/visitor/upload?YQToken=${v.credential}`, new Blob([PNG]), 'dot.png', undefined, {}, swept)).body.data;
       const nameOf = (url: string) => url.split('/')[3] ?? '';
       const referencedOf = async (url: string) =>
         (await swept.storage.db.selectFrom('uploads').select('referenced').where('name', '=', nameOf(url)).executeTakeFirst())?.referenced;
