@@ -171,6 +171,13 @@ test('notices: an unread leave message shows on the bell and links to the leave-
   const bell = page.getByTestId('header-notice');
   await expect(page.locator('.ant-badge').filter({ has: bell }).locator('.ant-badge-count')).toBeVisible();
   await bell.click();
-  await page.getByRole('button', { name: /\d+ 条未读留言/ }).click();
+  const letters = page.getByRole('button', { name: /\d+ 条未读留言/ });
+  await expect(letters).toBeVisible();
+  // Like a person, click once the popover has finished opening (a click mid-animation can miss it).
+  await letters.evaluate((element) => {
+    const popover = element.closest('.ant-popover') ?? element;
+    return Promise.all(popover.getAnimations({ subtree: true }).map((animation) => animation.finished));
+  });
+  await letters.click();
   await expect(page).toHaveURL(/#\/history\/letter$/);
 });
