@@ -60,6 +60,9 @@ export const credentials = z.object({
   password: line(z.string().min(1).max(MAX_PASSWORD_LENGTH)),
 });
 
+export const sendCodeQuery = z.object({ phone: line(z.string().trim().min(1).max(32)) });
+export const socialLoginBody = z.object({ code: line(z.string().trim().min(1).max(512)) });
+
 export const registerBody = z.object({
   username,
   password,

@@ -1,12 +1,23 @@
-import { ADMIN_ROLE, can, type Permission } from '@parley/protocol';
+import {
+  ADMIN_ROLE,
+  type BodyOf,
+  can,
+  type Endpoint,
+  type EndpointSpec,
+  endpointMethod,
+  endpointPath,
+  endpoints,
+  type Permission,
+  type QueryOf,
+  type ResponseOf,
+} from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import type { AuthContext, AuthService } from '../modules/auth/service.js';
 import { forbidden } from './errors.js';
 import { type Lang, pickLang } from './i18n.js';
 import type { LimitName, Limits } from './limits.js';
 import { bearerToken } from './tokens.js';
-import { parse } from './validate.js';
+import { parse, ValidationError } from './validate.js';
 
 /**
  * Who may call a route: anyone, any signed-in agent, holders of a permission, or the Admin role.
@@ -24,25 +35,26 @@ export interface RouteContext<B, Q> {
   limitToken(token: string): Promise<void>;
 }
 
-interface RouteBase<B, Q> {
-  method: 'GET' | 'POST';
-  url: string;
-  body?: z.ZodType<B>;
-  query?: z.ZodType<Q>;
+interface RouteBase {
   /** Larger or smaller than the app's default body limit. */
   bodyLimit?: number;
   /** The entry of `LIMITS` counting this route's requests, per address and per visitor token. */
   limit?: LimitName;
+  /** Runs when the query or body fails its schema, before the 400 answers. */
+  onInvalidInput?(req: FastifyRequest): Promise<void>;
 }
 
-export interface PublicRoute<B, Q> extends RouteBase<B, Q> {
+/** A handler answers its row's response type (rows typed `void` answer `data: null`). */
+type Answer<K extends Endpoint> = ResponseOf<K> | Promise<ResponseOf<K>>;
+
+export interface PublicRoute<K extends Endpoint> extends RouteBase {
   access: 'public';
-  handler(ctx: RouteContext<B, Q>): Promise<unknown> | unknown;
+  handler(ctx: RouteContext<BodyOf<K>, QueryOf<K>>): Answer<K>;
 }
 
-export interface AgentRoute<B, Q> extends RouteBase<B, Q> {
+export interface AgentRoute<K extends Endpoint> extends RouteBase {
   access: Exclude<Access, 'public'>;
-  handler(ctx: RouteContext<B, Q> & { auth: AuthContext }): Promise<unknown> | unknown;
+  handler(ctx: RouteContext<BodyOf<K>, QueryOf<K>> & { auth: AuthContext }): Answer<K>;
 }
 
 export function langOf(req: FastifyRequest): Lang {
@@ -59,15 +71,19 @@ export function allowed(auth: AuthContext, access: Exclude<Access, 'public'>): b
   return can(auth, { permission: [access.permission], mode: 'oneOf' });
 }
 
-/** Declares one `/api` route: access and schemas beside each other, the handler returns `data`. */
+/**
+ * Declares one `/api` route by its row in the protocol's endpoint table: method, path and schemas come
+ * from the row, the handler's answer must be the row's response type. Access sits beside it.
+ */
 export function createRouter(app: FastifyInstance, auth: AuthService, limits: Limits) {
-  function define<B = undefined, Q = undefined>(def: PublicRoute<B, Q>): void;
-  function define<B = undefined, Q = undefined>(def: AgentRoute<B, Q>): void;
-  function define<B, Q>(def: PublicRoute<B, Q> | AgentRoute<B, Q>): void {
+  function define<K extends Endpoint>(key: K, def: PublicRoute<K>): void;
+  function define<K extends Endpoint>(key: K, def: AgentRoute<K>): void;
+  function define<K extends Endpoint>(key: K, def: PublicRoute<K> | AgentRoute<K>): void {
     const { limit } = def;
+    const spec: EndpointSpec = endpoints[key];
     app.route({
-      method: def.method,
-      url: def.url,
+      method: endpointMethod(key),
+      url: endpointPath(key),
       bodyLimit: def.bodyLimit,
       // The address is counted before the body is read, the token once the body names it.
       ...(limit ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => limits.address(limit, req, reply) } : {}),
@@ -80,14 +96,23 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
           context = await auth.authenticate(bearerToken(req.headers.authorization));
           if (!allowed(context, def.access)) throw forbidden();
         }
-        const body = (def.body ? parse(def.body, req.body) : undefined) as B;
-        const query = (def.query ? parse(def.query, req.query) : undefined) as Q;
+        let body: BodyOf<K>;
+        let query: QueryOf<K>;
+        try {
+          body = (spec.body ? parse(spec.body, req.body) : undefined) as BodyOf<K>;
+          query = (spec.query ? parse(spec.query, req.query) : undefined) as QueryOf<K>;
+        } catch (error) {
+          if (error instanceof ValidationError) await def.onInvalidInput?.(req);
+          throw error;
+        }
         const limitToken = async (token: string) => {
           if (limit && named === undefined) await limits.token(limit, req, reply, token);
         };
         const base = { req, reply, body, query, lang, limitToken };
         const data =
           def.access === 'public' ? await def.handler(base) : context ? await def.handler({ ...base, auth: context }) : undefined;
+        // A raw endpoint has answered through `reply` itself (a file, a stream).
+        if (spec.raw) return reply;
         return ok(data ?? null);
       },
     });

@@ -1,4 +1,3 @@
-import { deleteBody, serviceEditBody, serviceListQuery } from '@parley/protocol';
 import type { DefineRoute } from '../../lib/http.js';
 import type { RoleService } from '../roles/service.js';
 import type { AgentService } from './service.js';
@@ -8,31 +7,20 @@ const access = { permission: 'setPermissions:service' } as const;
 export function agentRoutes(route: DefineRoute, agents: AgentService, roles: RoleService): void {
   // The agent form's role picker: managing agents must not need the role-management permission too.
   // Which of these roles the caller may give is decided by grantable(), here and on save.
-  route({
-    method: 'GET',
-    url: '/api/service/roles',
+  route('GET /api/service/roles', {
     access,
     handler: () => roles.list({ pageNo: 1, pageSize: 100 }),
   });
-  route({
-    method: 'GET',
-    url: '/api/service/getList',
+  route('GET /api/service/getList', {
     access,
-    query: serviceListQuery,
     handler: ({ query }) => agents.list(query),
   });
-  route({
-    method: 'POST',
-    url: '/api/service/doEdit',
+  route('POST /api/service/doEdit', {
     access,
-    body: serviceEditBody,
     handler: ({ body, auth }) => agents.save(body, auth),
   });
-  route({
-    method: 'POST',
-    url: '/api/service/doDelete',
+  route('POST /api/service/doDelete', {
     access,
-    body: deleteBody,
     handler: ({ body, auth }) => agents.remove(body.ids, auth),
   });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   ADMIN_ROLE,
+  type AgentIndex,
   type AgentPeer,
   can,
   type Message,
@@ -9,6 +10,8 @@ import {
   type TipKind,
   type Visit,
   type Visitor,
+  type VisitorInit,
+  type VisitorState,
   type WidgetSettings,
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
@@ -90,9 +93,9 @@ export class ChatService {
       channel?: string | undefined;
     },
     client: { ip: string; userAgent: string },
-  ) {
+  ): Promise<VisitorInit> {
     const now = isoNow();
-    let credential = input.YQToken;
+    let credential = input.YQToken ?? '';
     let visitor = credential ? await this.visitorByCredential(this.db, credential) : undefined;
     if (visitor) {
       await this.repo.updateVisitor(this.db, visitor.id, { last_seen_at: now, lang: input.lang ?? visitor.lang });
@@ -137,7 +140,7 @@ export class ChatService {
     return {
       YQToken: credential,
       id: publicId,
-      state: visitor.state,
+      state: visitor.state as VisitorState,
       serviceID: visitor.service_id,
       settings: await this.widgetSettings(input.lang),
       messages: messages.map((row) => toMessage(row, publicId)),
@@ -645,18 +648,17 @@ export class ChatService {
     if (tellVisitor) await this.notify.toVisitor(visitor.public_id, { code: SocketCode.tip, data: message });
   }
 
-  async withdraw(auth: AuthContext, publicId: string, onlyID: string): Promise<null> {
+  async withdraw(auth: AuthContext, publicId: string, onlyID: string): Promise<void> {
     const visitor = await this.repo.findVisitorByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
     const message = await this.repo.findMessageByOnlyId(this.db, visitor.id, onlyID);
     if (!message) throw notFound('messageMissing');
     if (message.role !== 'service' || message.service_id !== auth.uuid) throw new ApiError(403, 'withdrawNotSender');
-    if (message.withdrawn) return null;
+    if (message.withdrawn) return;
     if (Date.now() - Date.parse(message.created_at) > WITHDRAW_WINDOW_MS) throw conflict('withdrawTooLate');
     await this.repo.markWithdrawn(this.db, message.id);
     await this.notify.toAgentsOf(visitor, { code: SocketCode.withdrawn, data: { YQToken: publicId, onlyID } });
     await this.notify.toVisitor(publicId, { code: SocketCode.withdrawn, data: { onlyID } });
-    return null;
   }
 
   async monitor(auth: AuthContext, publicId: string): Promise<Visitor> {
@@ -667,13 +669,12 @@ export class ChatService {
     return this.visitorView(visitor.id);
   }
 
-  async markRead(auth: AuthContext, publicId: string): Promise<null> {
+  async markRead(auth: AuthContext, publicId: string): Promise<void> {
     const visitor = await this.readable(auth, publicId, 'messages');
     if (visitor.service_id === auth.uuid) await this.repo.updateVisitor(this.db, visitor.id, { unread: 0 });
-    return null;
   }
 
-  async agentIndex(auth: AuthContext) {
+  async agentIndex(auth: AuthContext): Promise<AgentIndex> {
     const agent = await this.repo.findAgentByUuid(this.db, auth.uuid);
     return {
       info: { uuid: auth.uuid, nickname: auth.nickname, avatar: auth.avatar, state: agent?.state === '1' ? '1' : '0' },

@@ -1,14 +1,5 @@
 import type { AccessHolder } from '@parley/protocol';
-import {
-  BUSINESS_ROUTES,
-  can,
-  joinPath,
-  type Notice,
-  ROUTE_TITLES,
-  type RouteRecord,
-  type SearchSuggestion,
-  searchQuery,
-} from '@parley/protocol';
+import { BUSINESS_ROUTES, can, joinPath, type Notice, ROUTE_TITLES, type RouteRecord, type SearchSuggestion } from '@parley/protocol';
 import type { DefineRoute } from '../../lib/http.js';
 import { type Lang, translate } from '../../lib/i18n.js';
 import type { AgentRepository } from '../agents/repository.js';
@@ -45,13 +36,10 @@ export function navigationRoutes(
   agents: AgentRepository,
   letters: { unread(): Promise<{ count: number; latest: string | null }> },
 ): void {
-  route({ method: 'GET', url: '/api/router/getList', access: 'agent', handler: ({ auth }) => ({ list: routesFor(auth) }) });
+  route('GET /api/router/getList', { access: 'agent', handler: ({ auth }) => ({ list: routesFor(auth) }) });
 
-  route({
-    method: 'GET',
-    url: '/api/search/getList',
+  route('GET /api/search/getList', {
     access: 'agent',
-    query: searchQuery,
     handler({ auth, query, lang }) {
       const keyword = query.keyword.toLowerCase();
       const entries = menuEntries(routesFor(auth), lang);
@@ -65,9 +53,7 @@ export function navigationRoutes(
     },
   });
 
-  route({
-    method: 'GET',
-    url: '/api/notice/getList',
+  route('GET /api/notice/getList', {
     access: 'agent',
     async handler({ auth, lang }) {
       const list: Notice[] = [];

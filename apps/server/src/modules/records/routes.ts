@@ -1,4 +1,4 @@
-import { type LoginRecord, recordListQuery } from '@parley/protocol';
+import type { LoginRecord } from '@parley/protocol';
 import type { DefineRoute } from '../../lib/http.js';
 import type { RecordRepository } from './repository.js';
 
@@ -10,11 +10,8 @@ function bound(value: string | undefined, end: boolean): string | undefined {
 }
 
 export function recordRoutes(route: DefineRoute, repo: RecordRepository): void {
-  route({
-    method: 'GET',
-    url: '/api/record/getList',
+  route('GET /api/record/getList', {
     access: { permission: 'seePermissions:seeLoginRecord' },
-    query: recordListQuery,
     async handler({ query }) {
       const { rows, total } = await repo.list(
         {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import { yqToken } from '@parley/protocol';
+import { type Uploaded, yqToken } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadLimits } from '../../config.js';
 import type { Db } from '../../db/index.js';
@@ -19,13 +19,6 @@ import { addressKey, type Reservation, UploadQuota } from './quota.js';
 import { UploadRepository } from './repository.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { FILE_NAME, TEMPORARY_PREFIX, UploadSweeper } from './sweep.js';
-
-export interface Uploaded {
-  url: string;
-  name: string;
-  size: number;
-  type: string;
-}
 
 /** Uploads for chat messages, kept under DATA_DIR/uploads and served back with their sniffed type. */
 export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, dataDir: string, limits: UploadLimits): void {
@@ -89,9 +82,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     }
   }
 
-  route({
-    method: 'POST',
-    url: '/api/visitor/upload',
+  route('POST /api/visitor/upload', {
     access: 'public',
     limit: 'visitorUpload',
     handler: ({ req, limitToken }) =>
@@ -119,9 +110,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
       }),
   });
 
-  route({
-    method: 'POST',
-    url: '/api/talk/upload',
+  route('POST /api/talk/upload', {
     access: 'agent',
     handler: ({ req, auth }) => receive(req, async () => ({ visitor_id: null, agent_id: auth.agentId })),
   });
