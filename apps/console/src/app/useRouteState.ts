@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { useAccess } from '../lib/access';
+import { call } from '../lib/api';
 import { HttpError } from '../lib/http';
 import { i18n } from '../lib/i18n';
-import { http } from '../lib/request';
 import { settings } from '../lib/settings';
 import { attachBusinessPages, businessRoutes } from '../routes';
 import { useRoutes } from '../stores/routes';
@@ -30,7 +30,8 @@ function useServerRoutes(): AppRoute[] | undefined {
     enabled: settings.authentication === 'all',
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: async () => {
-      const answer = await http.get<{ list?: unknown }>('/api/router/getList');
+      // Checked, not trusted: a route list of the wrong shape is an error page, not a crash.
+      const answer: { list?: unknown } = await call('GET /api/router/getList');
       if (!Array.isArray(answer?.list)) throw new HttpError(500, i18n.t('errors.routeFormat'));
       return attachBusinessPages(answer.list as RouteRecord[]);
     },

@@ -1,6 +1,5 @@
-import type { ListData, Notice, SearchSuggestion } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../lib/request';
+import { call } from '../../lib/api';
 import { useSession } from '../../stores/session';
 
 /** Unread leave messages; the badge stays empty (not an error) while the server has no such count. */
@@ -8,7 +7,7 @@ export function useLetterUnread(): number {
   const token = useSession((state) => state.token);
   const { data } = useQuery({
     queryKey: ['letter', 'unreadCount'],
-    queryFn: () => http.get<unknown>('/api/letter/unreadCount', { silent: true }).catch(() => 0),
+    queryFn: () => call('GET /api/letter/unreadCount', undefined, { silent: true }).catch(() => 0),
     enabled: Boolean(token),
     refetchInterval: 60_000,
   });
@@ -19,12 +18,12 @@ export function useNotices() {
   const token = useSession((state) => state.token);
   return useQuery({
     queryKey: ['notice', 'list'],
-    queryFn: () => http.get<ListData<Notice>>('/api/notice/getList', { silent: true }),
+    queryFn: () => call('GET /api/notice/getList', undefined, { silent: true }),
     enabled: Boolean(token),
     refetchInterval: 60_000,
   });
 }
 
-export function fetchSuggestions(keyword: string): Promise<{ list: SearchSuggestion[] }> {
-  return http.get('/api/search/getList', { params: { keyword }, silent: true });
+export function fetchSuggestions(keyword: string) {
+  return call('GET /api/search/getList', { keyword }, { silent: true });
 }

@@ -1,7 +1,7 @@
 import type { UserInfo } from '@parley/protocol';
+import { call } from '../../lib/api';
 import { HttpError } from '../../lib/http';
 import { i18n } from '../../lib/i18n';
-import { http } from '../../lib/request';
 
 function tokenOf(data: unknown, messageKey: string): string {
   const token = typeof data === 'object' && data !== null ? (data as { token?: unknown }).token : undefined;
@@ -10,23 +10,23 @@ function tokenOf(data: unknown, messageKey: string): string {
 }
 
 export async function login(username: string, password: string): Promise<string> {
-  return tokenOf(await http.post('/api/login', { username, password }), 'errors.loginNoToken');
+  return tokenOf(await call('POST /api/login', { username, password }), 'errors.loginNoToken');
 }
 
 export async function socialLogin(code: string): Promise<string> {
-  return tokenOf(await http.post('/api/socialLogin', { code }), 'errors.socialNoToken');
+  return tokenOf(await call('POST /api/socialLogin', { code }), 'errors.socialNoToken');
 }
 
 export function sendCode(phone: string): Promise<unknown> {
-  return http.get('/api/sendCode', { params: { phone } });
+  return call('GET /api/sendCode', { phone });
 }
 
 export function register(body: { username: string; password: string; nickname?: string }): Promise<{ id: number }> {
-  return http.post('/api/register', body);
+  return call('POST /api/register', body);
 }
 
 export function logout(): Promise<unknown> {
-  return http.get('/api/login/logOut', { silent: true });
+  return call('GET /api/login/logOut', undefined, { silent: true });
 }
 
 function isStringArray(value: unknown): value is string[] {
@@ -35,7 +35,8 @@ function isStringArray(value: unknown): value is string[] {
 
 /** User info must have string name and avatar and array roles and permissions (seed §5). */
 export async function fetchUserInfo(): Promise<UserInfo> {
-  const data = await http.get<unknown>('/api/userInfo');
+  // The answer is checked, not trusted: a broken server must not break the shell (seed §5).
+  const data: unknown = await call('GET /api/userInfo');
   const info = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
   if (
     typeof info.username !== 'string' ||

@@ -1,5 +1,5 @@
 import { ArrowRightOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { can, type ListData, type LoginRecord, type Visitor } from '@parley/protocol';
+import { can } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar, Card, Col, Row, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { greetingKey } from '../../app/header/search';
 import { RouteIcon } from '../../app/icons';
 import type { MenuNode } from '../../app/routeTree';
 import { useRouteState } from '../../app/useRouteState';
-import { http } from '../../lib/request';
+import { call } from '../../lib/api';
 import { useUserInfo } from '../auth/queries';
 import { formatTime } from '../shared/list';
 
@@ -17,10 +17,14 @@ function leavesOf(nodes: MenuNode[]): MenuNode[] {
 }
 
 /** A total from a list endpoint, fetched only when the user may read it. */
-function useTotal(url: string, allowed: boolean, params: Record<string, string> = {}) {
+function useTotal(
+  key: 'GET /api/service/getList' | 'GET /api/record/getList',
+  allowed: boolean,
+  params: { from?: string; to?: string; result?: 'failure' } = {},
+) {
   return useQuery({
-    queryKey: ['home', url, params],
-    queryFn: () => http.get<ListData<unknown>>(url, { params: { pageNo: 1, pageSize: 1, ...params }, silent: true }),
+    queryKey: ['home', key, params],
+    queryFn: () => call(key, { pageNo: 1, pageSize: 1, ...params }, { silent: true }),
     enabled: allowed,
   });
 }
@@ -32,7 +36,7 @@ function useLiveFigures() {
   return useQuery({
     queryKey: ['home', 'live'],
     queryFn: async () => {
-      const { list } = await http.get<{ list: Visitor[] }>('/api/talk/userList', { silent: true });
+      const { list } = await call('GET /api/talk/userList', undefined, { silent: true });
       return {
         online: list.filter((visitor) => visitor.online).length,
         waiting: list.filter((visitor) => visitor.state === 'wait').length,
@@ -51,13 +55,13 @@ export default function HomePage() {
   const { menu } = useRouteState();
   const canAgents = can(holder, { permission: ['setPermissions:service'] });
   const canRecords = can(holder, { permission: ['seePermissions:seeLoginRecord'] });
-  const agents = useTotal('/api/service/getList', canAgents);
+  const agents = useTotal('GET /api/service/getList', canAgents);
   const today = new Date().toISOString().slice(0, 10);
-  const logins = useTotal('/api/record/getList', canRecords, { from: today, to: today });
-  const failures = useTotal('/api/record/getList', canRecords, { from: today, to: today, result: 'failure' });
+  const logins = useTotal('GET /api/record/getList', canRecords, { from: today, to: today });
+  const failures = useTotal('GET /api/record/getList', canRecords, { from: today, to: today, result: 'failure' });
   const lastLogins = useQuery({
     queryKey: ['home', 'lastLogins'],
-    queryFn: () => http.get<ListData<LoginRecord>>('/api/record/getList', { params: { pageNo: 1, pageSize: 5 }, silent: true }),
+    queryFn: () => call('GET /api/record/getList', { pageNo: 1, pageSize: 5 }, { silent: true }),
     enabled: canRecords,
   });
   const live = useLiveFigures();

@@ -14,7 +14,7 @@ interface SearchValues {
 export default function RecordPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const page = useListPage<LoginRecord>('record');
+  const page = useListPage('record');
   return (
     <div className="page-card list-page" data-testid="record-page">
       <div className="list-toolbar">

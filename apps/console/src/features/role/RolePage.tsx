@@ -19,8 +19,8 @@ const MANAGE = { permission: ['setPermissions:roleManagement'] };
 export default function RolePage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const page = useListPage<Role>('role');
-  const { save, remove } = useListMutations<RoleForm>('role');
+  const page = useListPage('role');
+  const { save, remove } = useListMutations('role');
   const [editing, setEditing] = useState<RoleForm | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [form] = Form.useForm<RoleForm>();

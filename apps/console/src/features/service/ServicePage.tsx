@@ -1,11 +1,11 @@
 import { CheckCircleOutlined, EditOutlined, PlusOutlined, SearchOutlined, UserOutlined } from '@ant-design/icons';
-import { type Agent, grantable, type ListData, type Role } from '@parley/protocol';
+import { type Agent, grantable } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar, Badge, Button, Form, Input, InputNumber, Select, Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../lib/access';
-import { http } from '../../lib/request';
+import { call } from '../../lib/api';
 import { settings } from '../../lib/settings';
 import { BatchDeleteButton, RowDeleteButton } from '../shared/DeleteButtons';
 import { EditModal } from '../shared/EditModal';
@@ -30,15 +30,15 @@ interface SearchValues {
 function useRoleOptions() {
   return useQuery({
     queryKey: ['role', 'options'],
-    queryFn: () => http.get<ListData<Role>>('/api/service/roles', { silent: true }),
+    queryFn: () => call('GET /api/service/roles', undefined, { silent: true }),
   });
 }
 
 export default function ServicePage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const page = useListPage<Agent>('service');
-  const { save, remove } = useListMutations<AgentForm>('service');
+  const page = useListPage('service');
+  const { save, remove } = useListMutations('service');
   const roles = useRoleOptions();
   const access = useAccess();
   // The server refuses what the user may not grant (CONTRACT §3); the page offers only the rest.

@@ -1,22 +1,33 @@
-import type { ListData } from '@parley/protocol';
+import type { Endpoint, InputOf, ListData, ResponseOf } from '@parley/protocol';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TablePaginationConfig } from 'antd';
 import { useState } from 'react';
+import { call } from '../../lib/api';
 import { toastSuccess } from '../../lib/feedback';
 import { i18n } from '../../lib/i18n';
-import { http } from '../../lib/request';
 import { settings } from '../../lib/settings';
 
 export type Filters = Record<string, string | number | boolean | undefined>;
 
+type PagedKey = {
+  [K in Endpoint]: K extends `GET /api/${string}/getList` ? (ResponseOf<K> extends ListData<unknown> ? K : never) : never;
+}[Endpoint];
+/** An area with a paged list: `/api/<area>/getList`, `/doEdit`, `/doDelete` (CONTRACT §2). */
+export type ListArea = PagedKey extends `GET /api/${infer A}/getList` ? A : never;
+type ListKey<A extends ListArea> = Extract<PagedKey, `GET /api/${A}/getList`>;
+export type RowOf<A extends ListArea> = ResponseOf<ListKey<A>> extends ListData<infer T> ? T : never;
+type EditKey<A extends ListArea> = Extract<Endpoint, `POST /api/${A}/doEdit`>;
+export type EditBody<A extends ListArea> = InputOf<EditKey<A>>;
+
 /** A CONTRACT §2 list: paging and filters in state, the page itself in TanStack Query. */
-export function useListPage<T>(area: string, initial: Filters = {}) {
+export function useListPage<A extends ListArea>(area: A, initial: Filters = {}) {
   const [pageNo, setPageNo] = useState(1);
   const [pageSize, setPageSize] = useState<number>(settings.pageSize);
   const [filters, setFilters] = useState<Filters>(initial);
   const query = useQuery({
     queryKey: [area, 'list', { pageNo, pageSize, ...filters }],
-    queryFn: () => http.get<ListData<T>>(`/api/${area}/getList`, { params: { pageNo, pageSize, ...filters } }),
+    // The filters are the page's own search fields; the server validates them against the row's schema.
+    queryFn: () => call(`GET /api/${area}/getList` as PagedKey, { pageNo, pageSize, ...filters } as never) as Promise<ListData<RowOf<A>>>,
     placeholderData: keepPreviousData,
   });
   /** The table's pager: this page, the size changer and the total in the current language. */
@@ -43,18 +54,18 @@ export function useListPage<T>(area: string, initial: Filters = {}) {
 }
 
 /** Create/update and delete for one area; both refresh its lists when done. */
-export function useListMutations<Body>(area: string) {
+export function useListMutations<A extends ListArea>(area: A) {
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: [area] });
   const save = useMutation({
-    mutationFn: (body: Body) => http.post<{ id: number }>(`/api/${area}/doEdit`, body),
+    mutationFn: (body: EditBody<A>) => call(`POST /api/${area}/doEdit` as EditKey<A>, body as never),
     onSuccess: () => {
       toastSuccess(i18n.t('common.saved'));
       return refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: (ids: number[]) => http.post<unknown>(`/api/${area}/doDelete`, { ids }),
+    mutationFn: (ids: number[]) => call(`POST /api/${area}/doDelete` as Extract<Endpoint, `POST /api/${A}/doDelete`>, { ids } as never),
     onSuccess: () => {
       toastSuccess(i18n.t('common.deleted'));
       return refresh();

@@ -1,39 +1,27 @@
-import type { AgentPeer, Message, MessageType, Visit, Visitor } from '@parley/protocol';
+import type { MessageType, Uploaded } from '@parley/protocol';
+import { call } from '../../lib/api';
 import { HttpError } from '../../lib/http';
-import { http } from '../../lib/request';
 import { useSession } from '../../stores/session';
 
-export interface IndexInfo {
-  info: { uuid: string; nickname: string; avatar: string; state: '0' | '1' };
-  userVoice: string;
-  msgVoice: string;
-}
+// Conversation actions answer 403/409 when someone else was quicker: the caller explains, no redirect to /403.
+const quiet = { silent: true };
 
-export interface Uploaded {
-  url: string;
-  name: string;
-  size: number;
-  type: string;
-}
-
-/** Typed calls of the workbench API (CONTRACT §4). */
+/** The workbench API (CONTRACT §4). */
 export const workbenchApi = {
-  index: () => http.get<IndexInfo>('/api/index'),
-  setState: (state: '0' | '1') => http.post<{ state: '0' | '1' }>('/api/index/state', { state }),
-  userList: () => http.get<{ list: Visitor[] }>('/api/talk/userList', { silent: true }),
+  index: () => call('GET /api/index'),
+  setState: (state: '0' | '1') => call('POST /api/index/state', { state }),
+  userList: () => call('GET /api/talk/userList', undefined, quiet),
   messages: (YQToken: string, range: { afterSeq?: number; beforeSeq?: number; limit?: number } = {}) =>
-    http.get<{ list: Message[] }>('/api/talk/messages', { params: { YQToken, ...range }, silent: true }),
-  visits: (YQToken: string) => http.get<{ list: Visit[] }>('/api/talk/visits', { params: { YQToken }, silent: true }),
-  // Conversation actions answer 403/409 when someone else was quicker: the caller explains, no redirect to /403.
-  send: (body: { YQToken: string; msg: string; onlyID: string; type: MessageType }) =>
-    http.post<Message>('/api/talk/send', body, { silent: true }),
-  accept: (YQToken: string) => http.post<Visitor>('/api/talk/accept', { YQToken }, { silent: true }),
-  transfer: (YQToken: string, serviceID: string) => http.post<Visitor>('/api/talk/transfer', { YQToken, serviceID }, { silent: true }),
-  end: (YQToken: string) => http.post<Visitor>('/api/talk/end', { YQToken }, { silent: true }),
-  monitor: (YQToken: string) => http.post<Visitor>('/api/talk/monitor', { YQToken }, { silent: true }),
-  withdraw: (YQToken: string, onlyID: string) => http.post<null>('/api/talk/withdraw', { YQToken, onlyID }, { silent: true }),
-  read: (YQToken: string) => http.post<null>('/api/talk/read', { YQToken }, { silent: true }),
-  agents: () => http.get<{ list: AgentPeer[] }>('/api/talk/agents', { silent: true }),
+    call('GET /api/talk/messages', { YQToken, ...range }, quiet),
+  visits: (YQToken: string) => call('GET /api/talk/visits', { YQToken }, quiet),
+  send: (body: { YQToken: string; msg: string; onlyID: string; type: MessageType }) => call('POST /api/talk/send', body, quiet),
+  accept: (YQToken: string) => call('POST /api/talk/accept', { YQToken }, quiet),
+  transfer: (YQToken: string, serviceID: string) => call('POST /api/talk/transfer', { YQToken, serviceID }, quiet),
+  end: (YQToken: string) => call('POST /api/talk/end', { YQToken }, quiet),
+  monitor: (YQToken: string) => call('POST /api/talk/monitor', { YQToken }, quiet),
+  withdraw: (YQToken: string, onlyID: string) => call('POST /api/talk/withdraw', { YQToken, onlyID }, quiet),
+  read: (YQToken: string) => call('POST /api/talk/read', { YQToken }, quiet),
+  agents: () => call('GET /api/talk/agents', undefined, quiet),
 };
 
 async function postFile(file: File, token: string): Promise<Response> {
@@ -49,7 +37,7 @@ async function postFile(file: File, token: string): Promise<Response> {
 export async function uploadFile(file: File): Promise<Uploaded> {
   let response = await postFile(file, useSession.getState().token);
   if (response.status === 402) {
-    await http.get('/api/index', { silent: true });
+    await call('GET /api/index', undefined, quiet);
     response = await postFile(file, useSession.getState().token);
   }
   const payload = (await response.json().catch(() => null)) as { code?: number; msg?: string; data?: Uploaded } | null;

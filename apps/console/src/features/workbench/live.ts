@@ -1,13 +1,13 @@
-import type { Frame, Message, MessageType, Visitor } from '@parley/protocol';
+import type { AgentIndex, Frame, Message, MessageType, Visitor } from '@parley/protocol';
+import { call } from '../../lib/api';
 import { toastError } from '../../lib/feedback';
 import { HttpError } from '../../lib/http';
 import { i18n } from '../../lib/i18n';
 import { queryClient } from '../../lib/queryClient';
-import { http } from '../../lib/request';
 import { AgentSocket, agentSocketUrl, isSessionClose } from '../../lib/socket';
 import { useSession } from '../../stores/session';
 import { blinkTitle, notifyDesktop, playSound } from './alerts';
-import { type IndexInfo, workbenchApi } from './api';
+import { workbenchApi } from './api';
 import type { Effect } from './frames';
 import { type ChatMessage, lastSeq, newOnlyId, PAGE_SIZE } from './model';
 import { workbenchKeys } from './queries';
@@ -17,7 +17,7 @@ import { useMonitoring } from './store';
 const CATCH_UP_LIMIT = 200;
 
 let socket: AgentSocket | null = null;
-let index: IndexInfo | null = null;
+let index: AgentIndex | null = null;
 const later = new Map<string, ReturnType<typeof setTimeout>>();
 
 /** Runs a task once per key within a short window: a burst of frames asks the server once. */
@@ -132,12 +132,12 @@ export function handleFrame(frame: Frame): void {
   // This agent's own availability changed elsewhere (another tab): the toggle follows.
   if (frame.code === '8007' && index && data?.uuid === index.info.uuid && (data.state === '0' || data.state === '1')) {
     const state = data.state;
-    queryClient.setQueryData<IndexInfo>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
+    queryClient.setQueryData<AgentIndex>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
   }
 }
 
 /** Seed §4: one connection once /api/index has loaded; a second call for the same agent changes nothing. */
-export function startLive(info: IndexInfo): void {
+export function startLive(info: AgentIndex): void {
   if (socket && index?.info.uuid === info.info.uuid) {
     index = info;
     return;
@@ -156,7 +156,7 @@ export function startLive(info: IndexInfo): void {
     },
     onClose: (code) => {
       // An expired token is refreshed by any call through the HTTP client; a bad one ends the session there.
-      if (isSessionClose(code)) void http.get('/api/index', { silent: code === 4402 }).catch(() => undefined);
+      if (isSessionClose(code)) void call('GET /api/index', undefined, { silent: code === 4402 }).catch(() => undefined);
     },
   });
   socket.open();
@@ -215,6 +215,6 @@ export async function act(action: () => Promise<Visitor>): Promise<boolean> {
   }
 }
 
-export function currentIndex(): IndexInfo | null {
+export function currentIndex(): AgentIndex | null {
   return index;
 }

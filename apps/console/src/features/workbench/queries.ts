@@ -1,7 +1,7 @@
-import { ADMIN_ROLE, can } from '@parley/protocol';
+import { ADMIN_ROLE, type AgentIndex, can } from '@parley/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAccess } from '../../lib/access';
-import { type IndexInfo, workbenchApi } from './api';
+import { workbenchApi } from './api';
 
 export const workbenchKeys = {
   index: ['workbench', 'index'] as const,
@@ -19,7 +19,7 @@ export function useSetAgentState() {
   return useMutation({
     mutationFn: workbenchApi.setState,
     onSuccess: ({ state }) => {
-      client.setQueryData<IndexInfo>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
+      client.setQueryData<AgentIndex>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
     },
   });
 }
