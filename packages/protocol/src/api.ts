@@ -74,9 +74,12 @@ export interface UserInfo {
   avatar: string;
   roles: string[];
   permissions: string[];
+  /** The site's IANA time zone: every day boundary and displayed time uses it (CONTRACT §7). */
+  timezone?: string;
 }
 
 export type AgentState = '0' | '1';
+export type AgentPresence = 'online' | 'hidden' | 'offline';
 
 export interface Agent {
   id: number;
@@ -86,7 +89,10 @@ export interface Agent {
   avatar: string;
   roleId: number;
   roleName: string;
+  /** The availability the agent chose: '0' online, '1' hidden. */
   state: AgentState;
+  /** What others see now: a console connected and online, connected but hidden, or not connected at all. */
+  presence?: AgentPresence;
   maxChats: number;
   disabled: boolean;
   /** Registered by the person themself and waiting for an administrator to enable it. */
