@@ -229,7 +229,7 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
-  recordRoutes(route, new RecordRepository(db));
+  recordRoutes(route, new RecordRepository(db), config.siteTimeZone);
   navigationRoutes(route, agentRepo, { unread: () => chatRepo.unreadLetters() });
   visitorRoutes(route, chat);
   talkRoutes(route, chat);

@@ -75,7 +75,7 @@ export interface UserInfo {
   roles: string[];
   permissions: string[];
   /** The site's IANA time zone: every day boundary and displayed time uses it (CONTRACT §7). */
-  timezone?: string;
+  timezone: string;
 }
 
 export type AgentState = '0' | '1';

@@ -46,5 +46,7 @@ export async function fetchUserInfo(): Promise<UserInfo> {
   ) {
     throw new HttpError(500, i18n.t('errors.userInfoFormat'));
   }
-  return { username: info.username, avatar: info.avatar, roles: info.roles, permissions: info.permissions };
+  // A server that does not name its zone is taken to share the browser's.
+  const timezone = typeof info.timezone === 'string' && info.timezone ? info.timezone : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return { username: info.username, avatar: info.avatar, roles: info.roles, permissions: info.permissions, timezone };
 }

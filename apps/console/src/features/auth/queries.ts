@@ -7,7 +7,13 @@ import { fetchUserInfo } from './api';
 export const userInfoKey = ['userInfo'] as const;
 
 /** Without login interception everyone is shown as an administrator (seed §4). */
-const VIRTUAL_ADMIN: UserInfo = { username: 'admin', avatar: '', roles: [ADMIN_ROLE], permissions: [] };
+const VIRTUAL_ADMIN: UserInfo = {
+  username: 'admin',
+  avatar: '',
+  roles: [ADMIN_ROLE],
+  permissions: [],
+  timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+};
 
 export function useUserInfo() {
   const token = useSession((state) => state.token);

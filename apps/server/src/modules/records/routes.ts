@@ -1,15 +1,10 @@
 import type { LoginRecord } from '@parley/protocol';
 import type { DefineRoute } from '../../lib/http.js';
+import { bound } from '../../lib/time.js';
 import type { RecordRepository } from './repository.js';
 
-/** A date alone means the whole day: `to=2026-11-21` includes that day's last second. */
-function bound(value: string | undefined, end: boolean): string | undefined {
-  if (!value) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return end ? `${value}T23:59:59.999Z` : `${value}T00:00:00.000Z`;
-  return new Date(value).toISOString();
-}
-
-export function recordRoutes(route: DefineRoute, repo: RecordRepository): void {
+/** `from`/`to` days are the site's days: `to=2026-11-21` runs to that day's last millisecond there. */
+export function recordRoutes(route: DefineRoute, repo: RecordRepository, timeZone: string): void {
   route('GET /api/record/getList', {
     access: { permission: 'seePermissions:seeLoginRecord' },
     async handler({ query }) {
@@ -17,8 +12,8 @@ export function recordRoutes(route: DefineRoute, repo: RecordRepository): void {
         {
           username: query.username || query.account || undefined,
           result: query.result,
-          from: bound(query.from, false),
-          to: bound(query.to, true),
+          from: bound(query.from, 'from', timeZone),
+          to: bound(query.to, 'to', timeZone),
         },
         query,
       );
