@@ -34,6 +34,7 @@ describe('GET /api/service/getList', () => {
         'maxChats',
         'nickname',
         'pending',
+        'presence',
         'roleId',
         'roleName',
         'state',
@@ -41,7 +42,7 @@ describe('GET /api/service/getList', () => {
         'uuid',
       ].sort(),
     );
-    expect(first).toMatchObject({ username: 'admin', roleName: 'Admin', state: '0', disabled: false });
+    expect(first).toMatchObject({ username: 'admin', roleName: 'Admin', state: '0', presence: 'offline', disabled: false });
     expect(first?.uuid).toMatch(/^[0-9a-f-]{36}$/);
 
     const page = await list('?pageNo=2&pageSize=2');

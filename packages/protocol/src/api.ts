@@ -92,7 +92,7 @@ export interface Agent {
   /** The availability the agent chose: '0' online, '1' hidden. */
   state: AgentState;
   /** What others see now: a console connected and online, connected but hidden, or not connected at all. */
-  presence?: AgentPresence;
+  presence: AgentPresence;
   maxChats: number;
   disabled: boolean;
   /** Registered by the person themself and waiting for an administrator to enable it. */

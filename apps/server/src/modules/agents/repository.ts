@@ -1,6 +1,7 @@
 import { ADMIN_ROLE } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
+import { consoleOpen } from '../../db/presence.js';
 import { containsText } from '../../db/sql.js';
 
 export interface AgentFilter {
@@ -39,10 +40,15 @@ export class AgentRepository {
     return query;
   }
 
-  list(filter: AgentFilter, page: Page) {
+  /** A page of agents, each with whether a console of theirs is open anywhere (presence fresher than `presentSince`). */
+  list(filter: AgentFilter, page: Page, presentSince: string) {
     return paginate(
       () => this.filtered(this.db, filter),
-      (query) => query.select(agentColumns).orderBy('agents.id'),
+      (query) =>
+        query
+          .select(agentColumns)
+          .select((eb) => consoleOpen(eb, presentSince).as('present'))
+          .orderBy('agents.id'),
       page,
     );
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AGENT_ROLE,
   type Agent,
+  type AgentPresence,
   type AgentState,
   grantable,
   type ListData,
@@ -13,11 +14,12 @@ import type { Db, DbOrTx } from '../../db/index.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { assertUncommonPassword, hashPassword } from '../../lib/password.js';
 import { isoNow } from '../../lib/time.js';
+import { AgentPresenceStore } from '../../realtime/presence.js';
 import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from '../roles/repository.js';
 import type { AgentRepository } from './repository.js';
 
-type AgentRow = NonNullable<Awaited<ReturnType<AgentRepository['findById']>>>;
+type AgentListRow = Awaited<ReturnType<AgentRepository['list']>>['rows'][number];
 
 export const DEFAULT_MAX_CHATS = 10;
 
@@ -28,7 +30,14 @@ function assertGrantable(actor: AuthContext, role: { name: string; permissions: 
   }
 }
 
-function toAgent(row: AgentRow): Agent {
+/** What others see: a connected console shows the availability its agent chose; no console is offline. */
+function presenceOf(row: AgentListRow): AgentPresence {
+  if (!row.present) return 'offline';
+  return row.state === '1' ? 'hidden' : 'online';
+}
+
+function toAgent(row: AgentListRow): Agent {
+  const state: AgentState = row.state === '1' ? '1' : '0';
   return {
     id: row.id,
     uuid: row.uuid,
@@ -37,7 +46,8 @@ function toAgent(row: AgentRow): Agent {
     avatar: row.avatar,
     roleId: row.role_id,
     roleName: row.role_name,
-    state: (row.state === '1' ? '1' : '0') satisfies AgentState,
+    state,
+    presence: presenceOf(row),
     maxChats: row.max_chats,
     disabled: row.disabled === 1,
     pending: row.pending === 1,
@@ -60,7 +70,7 @@ export class AgentService {
       roleId: query.roleId,
       disabled: query.disabled === undefined ? undefined : query.disabled === 'true',
     };
-    const { rows, total } = await this.repo.list(filter, query);
+    const { rows, total } = await this.repo.list(filter, query, AgentPresenceStore.freshSince());
     return { list: rows.map(toAgent), total };
   }
 

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Selectable, UpdateObject } from 'kysely';
 import type { Db, DbOrTx } from '../../db/index.js';
+import { consoleOpen } from '../../db/presence.js';
 import type { Database, MessagesTable, VisitorsTable } from '../../db/schema.js';
 
 export type VisitorRow = Selectable<VisitorsTable>;
@@ -14,17 +15,6 @@ function nextSeq(counter: 'umsg' | 'smsg' | null) {
     ...(counter === 'umsg' ? { umsg: eb('umsg', '+', 1), unread: eb('unread', '+', 1) } : {}),
     ...(counter === 'smsg' ? { smsg: eb('smsg', '+', 1) } : {}),
   });
-}
-
-/** Whether the agent of an `agents` row has a console open on some process (a presence row fresher than `since`). */
-function consoleOpen(eb: ExpressionBuilder<Database, 'agents'>, since: string) {
-  return eb.exists(
-    eb
-      .selectFrom('agent_presence')
-      .select('agent_presence.agent_uuid')
-      .whereRef('agent_presence.agent_uuid', '=', 'agents.uuid')
-      .where('agent_presence.seen_at', '>', since),
-  );
 }
 
 /** SQL of visitors, messages, visits, conversations, monitors and leave-messages. */
