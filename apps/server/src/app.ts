@@ -29,6 +29,8 @@ import { talkRoutes, visitorRoutes } from './modules/chat/routes.js';
 import { ChatService } from './modules/chat/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
+import { HomeRepository } from './modules/home/repository.js';
+import { homeRoutes } from './modules/home/routes.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
 import { Metrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
@@ -52,6 +54,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | boolean;
   /** Where the default logger writes; pino's own destination when unset. */
   logStream?: LogStream;
+  /** The clock that decides which site day "today" is; tests set it to a moment of their choosing. */
+  now?: () => number;
 }
 
 /** Default body limit of the JSON API; uploads declare their own. */
@@ -61,7 +65,7 @@ export const BODY_LIMIT = 256 * 1024;
 export const UNAVAILABLE_RETRY_S = 5;
 
 /** The whole server as one Fastify instance; `main.ts` runs it, tests build the very same thing. */
-export async function buildApp({ config, storage, bus, logger, logStream }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, bus, logger, logStream, now = Date.now }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: typeof logger === 'object' ? logger : undefined,
     logger:
@@ -231,6 +235,7 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db), config.siteTimeZone);
   navigationRoutes(route, agentRepo, { unread: () => chatRepo.unreadLetters() });
+  homeRoutes(route, new HomeRepository(db), config.siteTimeZone, now);
   visitorRoutes(route, chat);
   talkRoutes(route, chat);
   uploadRoutes(app, route, db, config.dataDir, config.uploads);

@@ -48,11 +48,12 @@ export interface TestServer {
 /**
  * Builds the real app on a fresh database (SQLite file in a temporary DATA_DIR, or a PostgreSQL schema of
  * its own) and listens on a free port: tests talk to it over real HTTP and real sockets. `beforeMigrate`
- * may bring the fresh database to an earlier migration and fill it, to test a migration on real data.
+ * may bring the fresh database to an earlier migration and fill it, to test a migration on real data;
+ * `now` fixes the clock that decides the site's "today".
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { beforeMigrate?: (storage: Storage) => Promise<void> } = {},
+  options: { beforeMigrate?: (storage: Storage) => Promise<void>; now?: () => number } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -75,7 +76,7 @@ export async function startTestServer(
   await migrate(storage);
   await seed(storage.db, config.adminUsername, config.adminPassword);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
-  const app = await buildApp({ config, storage, bus });
+  const app = await buildApp({ config, storage, bus, ...(options.now ? { now: options.now } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (typeof address !== 'object' || !address) throw new Error('no address');

@@ -172,3 +172,25 @@ export interface Notice {
   url: string;
   created_at: string;
 }
+
+/**
+ * The home page's figures, each a count the caller may see: the live ones (the workbench's visitors,
+ * letters waiting to be read) for every agent, the others only with the permission of their page.
+ * "Today" is `day`, the site's day (CONTRACT §7).
+ */
+export interface HomeOverview {
+  day: string;
+  visitorsOnline: number;
+  waiting: number;
+  inConversation: number;
+  /** Visitors seen today, and conversations begun today. */
+  visitorsToday: number;
+  conversationsToday: number;
+  unreadLetters: number;
+  /** With `setPermissions:service`: enabled agents whose console is open and online, and all enabled agents. */
+  agentsOnline?: number;
+  agentsTotal?: number;
+  /** With `seePermissions:seeLoginRecord`: successful and failed sign-ins today. */
+  signInsToday?: number;
+  signInFailuresToday?: number;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   type Agent,
   deleteBody,
+  type HomeOverview,
   type ListData,
   type LoginRecord,
   loginBody,
@@ -103,6 +104,7 @@ const navigation = endpointGroup({
   'GET /api/search/getList': { query: searchQuery, response: returns<{ list: SearchSuggestion[] }>() },
   'GET /api/notice/getList': { response: returns<ListData<Notice>>() },
   'GET /api/letter/unreadCount': { response: returns<number>() },
+  'GET /api/home/overview': { response: returns<HomeOverview>() },
 });
 
 /** CONTRACT §5: no agent token; the YQToken is the visitor's credential. */
