@@ -1,5 +1,5 @@
 import { ArrowRightOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { can } from '@parley/protocol';
+import { can, type HomeOverview } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar, Card, Col, Row, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -16,36 +16,31 @@ function leavesOf(nodes: MenuNode[]): MenuNode[] {
   return nodes.flatMap((node) => (node.children ? leavesOf(node.children) : [node]));
 }
 
-/** A total from a list endpoint, fetched only when the user may read it. */
-function useTotal(
-  key: 'GET /api/service/getList' | 'GET /api/record/getList',
-  allowed: boolean,
-  params: { from?: string; to?: string; result?: 'failure' } = {},
-) {
+type LiveFigure = Extract<
+  keyof HomeOverview,
+  'visitorsOnline' | 'waiting' | 'inConversation' | 'visitorsToday' | 'conversationsToday' | 'unreadLetters'
+>;
+
+const OVERVIEW_REFRESH_MS = 15_000;
+
+/** The home page's figures in one call; the server leaves out those the user may not see. */
+function useOverview() {
   return useQuery({
-    queryKey: ['home', key, params],
-    queryFn: () => call(key, { pageNo: 1, pageSize: 1, ...params }, { silent: true }),
-    enabled: allowed,
+    queryKey: ['home', 'overview'],
+    queryFn: () => call('GET /api/home/overview', undefined, { silent: true }),
+    refetchInterval: OVERVIEW_REFRESH_MS,
   });
 }
 
-const LIVE_REFRESH_MS = 15_000;
-
-/** Live figures from the visitors the server reports as online or in an open conversation. */
-function useLiveFigures() {
-  return useQuery({
-    queryKey: ['home', 'live'],
-    queryFn: async () => {
-      const { list } = await call('GET /api/talk/userList', undefined, { silent: true });
-      return {
-        online: list.filter((visitor) => visitor.online).length,
-        waiting: list.filter((visitor) => visitor.state === 'wait').length,
-        current: list.filter((visitor) => visitor.state === 'current').length,
-      };
-    },
-    refetchInterval: LIVE_REFRESH_MS,
-  });
-}
+/** The live card's figures, in the order shown; `warn` colours a figure that asks for attention when not zero. */
+const liveFigures: { key: LiveFigure; title: string; warn?: boolean }[] = [
+  { key: 'visitorsOnline', title: 'home.onlineVisitors' },
+  { key: 'waiting', title: 'home.waiting', warn: true },
+  { key: 'inConversation', title: 'home.inConversation' },
+  { key: 'visitorsToday', title: 'home.visitorsToday' },
+  { key: 'conversationsToday', title: 'home.conversationsToday' },
+  { key: 'unreadLetters', title: 'home.unreadLetters', warn: true },
+];
 
 export default function HomePage() {
   const { t, i18n } = useTranslation();
@@ -55,16 +50,16 @@ export default function HomePage() {
   const { menu } = useRouteState();
   const canAgents = can(holder, { permission: ['setPermissions:service'] });
   const canRecords = can(holder, { permission: ['seePermissions:seeLoginRecord'] });
-  const agents = useTotal('GET /api/service/getList', canAgents);
-  const today = new Date().toISOString().slice(0, 10);
-  const logins = useTotal('GET /api/record/getList', canRecords, { from: today, to: today });
-  const failures = useTotal('GET /api/record/getList', canRecords, { from: today, to: today, result: 'failure' });
+  const overview = useOverview();
+  const figures = overview.data;
+  // Until the figures arrive, the user's permissions say which cards will have one.
+  const showAgents = figures ? figures.agentsOnline !== undefined : canAgents;
+  const showSignIns = figures ? figures.signInsToday !== undefined : canRecords;
   const lastLogins = useQuery({
     queryKey: ['home', 'lastLogins'],
     queryFn: () => call('GET /api/record/getList', { pageNo: 1, pageSize: 5 }, { silent: true }),
     enabled: canRecords,
   });
-  const live = useLiveFigures();
   const shortcuts = leavesOf(menu).filter((node) => node.key !== '/index');
   const greeting = t(`home.greeting.${greetingKey(new Date().getHours())}`);
 
@@ -90,28 +85,34 @@ export default function HomePage() {
       </Card>
 
       <Row gutter={[16, 16]}>
-        {canAgents && (
+        {showAgents && (
           <Col xs={12} lg={8}>
             <Card variant="borderless">
-              <Statistic title={t('home.agents')} value={agents.data?.total ?? '-'} prefix={<TeamOutlined />} loading={agents.isPending} />
+              <Statistic
+                title={t('home.agentsOnline')}
+                value={figures?.agentsOnline ?? '-'}
+                suffix={figures?.agentsTotal === undefined ? undefined : `/ ${figures.agentsTotal}`}
+                prefix={<TeamOutlined />}
+                loading={overview.isPending}
+              />
             </Card>
           </Col>
         )}
-        {canRecords && (
+        {showSignIns && (
           <Col xs={12} lg={8}>
             <Card variant="borderless">
-              <Statistic title={t('home.loginsToday')} value={logins.data?.total ?? '-'} loading={logins.isPending} />
+              <Statistic title={t('home.loginsToday')} value={figures?.signInsToday ?? '-'} loading={overview.isPending} />
             </Card>
           </Col>
         )}
-        {canRecords && (
+        {showSignIns && (
           <Col xs={12} lg={8}>
             <Card variant="borderless">
               <Statistic
                 title={t('home.failuresToday')}
-                value={failures.data?.total ?? '-'}
-                loading={failures.isPending}
-                valueStyle={failures.data?.total ? { color: '#cf1322' } : undefined}
+                value={figures?.signInFailuresToday ?? '-'}
+                loading={overview.isPending}
+                valueStyle={figures?.signInFailuresToday ? { color: '#cf1322' } : undefined}
               />
             </Card>
           </Col>
@@ -126,24 +127,20 @@ export default function HomePage() {
               </Typography.Link>
             }
           >
-            {live.isError ? (
+            {overview.isError ? (
               <Typography.Text type="secondary">{t('home.liveUnavailable')}</Typography.Text>
             ) : (
               <Row gutter={[16, 16]} data-testid="home-live">
-                <Col xs={8}>
-                  <Statistic title={t('home.onlineVisitors')} value={live.data?.online ?? '-'} loading={live.isPending} />
-                </Col>
-                <Col xs={8}>
-                  <Statistic
-                    title={t('home.waiting')}
-                    value={live.data?.waiting ?? '-'}
-                    loading={live.isPending}
-                    valueStyle={live.data?.waiting ? { color: '#d46b08' } : undefined}
-                  />
-                </Col>
-                <Col xs={8}>
-                  <Statistic title={t('home.inConversation')} value={live.data?.current ?? '-'} loading={live.isPending} />
-                </Col>
+                {liveFigures.map(({ key, title, warn }) => (
+                  <Col xs={8} lg={4} key={key}>
+                    <Statistic
+                      title={t(title)}
+                      value={figures?.[key] ?? '-'}
+                      loading={overview.isPending}
+                      valueStyle={warn && figures?.[key] ? { color: '#d46b08' } : undefined}
+                    />
+                  </Col>
+                ))}
               </Row>
             )}
           </Card>
