@@ -11,7 +11,7 @@ import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError } from './lib/errors.js';
-import { createRouter, langOf } from './lib/http.js';
+import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
 import type { LogStream } from './lib/log-stream.js';
@@ -94,6 +94,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     },
   });
   capConnections(app.server, config.maxConnectionsPerAddress, trustedPeer(config.trustProxy));
+  const declaredRoutes = recordApiRoutes(app);
 
   const { db } = storage;
   storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost');
@@ -229,7 +230,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     (error) => app.log.warn({ err: error }, 'rate limit store failed; requests pass unlimited'),
   );
   capSockets(app, { '/ws/visitor': config.maxVisitorSocketsPerAddress, '/ws/agent': config.maxAgentSocketsPerAddress });
-  const route = createRouter(app, auth, limits);
+  const route = createRouter(app, auth, limits, declaredRoutes);
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);

@@ -71,16 +71,47 @@ export function allowed(auth: AuthContext, access: Exclude<Access, 'public'>): b
   return can(auth, { permission: [access.permission], mode: 'oneOf' });
 }
 
+/** What the app serves under `/api`, for tests and tooling to read (`app.apiRoutes`). */
+export interface ApiRoutes {
+  /** Each route declared by its endpoint-table row, with who may call it. */
+  readonly declared: ReadonlyMap<Endpoint, Access>;
+  /** Every `METHOD /api/…` route Fastify mounted, however it was declared (HEAD twins left out). */
+  readonly mounted: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiRoutes: ApiRoutes;
+  }
+}
+
+/**
+ * Starts recording the app's `/api` routes into `app.apiRoutes`; must run before any route is added.
+ * Answers the map `createRouter` fills with each declared route's access.
+ */
+export function recordApiRoutes(app: FastifyInstance): Map<Endpoint, Access> {
+  const declared = new Map<Endpoint, Access>();
+  const mounted = new Set<string>();
+  app.addHook('onRoute', (options) => {
+    if (!options.url.startsWith('/api/')) return;
+    for (const method of [options.method].flat()) if (method !== 'HEAD') mounted.add(`${method} ${options.url}`);
+  });
+  app.decorate('apiRoutes', { declared, mounted } satisfies ApiRoutes);
+  return declared;
+}
+
 /**
  * Declares one `/api` route by its row in the protocol's endpoint table: method, path and schemas come
- * from the row, the handler's answer must be the row's response type. Access sits beside it.
+ * from the row, the handler's answer must be the row's response type. Access sits beside it, and is
+ * recorded in `declared`.
  */
-export function createRouter(app: FastifyInstance, auth: AuthService, limits: Limits) {
+export function createRouter(app: FastifyInstance, auth: AuthService, limits: Limits, declared: Map<Endpoint, Access>) {
   function define<K extends Endpoint>(key: K, def: PublicRoute<K>): void;
   function define<K extends Endpoint>(key: K, def: AgentRoute<K>): void;
   function define<K extends Endpoint>(key: K, def: PublicRoute<K> | AgentRoute<K>): void {
     const { limit } = def;
     const spec: EndpointSpec = endpoints[key];
+    declared.set(key, def.access);
     app.route({
       method: endpointMethod(key),
       url: endpointPath(key),
