@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiLogin, clickMenuItem, openConsole } from '../../support/console';
+import { apiLogin, clickMenuItem, createAgent, openConsole } from '../../support/console';
 
 const LAYOUTS: Record<string, string> = {
   vertical: '[data-testid="sider"] .ant-menu-inline',
@@ -180,4 +180,21 @@ test('notices: an unread leave message shows on the bell and links to the leave-
   });
   await letters.click();
   await expect(page).toHaveURL(/#\/history\/letter$/);
+});
+
+test('home: the figures come from the server, and a plain agent sees no agent or sign-in figures', async ({ page, request }) => {
+  await openConsole(page, '/index', { token: await apiLogin(request), language: 'en' });
+  const live = page.getByTestId('home-live');
+  for (const title of ['Visitors online', 'Waiting', 'In conversation', 'Visitors today', 'Conversations today', 'Unread leave messages']) {
+    await expect(live.getByText(title, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByText('Agents online', { exact: true })).toBeVisible();
+  await expect(page.getByText('Failed sign-ins today', { exact: true })).toBeVisible();
+
+  const agent = await createAgent(request);
+  await openConsole(page, '/index', { token: await apiLogin(request, agent.username, agent.password), language: 'en' });
+  await expect(live.getByText('Visitors today', { exact: true })).toBeVisible();
+  await expect(page.getByText('Agents online', { exact: true })).toHaveCount(0);
+  await expect(page.getByText('Sign-ins today', { exact: true })).toHaveCount(0);
+  await expect(page.getByText('Failed sign-ins today', { exact: true })).toHaveCount(0);
 });
