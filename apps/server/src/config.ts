@@ -3,6 +3,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@parley/protocol';
 import { z } from 'zod';
 import { isCommonPassword } from './lib/common-passwords.js';
 import { type LimitTable, limitTable } from './lib/limits.js';
+import { isTimeZone, serverTimeZone } from './lib/time.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce
@@ -57,6 +58,8 @@ const envSchema = z.object({
       .optional(),
   ),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** The site's IANA time zone: a `YYYY-MM-DD` filter is a day there. The server's own zone by default. */
+  SITE_TIMEZONE: z.preprocess(emptyAsUndefined, z.string().max(64).refine(isTimeZone, 'is not an IANA time zone').optional()),
   TOKEN_TTL: seconds.default(7200),
   REFRESH_TTL: seconds.default(604800),
   /** Failed logins allowed per account from one address, and per address, within LOGIN_WINDOW seconds. */
@@ -109,6 +112,8 @@ export interface Config {
   adminPassword: string | undefined;
   /** Absolute base for embed codes and links; derived from host and port when unset. */
   publicUrl: string | undefined;
+  /** IANA time zone of the site's days (date filters, exports). */
+  siteTimezone: string;
   tokenTtlSeconds: number;
   refreshTtlSeconds: number;
   loginLimits: { perAccount: number; perAddress: number; windowSeconds: number };
@@ -167,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    siteTimezone: e.SITE_TIMEZONE ?? serverTimeZone(),
     tokenTtlSeconds: e.TOKEN_TTL,
     refreshTtlSeconds: e.REFRESH_TTL,
     loginLimits: { perAccount: e.LOGIN_FAILURES_PER_ACCOUNT, perAddress: e.LOGIN_FAILURES_PER_ADDRESS, windowSeconds: e.LOGIN_WINDOW },
