@@ -24,9 +24,8 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-/** How far the zone's wall clock is ahead of UTC at this instant, in milliseconds. */
-function zoneOffsetMs(zone: string, instant: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
+function wallClock(zone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -35,7 +34,12 @@ function zoneOffsetMs(zone: string, instant: number): number {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
-  }).formatToParts(new Date(instant));
+  });
+}
+
+/** How far the zone's wall clock is ahead of UTC at this instant, in milliseconds. */
+function zoneOffsetMs(zone: string, instant: number): number {
+  const parts = wallClock(zone).formatToParts(new Date(instant));
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((item) => item.type === type)?.value ?? 0);
   const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
   return wall - Math.floor(instant / 1000) * 1000;
@@ -71,4 +75,11 @@ export function timeRange(from: string | undefined, to: string | undefined, zone
   if (from) range.from = DAY.test(from) ? dayBounds(from, zone).start : new Date(from).toISOString();
   if (to) range.before = DAY.test(to) ? dayBounds(to, zone).end : new Date(new Date(to).getTime() + 1).toISOString();
   return range;
+}
+
+/** An instant as the site's wall clock, `YYYY-MM-DD HH:mm:ss`: how exports show times to people. */
+export function formatInZone(iso: string, zone: string): string {
+  const parts = wallClock(zone).formatToParts(new Date(iso));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((item) => item.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
 }
