@@ -80,6 +80,8 @@ export interface ListPageProps<A extends ListArea> {
   editIn?: 'modal' | 'drawer';
   /** Called when the edit form opens on a row (e.g. to mark it read). */
   onOpen?: (row: RowOf<A>) => void;
+  /** Called once a save or a delete went through (the area's lists are refreshed already). */
+  onChanged?: () => void;
   /** Filters the list starts with. */
   initialFilters?: Filters;
   formWidth?: number;
@@ -144,9 +146,11 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
     const values = await form.validateFields();
     const body = props.toBody ? props.toBody(values, editing) : (defaultBody(fields, schema, values, editing, rowKey) as EditBody<A>);
     await save.mutateAsync(body);
+    props.onChanged?.();
     close();
   };
   const clearSelection = () => setSelected([]);
+  const removeRows = (ids: Array<number | string>) => remove.mutateAsync(ids).then(() => props.onChanged?.());
 
   const columns: TableColumnType<Row>[] = fieldsIn(fields, 'column').map((field) => {
     const sorter =
@@ -183,7 +187,7 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
                 {t(props.editLabel ?? 'common.edit')}
               </Button>
             )}
-            {deletable && <RowDelete reason={props.deleteBlocked?.(row)} onConfirm={() => remove.mutateAsync([idOf(row)])} />}
+            {deletable && <RowDelete reason={props.deleteBlocked?.(row)} onConfirm={() => removeRows([idOf(row)])} />}
           </Space>
         ),
     });
@@ -268,9 +272,7 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
         <Space wrap className="kit-actions">
           <Button icon={<ReloadOutlined />} onClick={() => page.query.refetch()} aria-label={t('common.refresh')} />
           {props.batchActions?.(selected, clearSelection)}
-          {deletable && (
-            <BatchDeleteButton count={selected.length} onConfirm={() => remove.mutateAsync(selected.map(idOf)).then(clearSelection)} />
-          )}
+          {deletable && <BatchDeleteButton count={selected.length} onConfirm={() => removeRows(selected.map(idOf)).then(clearSelection)} />}
           {creatable && (
             <Button
               type="primary"
