@@ -77,7 +77,7 @@ export default function ServicePage() {
       ],
     },
     { key: 'status', label: 'service.status', in: ['column'], width: 120, render: (agent) => <AccountStatus agent={agent} /> },
-    { key: 'maxChats', label: 'service.maxChats', kind: 'number', in: ['column', 'form'], width: 110, sorter: true },
+    { key: 'maxChats', label: 'service.maxChats', kind: 'number', in: ['column', 'form'], width: 140, sorter: true },
     { key: 'disabled', label: 'service.disabledLabel', kind: 'switch', in: ['form'] },
     { key: 'created_at', label: 'common.createdAt', kind: 'date', in: ['column'], width: 190, sorter: true },
   ];
