@@ -28,6 +28,7 @@ const PAGES: Record<string, PageLoader> = {
   ServiceIndex: () => import('./features/service/ServicePage'),
   Role: () => import('./features/role/RolePage'),
   Record: () => import('./features/record/RecordPage'),
+  Letter: () => import('./features/letter/LetterPage'),
   DemoTable: () => import('./features/demo/DemoTablePage'),
   DemoIcon: () => import('./features/demo/DemoIconPage'),
   NoColumnIndex: () => import('./features/demo/NoColumnPage'),
