@@ -48,6 +48,11 @@ async function conversationOf(v: TestVisitor): Promise<Conversation> {
   return found;
 }
 
+it('tells the console the site time zone its days and times use', async () => {
+  const info = await server.get<{ timezone: string }>('/api/userInfo', { token: alice });
+  expect(info.body.data.timezone).toBe('Pacific/Honolulu');
+});
+
 describe('access to /api/history/*', () => {
   it('answers 401 without a token', async () => {
     expect((await server.get('/api/history/getList')).status).toBe(401);

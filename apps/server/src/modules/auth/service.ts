@@ -195,7 +195,13 @@ export class AuthService {
   }
 
   userInfo(auth: AuthContext): UserInfo {
-    return { username: auth.username, avatar: auth.avatar, roles: auth.roles, permissions: auth.permissions };
+    return {
+      username: auth.username,
+      avatar: auth.avatar,
+      roles: auth.roles,
+      permissions: auth.permissions,
+      timezone: this.config.siteTimezone,
+    };
   }
 
   async pruneSessions(): Promise<void> {
