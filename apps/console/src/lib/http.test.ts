@@ -235,7 +235,7 @@ describe('HTTP client downloads', () => {
       successCodes: [200],
       loadingFragment: 'doEdit',
       fetch: async (input, init) => {
-        calls.push(`${String(input)} ${(init?.headers as Record<string, string>).Authorization ?? ''}`);
+        calls.push(`${String(input)} ${new Headers(init?.headers).get('Authorization') ?? ''}`);
         const next = answers.shift();
         if (!next) throw new TypeError('no answer');
         return next;
@@ -270,7 +270,11 @@ describe('HTTP client downloads', () => {
 
   it('reports a refused download with the server message', async () => {
     const notices: string[] = [];
-    const http = client([new Response(JSON.stringify({ code: 400, msg: 'Invalid field score', data: null }), { status: 400 })], [], notices);
+    const http = client(
+      [new Response(JSON.stringify({ code: 400, msg: 'Invalid field score', data: null }), { status: 400 })],
+      [],
+      notices,
+    );
     await expect(http.download('/api/history/export')).rejects.toMatchObject({ code: 400, message: 'Invalid field score' });
     expect(notices).toEqual(['Invalid field score']);
   });

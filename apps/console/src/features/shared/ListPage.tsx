@@ -72,6 +72,8 @@ export interface ListPageProps<A extends ListArea> {
   deletable?: boolean;
   /** Actions of a row before edit and delete. */
   rowActions?: (row: RowOf<A>) => ReactNode;
+  /** Toolbar buttons that act on the list as filtered on screen (an export). */
+  toolbar?: (filters: Filters) => ReactNode;
   /** Toolbar buttons for the selected rows, beside batch delete. */
   batchActions?: (selected: RowOf<A>[], clear: () => void) => ReactNode;
   /** The i18n key of a row's edit button (default "edit"). */
@@ -271,6 +273,7 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
         )}
         <Space wrap className="kit-actions">
           <Button icon={<ReloadOutlined />} onClick={() => page.query.refetch()} aria-label={t('common.refresh')} />
+          {props.toolbar?.(page.filters)}
           {props.batchActions?.(selected, clearSelection)}
           {deletable && <BatchDeleteButton count={selected.length} onConfirm={() => removeRows(selected.map(idOf)).then(clearSelection)} />}
           {creatable && (
