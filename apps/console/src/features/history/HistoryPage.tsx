@@ -1,11 +1,11 @@
-import { DownloadOutlined, EyeOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import type { Conversation, InputOf } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Rate } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, download, saveFile } from '../../lib/api';
-import { DetailLink, useOpenDetail } from '../shared/detail';
+import { DetailLink } from '../shared/detail';
 import { type Field, ListPage } from '../shared/ListPage';
 import type { Filters } from '../shared/list';
 import { conversationLength, formatDuration } from './format';
@@ -76,10 +76,8 @@ function ExportButton({ filters }: { filters: Filters }) {
   );
 }
 
-/** Past and open conversations: search them by words said, agent, channel, rating and day; export as CSV. */
+/** Past and open conversations: search them by words said, agent, channel, rating and day; export as CSV. A visitor's name opens the conversation. */
 export default function HistoryPage() {
-  const { t } = useTranslation();
-  const openDetail = useOpenDetail();
   const agents = useQuery({ queryKey: ['history', 'agents'], queryFn: () => call('GET /api/talk/agents', undefined, { silent: true }) });
   const options = (agents.data?.list ?? []).map((agent) => ({ value: agent.uuid, text: agent.nickname }));
   return (
@@ -89,11 +87,6 @@ export default function HistoryPage() {
       manage={false}
       testId="history-page"
       toolbar={(filters) => <ExportButton filters={filters} />}
-      rowActions={(row) => (
-        <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => openDetail(HISTORY_DETAIL, { id: row.id })}>
-          {t('records.open')}
-        </Button>
-      )}
     />
   );
 }

@@ -178,7 +178,7 @@ export default function VisitorDetailPage() {
         <Card title={t('records.visitor.profile')} size="small">
           <Profile visitor={visitor} />
         </Card>
-        <Card title={`${t('records.visitor.conversations')} (${conversations.length})`} size="small">
+        <Card title={`${t('records.visitor.conversationsTitle')} (${conversations.length})`} size="small">
           <Conversations conversations={conversations} />
         </Card>
       </div>

@@ -1,10 +1,9 @@
-import { EyeOutlined } from '@ant-design/icons';
 import type { Channel, VisitorRecord } from '@parley/protocol';
-import { Button, Tag } from 'antd';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { VISITOR_DETAIL } from '../history/HistoryPage';
-import { DetailLink, useOpenDetail } from '../shared/detail';
+import { DetailLink } from '../shared/detail';
 import { type Field, ListPage } from '../shared/ListPage';
 
 /** Each visitors page lists one channel: the route says which (seed §2). */
@@ -24,7 +23,7 @@ const FIELDS: Field<VisitorRecord>[] = [
     key: 'nickname',
     label: 'records.visitor.nickname',
     in: ['column'],
-    width: 170,
+    width: 150,
     fixed: 'left',
     render: (row) => (
       <span>
@@ -39,13 +38,13 @@ const FIELDS: Field<VisitorRecord>[] = [
       </span>
     ),
   },
-  { key: 'region', label: 'records.visitor.region', in: ['column'], width: 130 },
-  { key: 'device', label: 'records.visitor.device', in: ['column'], width: 160, render: (row) => device(row) || '-' },
-  { key: 'source', label: 'records.visitor.source', in: ['column'], width: 160, ellipsis: true },
-  { key: 'visits', label: 'records.visitor.visits', in: ['column'], width: 90, sorter: true },
-  { key: 'conversations', label: 'records.visitor.conversations', in: ['column'], width: 100, sorter: true },
-  { key: 'created_at', label: 'records.visitor.firstSeen', kind: 'date', in: ['search', 'column'], width: 180, sorter: true },
-  { key: 'lastSeen', label: 'records.visitor.lastSeen', kind: 'date', in: ['column'], width: 180, sorter: true },
+  { key: 'region', label: 'records.visitor.region', in: ['column'], width: 100 },
+  { key: 'device', label: 'records.visitor.device', in: ['column'], width: 120, render: (row) => device(row) || '-' },
+  { key: 'source', label: 'records.visitor.source', in: ['column'], width: 140, ellipsis: true },
+  { key: 'visits', label: 'records.visitor.visits', in: ['column'], width: 80, sorter: true },
+  { key: 'conversations', label: 'records.visitor.conversations', in: ['column'], width: 110, sorter: true },
+  { key: 'created_at', label: 'records.visitor.firstSeen', kind: 'date', in: ['search', 'column'], width: 170, sorter: true },
+  { key: 'lastSeen', label: 'records.visitor.lastSeen', kind: 'date', in: ['column'], width: 170, sorter: true },
 ];
 
 function OnlineLabel() {
@@ -53,25 +52,11 @@ function OnlineLabel() {
   return t('records.visitor.online');
 }
 
-/** The visitor archive of one channel: search by what agents know of them and by the day first seen. */
+/** The visitor archive of one channel: search by what agents know of them and by the day first seen; a name opens the visitor. */
 export default function VisitorsPage() {
-  const { t } = useTranslation();
   const { pathname } = useLocation();
   const channel = channelOf(pathname);
-  const openDetail = useOpenDetail();
   return (
-    <ListPage
-      key={channel}
-      area="user"
-      fields={FIELDS}
-      manage={false}
-      initialFilters={{ channel }}
-      testId={`visitors-${channel}-page`}
-      rowActions={(row) => (
-        <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => openDetail(VISITOR_DETAIL, { YQToken: row.YQToken })}>
-          {t('records.open')}
-        </Button>
-      )}
-    />
+    <ListPage key={channel} area="user" fields={FIELDS} manage={false} initialFilters={{ channel }} testId={`visitors-${channel}-page`} />
   );
 }
