@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -29,6 +30,9 @@ import { talkRoutes, visitorRoutes } from './modules/chat/routes.js';
 import { ChatService } from './modules/chat/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
+import { HistoryRepository } from './modules/history/repository.js';
+import { historyRoutes } from './modules/history/routes.js';
+import { HistoryService } from './modules/history/service.js';
 import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
@@ -40,6 +44,9 @@ import { RoleRepository } from './modules/roles/repository.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
+import { VisitorRecordRepository } from './modules/visitor-records/repository.js';
+import { visitorRecordRoutes } from './modules/visitor-records/routes.js';
+import { VisitorRecordService } from './modules/visitor-records/service.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
@@ -240,6 +247,19 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   visitorRoutes(route, chat);
   talkRoutes(route, chat);
   uploadRoutes(app, route, db, config.dataDir, config.uploads);
+  const historyRepo = new HistoryRepository(db);
+  historyRoutes(route, new HistoryService(historyRepo, config.siteTimeZone));
+  visitorRecordRoutes(
+    route,
+    new VisitorRecordService(
+      new VisitorRecordRepository(db),
+      historyRepo,
+      bus,
+      join(config.dataDir, 'uploads'),
+      config.siteTimeZone,
+      app.log,
+    ),
+  );
   registerAgentSocket(app, auth, agentSockets, liveness);
   registerVisitorSocket(app, chat, visitorSockets, liveness);
   app.get('/sounds/:name', (req, reply) => {

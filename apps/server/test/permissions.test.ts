@@ -22,6 +22,12 @@ const PROTECTED: { method: 'GET' | 'POST'; path: string; permission: string | 'a
   { method: 'POST', path: '/api/role/doEdit', permission: 'setPermissions:roleManagement', body: { name: 'R-x', permissions: [] } },
   { method: 'POST', path: '/api/role/doDelete', permission: 'setPermissions:roleManagement', body: { ids: [999] } },
   { method: 'GET', path: '/api/record/getList', permission: 'seePermissions:seeLoginRecord' },
+  { method: 'GET', path: '/api/user/getList', permission: 'seePermissions:seeVisitor' },
+  { method: 'GET', path: `/api/user/detail?YQToken=${'v'.repeat(22)}`, permission: 'seePermissions:seeVisitor' },
+  { method: 'POST', path: '/api/user/doEdit', permission: 'seePermissions:seeVisitor', body: { YQToken: 'v'.repeat(22), remark: 'x' } },
+  { method: 'POST', path: '/api/user/doDelete', permission: 'seePermissions:seeVisitor', body: { ids: ['v'.repeat(22)] } },
+  // Any agent reads the history; one without seeHistorical sees only their own conversations (history.test.ts).
+  { method: 'GET', path: '/api/history/getList', permission: 'agent' },
 ];
 
 let server: TestServer;

@@ -5,6 +5,8 @@ import { apiLogin, openConsole } from '../../support/console';
 const PAGES = [
   { name: 'agents', path: '/service/service' },
   { name: 'login log', path: '/service/record' },
+  { name: 'roles', path: '/service/role' },
+  { name: 'leave messages', path: '/history/letter' },
 ];
 
 /**

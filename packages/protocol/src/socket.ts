@@ -32,6 +32,8 @@ export const SocketCode = {
   agentState: '8007',
   visit: '8010',
   typing: '8011',
+  /** A visitor left a message (CONTRACT §7); data is the `Letter`. */
+  letter: '8012',
   accepted: '2000',
   waiting: '2001',
   ended: '2004',

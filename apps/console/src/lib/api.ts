@@ -1,5 +1,5 @@
-import { type Endpoint, endpointMethod, endpointPath, type InputOf, type ResponseOf } from '@parley/protocol';
-import type { RequestOptions } from './http';
+import { type Endpoint, endpointMethod, endpointPath, type endpoints, type InputOf, type ResponseOf } from '@parley/protocol';
+import type { Download, RequestOptions } from './http';
 import { http } from './request';
 
 export type CallOptions = Omit<RequestOptions, 'params' | 'body'>;
@@ -22,4 +22,25 @@ export function call<K extends Endpoint>(key: K, ...args: Args<K>): Promise<Resp
   const path = endpointPath(key);
   if (endpointMethod(key) === 'GET') return http.get<ResponseOf<K>>(path, { ...options, params: input as Params });
   return http.post<ResponseOf<K>>(path, input, options);
+}
+
+type RawGet = { [K in Endpoint]: K extends `GET ${string}` ? (EndpointRaw<K> extends true ? K : never) : never }[Endpoint];
+type EndpointRaw<K extends Endpoint> = (typeof endpoints)[K] extends { raw: true } ? true : false;
+
+/** Fetches a raw endpoint's file (a CSV export) with the session's token; `saveFile` then hands it to the user. */
+export function download<K extends RawGet>(key: K, input: InputOf<K>, options: CallOptions = {}): Promise<Download> {
+  return http.download(endpointPath(key), { ...options, params: input as Params });
+}
+
+/** Saves a downloaded file under its name, as the browser saves any download. */
+export function saveFile({ blob, fileName }: Download): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the file to the browser; the object URL is not needed after this turn.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }

@@ -216,3 +216,66 @@ describe('HTTP client without a server', () => {
     expect(notices).toEqual(['http.status.502']);
   });
 });
+
+describe('HTTP client downloads', () => {
+  function client(answers: Response[], calls: string[], notices: string[]) {
+    let token = 'expired';
+    return createHttp({
+      baseUrl: '',
+      getToken: () => token,
+      setToken: (value) => {
+        token = value;
+      },
+      language: () => 'en',
+      onUnauthorized: () => undefined,
+      onForbidden: () => undefined,
+      notify: (message) => notices.push(message),
+      describe: (key) => key,
+      timeout: 1000,
+      successCodes: [200],
+      loadingFragment: 'doEdit',
+      fetch: async (input, init) => {
+        calls.push(`${String(input)} ${new Headers(init?.headers).get('Authorization') ?? ''}`);
+        const next = answers.shift();
+        if (!next) throw new TypeError('no answer');
+        return next;
+      },
+    });
+  }
+
+  it('refreshes an expired token once, then answers the file and its name', async () => {
+    const calls: string[] = [];
+    const csv = new Response('\ufeffa,b\n1,2\n', {
+      status: 200,
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="history-2026-11-23.csv"' },
+    });
+    const http = client(
+      [
+        new Response(JSON.stringify({ code: 402, msg: 'expired', data: null }), { status: 402 }),
+        new Response(JSON.stringify({ code: 200, msg: 'ok', data: { token: 'fresh' } }), { status: 200 }),
+        csv,
+      ],
+      calls,
+      [],
+    );
+    const file = await http.download('/api/history/export', { params: { keyword: 'kettle' } });
+    expect(file.fileName).toBe('history-2026-11-23.csv');
+    expect(await file.blob.text()).toContain('1,2');
+    expect(calls).toEqual([
+      '/api/history/export?keyword=kettle Bearer expired',
+      '/api/refreshToken Bearer expired',
+      '/api/history/export?keyword=kettle Bearer fresh',
+    ]);
+  });
+
+  it('reports a refused download with the server message', async () => {
+    const notices: string[] = [];
+    const http = client(
+      [new Response(JSON.stringify({ code: 400, msg: 'Invalid field score', data: null }), { status: 400 })],
+      [],
+      notices,
+    );
+    await expect(http.download('/api/history/export')).rejects.toMatchObject({ code: 400, message: 'Invalid field score' });
+    expect(notices).toEqual(['Invalid field score']);
+  });
+});

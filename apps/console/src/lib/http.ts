@@ -43,9 +43,31 @@ export interface HttpDeps {
   fetch?: typeof fetch;
 }
 
+/** A file the server answered instead of an envelope (a CSV export), and the name it suggests. */
+export interface Download {
+  blob: Blob;
+  fileName: string;
+}
+
 export interface Http {
   get<T>(url: string, options?: RequestOptions): Promise<T>;
   post<T>(url: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  /** A GET answered with a file: the same session policy; an error still comes as an envelope. */
+  download(url: string, options?: RequestOptions): Promise<Download>;
+}
+
+/** The file name of `Content-Disposition: attachment; filename="…"` (or `filename*=UTF-8''…`). */
+export function dispositionName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (encoded?.[1]) {
+    try {
+      return decodeURIComponent(encoded[1]);
+    } catch {
+      return undefined;
+    }
+  }
+  return /filename="([^"]+)"/i.exec(header)?.[1];
 }
 
 function withParams(url: string, params: RequestOptions['params']): string {
@@ -122,7 +144,7 @@ export function createHttp(deps: HttpDeps): Http {
     throw error;
   }
 
-  async function request<T>(method: 'GET' | 'POST', url: string, options: RequestOptions): Promise<T> {
+  async function request<T>(method: 'GET' | 'POST', url: string, options: RequestOptions, file = false): Promise<T> {
     const loading = url.includes(deps.loadingFragment);
     if (loading) deps.setLoading?.(true);
     try {
@@ -131,6 +153,11 @@ export function createHttp(deps: HttpDeps): Http {
       let payload: unknown;
       for (let attempt = 0; ; attempt++) {
         response = await send(method, url, options, token).catch((error: HttpError) => fail(error, options.silent));
+        if (file && response.ok) {
+          const fileName = dispositionName(response.headers.get('content-disposition')) ?? 'download';
+          const blob = await response.blob().catch(() => fail(new HttpError(0, deps.describe('http.network'), 'network'), options.silent));
+          return { blob, fileName } as T;
+        }
         payload = await response.json().catch(() => null);
         const code = isEnvelope(payload) ? Number(payload.code) : response.status;
         if ((response.status === 402 || code === 402) && attempt === 0 && token) {
@@ -166,5 +193,6 @@ export function createHttp(deps: HttpDeps): Http {
   return {
     get: (url, options = {}) => request('GET', url, options),
     post: (url, body, options = {}) => request('POST', url, { ...options, body }),
+    download: (url, options = {}) => request<Download>('GET', url, options, true),
   };
 }

@@ -122,6 +122,15 @@ export interface ConversationsTable {
   ended_at: string | null;
 }
 
+/** What agents note about a visitor; at most one row per visitor. */
+export interface VisitorNotesTable {
+  visitor_id: number;
+  remark: string;
+  /** JSON array of short labels. */
+  tags: string;
+  updated_at: string;
+}
+
 export interface MonitorsTable {
   id: Generated<number>;
   visitor_id: number;
@@ -181,6 +190,7 @@ export interface Database {
   messages: MessagesTable;
   visits: VisitsTable;
   conversations: ConversationsTable;
+  visitor_notes: VisitorNotesTable;
   monitors: MonitorsTable;
   letters: LettersTable;
   uploads: UploadsTable;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bound, dayBounds, dayOf, isTimeZone } from './time.js';
+import { bound, dayBounds, dayOf, formatInZone, isTimeZone, timeRange } from './time.js';
 
 describe('dayBounds', () => {
   it('spans a Shanghai day from 16:00 UTC the day before', () => {
@@ -59,5 +59,26 @@ describe('isTimeZone', () => {
   it('knows IANA zones and nothing else', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
+});
+
+describe('timeRange', () => {
+  it('takes days whole and instants as given, as a half-open range', () => {
+    expect(timeRange('2026-05-01', '2026-05-03', 'Pacific/Honolulu')).toEqual({
+      from: '2026-05-01T10:00:00.000Z',
+      before: '2026-05-04T10:00:00.000Z',
+    });
+    expect(timeRange('2026-05-01T10:00:00+02:00', '2026-05-01T12:00:00Z', 'UTC')).toEqual({
+      from: '2026-05-01T08:00:00.000Z',
+      before: '2026-05-01T12:00:00.001Z',
+    });
+    expect(timeRange(undefined, undefined, 'UTC')).toEqual({});
+  });
+});
+
+describe('formatInZone', () => {
+  it('shows the wall clock of the zone', () => {
+    expect(formatInZone('2026-11-22T09:30:00.000Z', 'Pacific/Honolulu')).toBe('2026-11-21 23:30:00');
+    expect(formatInZone('2026-11-22T09:30:00.000Z', 'Asia/Shanghai')).toBe('2026-11-22 17:30:00');
   });
 });

@@ -104,3 +104,19 @@ export function bound(value: string | undefined, end: 'from' | 'to', timeZone: s
 export function dayOf(instant: number, timeZone: string): string {
   return new Date(wallTime(instant, timeZone)).toISOString().slice(0, 10);
 }
+
+/**
+ * A `from`/`to` filter as a half-open range of stored times: `from` inclusive, `before` exclusive, so a
+ * keyset query can page with `<`. A day as `to` includes the whole day.
+ */
+export function timeRange(from: string | undefined, to: string | undefined, timeZone: string): { from?: string; before?: string } {
+  const range: { from?: string; before?: string } = {};
+  if (from) range.from = bound(from, 'from', timeZone);
+  if (to) range.before = new Date(Date.parse(bound(to, 'to', timeZone)) + 1).toISOString();
+  return range;
+}
+
+/** An instant as the site's wall clock, `YYYY-MM-DD HH:mm:ss`: how exports show times to people. */
+export function formatInZone(iso: string, timeZone: string): string {
+  return new Date(wallTime(Date.parse(iso), timeZone)).toISOString().slice(0, 19).replace('T', ' ');
+}

@@ -10,4 +10,6 @@ export type BusEvent =
   /** To the sockets of the listed agents (by uuid), or of every agent. */
   | { type: 'frame.agents'; to: string[] | 'all'; frame: Frame }
   /** To every socket (every tab) of one visitor; `token` is the visitor's public id, never its credential. */
-  | { type: 'frame.visitor'; token: string; frame: Frame };
+  | { type: 'frame.visitor'; token: string; frame: Frame }
+  /** The visitor with this public id was erased: its sockets, wherever held, are closed. */
+  | { type: 'visitor.erased'; token: string };

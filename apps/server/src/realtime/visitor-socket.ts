@@ -31,6 +31,11 @@ export class VisitorSockets {
     private readonly graceMs = PRESENCE_GRACE_MS,
   ) {
     bus.subscribe((event) => {
+      if (event.type === 'visitor.erased') {
+        // Its credential names nobody any more: the widget hears so, as for any unknown visitor.
+        for (const socket of this.byToken.get(event.token) ?? []) socket.close(CloseCode.badToken, 'unknown visitor');
+        return;
+      }
       if (event.type !== 'frame.visitor') return;
       const sockets = this.byToken.get(event.token);
       if (!sockets) return;

@@ -3,6 +3,7 @@ import { Spin, Tabs } from 'antd';
 import { type ReactNode, useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useIndexInfo } from '../../features/workbench/queries';
 import { toastLoading } from '../../lib/feedback';
 import { settings } from '../../lib/settings';
 import { useWindowEvent } from '../../lib/useWindowEvent';
@@ -38,6 +39,19 @@ function useThemeEvents() {
     setTimeout(close, settings.randomThemeLoadingMs);
   }, [t, randomTheme]);
   useWindowEvent('random-theme', onRandom);
+}
+
+/**
+ * The agent's socket runs while an agent is signed in, whatever page is open, so that what it pushes
+ * (a new letter for the bell and the inbox, a visitor for the workbench) arrives at once. The workbench
+ * code loads apart from the shell.
+ */
+function useLiveConnection() {
+  const index = useIndexInfo();
+  useEffect(() => {
+    const info = index.data;
+    if (info) void import('../../features/workbench/live').then((live) => live.startLive(info));
+  }, [index.data]);
 }
 
 /** A logged-out session leaves no tabs behind for the next user. */
@@ -352,6 +366,7 @@ export default function MainLayout() {
   useDevice();
   useThemeEvents();
   useResetOnSessionEnd();
+  useLiveConnection();
   const state = useRouteState();
   const layout = useSettings((s) => effectiveLayout(s.theme, s.device));
   const loading = useUi((s) => s.loading > 0);

@@ -1,4 +1,4 @@
-import type { AgentIndex, Frame, Message, MessageType, Visitor } from '@parley/protocol';
+import { type AgentIndex, type Frame, type Letter, type Message, type MessageType, SocketCode, type Visitor } from '@parley/protocol';
 import { call } from '../../lib/api';
 import { toastError } from '../../lib/feedback';
 import { HttpError } from '../../lib/http';
@@ -6,6 +6,7 @@ import { i18n } from '../../lib/i18n';
 import { queryClient } from '../../lib/queryClient';
 import { AgentSocket, agentSocketUrl, isSessionClose } from '../../lib/socket';
 import { useSession } from '../../stores/session';
+import { letterArrived } from '../letter/queries';
 import { blinkTitle, notifyDesktop, playSound } from './alerts';
 import { workbenchApi } from './api';
 import type { Effect } from './frames';
@@ -123,6 +124,10 @@ function run(effect: Effect): void {
 const TYPING_STALE_MS = 15_000;
 
 export function handleFrame(frame: Frame): void {
+  if (frame.code === SocketCode.letter) {
+    void letterArrived(frame.data as Partial<Letter> | undefined);
+    return;
+  }
   const { effects } = store().apply(frame);
   for (const effect of effects) run(effect);
   const typingOf = frame.code === '8011' ? (frame.data as { YQToken?: unknown } | undefined)?.YQToken : undefined;

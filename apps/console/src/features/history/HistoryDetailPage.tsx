@@ -1,0 +1,101 @@
+import type { ConversationDetail } from '@parley/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Descriptions, Empty, Rate, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { call } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
+import type { HttpError } from '../../lib/http';
+import { DetailLink } from '../shared/detail';
+import { conversationLength, formatDuration } from './format';
+import { VISITOR_DETAIL } from './HistoryPage';
+import { Transcript } from './Transcript';
+import { Visits } from './Visits';
+
+export function ConversationFacts({ detail }: { detail: ConversationDetail }) {
+  const { t } = useTranslation();
+  const { conversation } = detail;
+  const dash = (text: string) => text || '-';
+  return (
+    <Descriptions
+      column={1}
+      size="small"
+      bordered
+      items={[
+        {
+          key: 'visitor',
+          label: t('records.history.visitor'),
+          children: (
+            <DetailLink path={VISITOR_DETAIL} params={{ YQToken: conversation.YQToken }}>
+              {conversation.nickname}
+            </DetailLink>
+          ),
+        },
+        { key: 'agent', label: t('records.history.agent'), children: dash(conversation.agentNickname) },
+        { key: 'channel', label: t('records.channelLabel'), children: t(`records.channel.${conversation.channel}`) },
+        { key: 'started', label: t('records.history.started'), children: formatDateTime(conversation.startedAt) },
+        {
+          key: 'ended',
+          label: t('records.history.ended'),
+          children: conversation.endedAt ? formatDateTime(conversation.endedAt) : t('records.history.open'),
+        },
+        { key: 'duration', label: t('records.history.duration'), children: dash(formatDuration(conversationLength(conversation))) },
+        { key: 'messages', label: t('records.history.messages'), children: conversation.messages },
+        { key: 'firstResponse', label: t('records.history.firstResponse'), children: dash(formatDuration(conversation.firstResponseMs)) },
+        {
+          key: 'rating',
+          label: t('records.history.rating'),
+          children: conversation.score === null ? t('records.history.notRated') : <Rate disabled value={conversation.score} />,
+        },
+        { key: 'comment', label: t('records.history.comment'), children: dash(conversation.comment) },
+        { key: 'region', label: t('records.visitor.region'), children: dash(conversation.region) },
+        { key: 'source', label: t('records.visitor.source'), children: dash(conversation.source) },
+        { key: 'keyword', label: t('records.visitor.searchKeyword'), children: dash(conversation.keyword) },
+      ]}
+    />
+  );
+}
+
+/** One conversation: what was said, who answered, how it was rated, and the pages the visitor saw. */
+export default function HistoryDetailPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const detail = useQuery({
+    queryKey: ['history', 'detail', id],
+    queryFn: () => call('GET /api/history/detail', { id }, { silent: true }),
+    enabled: Number.isInteger(id) && id > 0,
+    retry: false,
+  });
+  if (detail.isPending && detail.fetchStatus !== 'idle') return <Spin className="page-card" />;
+  if (!detail.data) {
+    const code = (detail.error as HttpError | null)?.code;
+    return (
+      <div className="page-card">
+        <Result status={code === 403 ? '403' : '404'} title={t(code === 403 ? 'records.history.forbidden' : 'records.history.missing')} />
+      </div>
+    );
+  }
+  const data = detail.data;
+  return (
+    <div className="page-card records-detail" data-testid="history-detail">
+      <div>
+        <Card title={t('records.history.transcript')} size="small">
+          {data.messages.length > 0 ? (
+            <Transcript id={String(data.conversation.id)} messages={data.messages} visitorName={data.conversation.nickname} />
+          ) : (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+          )}
+        </Card>
+      </div>
+      <div>
+        <Card title={t('records.history.summary')} size="small">
+          <ConversationFacts detail={data} />
+        </Card>
+        <Card title={t('records.visits')} size="small">
+          <Visits visits={data.visits} />
+        </Card>
+      </div>
+    </div>
+  );
+}

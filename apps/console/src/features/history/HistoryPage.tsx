@@ -1,0 +1,92 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import type { Conversation, InputOf } from '@parley/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Rate } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call, download, saveFile } from '../../lib/api';
+import { DetailLink } from '../shared/detail';
+import { type Field, ListPage } from '../shared/ListPage';
+import type { Filters } from '../shared/list';
+import { conversationLength, formatDuration } from './format';
+import { CHANNEL_OPTIONS, SCORE_OPTIONS } from './options';
+
+export const HISTORY_DETAIL = '/history/historyDetail';
+export const VISITOR_DETAIL = '/user/userDetail';
+
+function fieldsWith(agents: { value: string; text: string }[]): Field<Conversation>[] {
+  return [
+    { key: 'keyword', label: 'records.history.keyword', in: ['search'], searchWidth: 200 },
+    {
+      key: 'nickname',
+      label: 'records.history.visitor',
+      in: ['column'],
+      width: 150,
+      render: (row) => (
+        <DetailLink path={HISTORY_DETAIL} params={{ id: row.id }}>
+          {row.nickname}
+        </DetailLink>
+      ),
+    },
+    { key: 'serviceID', label: 'records.history.agent', kind: 'select', in: ['search'], options: agents, searchWidth: 160 },
+    { key: 'agentNickname', label: 'records.history.agent', in: ['column'], width: 130 },
+    { key: 'channel', label: 'records.channelLabel', kind: 'select', in: ['search'], options: CHANNEL_OPTIONS },
+    { key: 'score', label: 'records.history.rating', kind: 'select', in: ['search'], options: SCORE_OPTIONS, searchWidth: 130 },
+    { key: 'startedAt', label: 'records.history.started', kind: 'date', in: ['search', 'column'], width: 180, sorter: true },
+    {
+      key: 'duration',
+      label: 'records.history.duration',
+      in: ['column'],
+      width: 100,
+      render: (row) => formatDuration(conversationLength(row)) || '-',
+    },
+    { key: 'messages', label: 'records.history.messages', in: ['column'], width: 100, sorter: true },
+    {
+      key: 'firstResponseMs',
+      label: 'records.history.firstResponse',
+      in: ['column'],
+      width: 120,
+      render: (row) => formatDuration(row.firstResponseMs) || '-',
+    },
+    {
+      key: 'score',
+      label: 'records.history.rating',
+      in: ['column'],
+      width: 150,
+      render: (row) => (row.score === null ? '-' : <Rate disabled value={row.score} style={{ fontSize: 14 }} />),
+    },
+  ];
+}
+
+/** Downloads the conversations of the current filters as CSV (the server streams it). */
+function ExportButton({ filters }: { filters: Filters }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const run = () => {
+    setBusy(true);
+    download('GET /api/history/export', filters as InputOf<'GET /api/history/export'>)
+      .then(saveFile)
+      .catch(() => undefined)
+      .finally(() => setBusy(false));
+  };
+  return (
+    <Button icon={<DownloadOutlined />} loading={busy} onClick={run} data-testid="history-export">
+      {t('records.history.export')}
+    </Button>
+  );
+}
+
+/** Past and open conversations: search them by words said, agent, channel, rating and day; export as CSV. A visitor's name opens the conversation. */
+export default function HistoryPage() {
+  const agents = useQuery({ queryKey: ['history', 'agents'], queryFn: () => call('GET /api/talk/agents', undefined, { silent: true }) });
+  const options = (agents.data?.list ?? []).map((agent) => ({ value: agent.uuid, text: agent.nickname }));
+  return (
+    <ListPage
+      area="history"
+      fields={fieldsWith(options)}
+      manage={false}
+      testId="history-page"
+      toolbar={(filters) => <ExportButton filters={filters} />}
+    />
+  );
+}

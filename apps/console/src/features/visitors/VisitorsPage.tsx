@@ -1,0 +1,62 @@
+import type { Channel, VisitorRecord } from '@parley/protocol';
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { VISITOR_DETAIL } from '../history/HistoryPage';
+import { DetailLink } from '../shared/detail';
+import { type Field, ListPage } from '../shared/ListPage';
+
+/** Each visitors page lists one channel: the route says which (seed §2). */
+function channelOf(pathname: string): Channel {
+  if (pathname.endsWith('/officialAccount')) return 'officialAccount';
+  if (pathname.endsWith('/miniProgram')) return 'miniProgram';
+  return 'web';
+}
+
+function device(row: VisitorRecord): string {
+  return [row.platform, row.browser].filter(Boolean).join(' · ') || row.device;
+}
+
+const FIELDS: Field<VisitorRecord>[] = [
+  { key: 'keyword', label: 'records.visitor.keyword', in: ['search'], searchWidth: 220 },
+  {
+    key: 'nickname',
+    label: 'records.visitor.nickname',
+    in: ['column'],
+    width: 150,
+    fixed: 'left',
+    render: (row) => (
+      <span>
+        <DetailLink path={VISITOR_DETAIL} params={{ YQToken: row.YQToken }}>
+          {row.nickname}
+        </DetailLink>
+        {row.online && (
+          <Tag color="green" className="records-online">
+            <OnlineLabel />
+          </Tag>
+        )}
+      </span>
+    ),
+  },
+  { key: 'region', label: 'records.visitor.region', in: ['column'], width: 100 },
+  { key: 'device', label: 'records.visitor.device', in: ['column'], width: 120, render: (row) => device(row) || '-' },
+  { key: 'source', label: 'records.visitor.source', in: ['column'], width: 140, ellipsis: true },
+  { key: 'visits', label: 'records.visitor.visits', in: ['column'], width: 80, sorter: true },
+  { key: 'conversations', label: 'records.visitor.conversations', in: ['column'], width: 110, sorter: true },
+  { key: 'created_at', label: 'records.visitor.firstSeen', kind: 'date', in: ['search', 'column'], width: 170, sorter: true },
+  { key: 'lastSeen', label: 'records.visitor.lastSeen', kind: 'date', in: ['column'], width: 170, sorter: true },
+];
+
+function OnlineLabel() {
+  const { t } = useTranslation();
+  return t('records.visitor.online');
+}
+
+/** The visitor archive of one channel: search by what agents know of them and by the day first seen; a name opens the visitor. */
+export default function VisitorsPage() {
+  const { pathname } = useLocation();
+  const channel = channelOf(pathname);
+  return (
+    <ListPage key={channel} area="user" fields={FIELDS} manage={false} initialFilters={{ channel }} testId={`visitors-${channel}-page`} />
+  );
+}

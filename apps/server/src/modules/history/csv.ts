@@ -1,0 +1,56 @@
+import { Readable, type Transform } from 'node:stream';
+import type { Conversation } from '@parley/protocol';
+import { stringify } from 'csv-stringify';
+import type { Lang, MessageKey } from '../../lib/i18n.js';
+import { translate } from '../../lib/i18n.js';
+import { formatInZone } from '../../lib/time.js';
+
+/**
+ * A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a leading tab or carriage return)
+ * gets a leading `'`, so a visitor's text can never run as one when an agent opens the export.
+ */
+export function neutralized(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+const seconds = (ms: number | null) => (ms === null ? '' : String(Math.round(ms / 1000)));
+
+/** The export's columns: header key and the cell of a conversation, times as the site's wall clock. */
+function columns(zone: string): [MessageKey, (row: Conversation) => string][] {
+  const time = (iso: string | null) => (iso ? formatInZone(iso, zone) : '');
+  return [
+    ['csvConversation', (row) => String(row.id)],
+    ['csvVisitor', (row) => row.nickname],
+    ['csvVisitorId', (row) => row.YQToken],
+    ['csvChannel', (row) => row.channel],
+    ['csvAgent', (row) => row.agentNickname],
+    ['csvStarted', (row) => time(row.startedAt)],
+    ['csvEnded', (row) => time(row.endedAt)],
+    ['csvDuration', (row) => (row.endedAt ? seconds(Date.parse(row.endedAt) - Date.parse(row.startedAt)) : '')],
+    ['csvMessages', (row) => String(row.messages)],
+    ['csvFirstResponse', (row) => seconds(row.firstResponseMs)],
+    ['csvScore', (row) => (row.score === null ? '' : String(row.score))],
+    ['csvComment', (row) => row.comment],
+    ['csvRegion', (row) => row.region],
+    ['csvSource', (row) => row.source],
+    ['csvEngine', (row) => row.engine],
+    ['csvKeyword', (row) => row.keyword],
+  ];
+}
+
+/**
+ * The conversations as CSV text, UTF-8 with a BOM (so spreadsheet programs read Chinese right), the
+ * header in the caller's language. Pulls pages from `pages` only as fast as the client reads.
+ */
+export function conversationsCsv(pages: AsyncIterable<Conversation[]>, lang: Lang, zone: string): Transform {
+  const table = columns(zone);
+  const csv = stringify({ bom: true, header: true, columns: table.map(([key]) => translate(lang, key)) });
+  async function* rows() {
+    for await (const page of pages) {
+      for (const conversation of page) yield table.map(([, cell]) => neutralized(cell(conversation)));
+    }
+  }
+  const source = Readable.from(rows());
+  source.on('error', (error) => csv.destroy(error));
+  return source.pipe(csv);
+}

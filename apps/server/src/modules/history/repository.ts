@@ -1,0 +1,213 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Db } from '../../db/index.js';
+import { type Page, paginate } from '../../db/paginate.js';
+import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql.js';
+
+/** Which conversations a list or an export holds; times are stored instants, `before` exclusive. */
+export interface ConversationFilter {
+  keyword?: string | undefined;
+  serviceId?: string | undefined;
+  channel?: string | undefined;
+  score?: number | undefined;
+  from?: string | undefined;
+  before?: string | undefined;
+  /** One visitor's conversations (its detail page). */
+  visitorId?: number | undefined;
+  /** Only those this agent took part in (an agent without seeHistorical). */
+  participant?: string | undefined;
+}
+
+type Scope = ExpressionBuilder<Database, 'conversations' | 'visitors'>;
+
+/**
+ * The conversation's last seq: an open conversation runs to the visitor's latest message, a closed one
+ * to the seq stored when it ended.
+ */
+function lastSeq(eb: Scope) {
+  return eb
+    .case()
+    .when('conversations.ended_at', 'is', null)
+    .then(eb.ref('visitors.last_seq'))
+    .else(eb.ref('conversations.last_seq'))
+    .end();
+}
+
+/** The conversation's messages: the visitor's messages in its seq range. */
+function messagesIn(eb: Scope) {
+  return eb
+    .selectFrom('messages')
+    .whereRef('messages.visitor_id', '=', 'conversations.visitor_id')
+    .whereRef('messages.seq', '>=', 'conversations.first_seq')
+    .where('messages.seq', '<=', lastSeq(eb));
+}
+
+/** The visitor's fields a keyword looks in; the generated nickname `V0042` finds visitor 42. */
+export function visitorMatches(eb: ExpressionBuilder<Database, 'visitors'>, keyword: string, remark: boolean) {
+  const fields: Expression<SqlBool>[] = [
+    containsText('visitors.name', keyword),
+    containsText('visitors.phone', keyword),
+    containsText('visitors.email', keyword),
+  ];
+  if (remark) {
+    fields.push(
+      eb.exists(
+        eb
+          .selectFrom('visitor_notes')
+          .select('visitor_notes.visitor_id')
+          .whereRef('visitor_notes.visitor_id', '=', 'visitors.id')
+          .where(containsText('visitor_notes.remark', keyword)),
+      ),
+    );
+  }
+  const generated = /^v0*(\d{1,9})$/i.exec(keyword);
+  if (generated) fields.push(eb.and([eb('visitors.id', '=', Number(generated[1])), eb('visitors.name', '=', '')]));
+  return eb.or(fields);
+}
+
+/** SQL of the conversation history, read side; a conversation is a row of `conversations`. */
+export class HistoryRepository {
+  constructor(private readonly db: Db) {}
+
+  private filtered(filter: ConversationFilter) {
+    let query = this.db.selectFrom('conversations').innerJoin('visitors', 'visitors.id', 'conversations.visitor_id');
+    if (filter.visitorId !== undefined) query = query.where('conversations.visitor_id', '=', filter.visitorId);
+    if (filter.serviceId) query = query.where('conversations.service_id', '=', filter.serviceId);
+    if (filter.channel) query = query.where('visitors.channel', '=', filter.channel);
+    if (filter.score !== undefined) query = query.where('conversations.score', '=', filter.score);
+    if (filter.from) query = query.where('conversations.started_at', '>=', filter.from);
+    if (filter.before) query = query.where('conversations.started_at', '<', filter.before);
+    const { keyword, participant } = filter;
+    if (keyword) {
+      query = query.where((eb) =>
+        eb.or([
+          visitorMatches(eb, keyword, true),
+          eb.exists(
+            messagesIn(eb)
+              .select('messages.id')
+              .where('messages.withdrawn', '=', 0)
+              .where('messages.role', '<>', 'tip')
+              .where(containsText('messages.msg', keyword)),
+          ),
+        ]),
+      );
+    }
+    if (participant) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('conversations.service_id', '=', participant),
+          // A transfer moves the conversation on, but the earlier agent's messages keep its uuid.
+          eb.exists(messagesIn(eb).select('messages.id').where('messages.service_id', '=', participant)),
+        ]),
+      );
+    }
+    return query;
+  }
+
+  private withColumns(query: ReturnType<HistoryRepository['filtered']>) {
+    return query.leftJoin('agents', 'agents.uuid', 'conversations.service_id').select((eb) => [
+      'conversations.id',
+      'conversations.service_id',
+      'conversations.first_seq',
+      'conversations.score',
+      'conversations.comment',
+      'conversations.started_at',
+      'conversations.ended_at',
+      'visitors.id as visitor_id',
+      'visitors.public_id',
+      'visitors.name',
+      'visitors.channel',
+      'visitors.region',
+      'visitors.engine',
+      'visitors.keyword',
+      'visitors.referrer',
+      'agents.nickname as agent_nickname',
+      lastSeq(eb).as('last_seq'),
+      messagesIn(eb)
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .where('messages.role', '<>', 'tip')
+        .as('messages'),
+      messagesIn(eb)
+        .select((inner) => inner.fn.min('messages.created_at').as('at'))
+        .where('messages.role', '=', 'user')
+        .as('first_visitor_at'),
+      // The first agent message after the visitor's first message: how long the visitor waited for a person.
+      messagesIn(eb)
+        .select((inner) => inner.fn.min('messages.created_at').as('at'))
+        .where('messages.role', '=', 'service')
+        .where(
+          'messages.seq',
+          '>',
+          messagesIn(eb)
+            .select((inner) => inner.fn.min('messages.seq').as('seq'))
+            .where('messages.role', '=', 'user'),
+        )
+        .as('first_response_at'),
+    ]);
+  }
+
+  list(filter: ConversationFilter, page: Page) {
+    return paginate(
+      () => this.filtered(filter),
+      (query) => this.withColumns(query).orderBy('conversations.started_at', 'desc').orderBy('conversations.id', 'desc'),
+      page,
+    );
+  }
+
+  /**
+   * Every matching conversation, newest first, a page at a time: each page starts after the last row of
+   * the one before (keyset), so a long export reads no more than a page ahead and never skips or repeats.
+   */
+  async *each(filter: ConversationFilter, pageSize: number) {
+    let after: { startedAt: string; id: number } | undefined;
+    for (;;) {
+      let query = this.filtered(filter);
+      if (after) {
+        const { startedAt, id } = after;
+        query = query.where((eb) =>
+          eb.or([
+            eb('conversations.started_at', '<', startedAt),
+            eb.and([eb('conversations.started_at', '=', startedAt), eb('conversations.id', '<', id)]),
+          ]),
+        );
+      }
+      const rows = await this.withColumns(query)
+        .orderBy('conversations.started_at', 'desc')
+        .orderBy('conversations.id', 'desc')
+        .limit(pageSize)
+        .execute();
+      if (rows.length > 0) yield rows;
+      const last = rows[rows.length - 1];
+      if (!last || rows.length < pageSize) return;
+      after = { startedAt: last.started_at, id: last.id };
+    }
+  }
+
+  /** One conversation, when the filter (a participant's, say) lets it through. */
+  find(id: number, filter: ConversationFilter = {}) {
+    return this.withColumns(this.filtered(filter).where('conversations.id', '=', id)).executeTakeFirst();
+  }
+
+  messages(visitorId: number, firstSeq: number, lastSeq: number) {
+    return this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('visitor_id', '=', visitorId)
+      .where('seq', '>=', firstSeq)
+      .where('seq', '<=', lastSeq)
+      .orderBy('seq')
+      .execute();
+  }
+
+  visits(visitorId: number, limit: number) {
+    return this.db
+      .selectFrom('visits')
+      .select(['url', 'title', 'created_at'])
+      .where('visitor_id', '=', visitorId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+}
+
+export type ConversationRow = NonNullable<Awaited<ReturnType<HistoryRepository['find']>>>;

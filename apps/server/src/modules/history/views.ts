@@ -1,0 +1,36 @@
+import type { Channel, Conversation } from '@parley/protocol';
+import { visitorNickname } from '../chat/views.js';
+import type { ConversationRow } from './repository.js';
+
+/** Where a visitor came from when no chat link says so: the referring site's host. */
+export function sourceOf(referrer: string): string {
+  if (!referrer) return '';
+  try {
+    return new URL(referrer).host;
+  } catch {
+    return '';
+  }
+}
+
+export function toConversation(row: ConversationRow): Conversation {
+  const firstVisitor = row.first_visitor_at ? Date.parse(row.first_visitor_at) : Number.NaN;
+  const firstResponse = row.first_response_at ? Date.parse(row.first_response_at) : Number.NaN;
+  return {
+    id: row.id,
+    YQToken: row.public_id,
+    nickname: visitorNickname({ id: row.visitor_id, name: row.name }),
+    channel: row.channel as Channel,
+    serviceID: row.service_id,
+    agentNickname: row.agent_nickname ?? '',
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    messages: Number(row.messages ?? 0),
+    firstResponseMs: Number.isFinite(firstVisitor) && Number.isFinite(firstResponse) ? Math.max(0, firstResponse - firstVisitor) : null,
+    score: row.score,
+    comment: row.comment,
+    region: row.region,
+    engine: row.engine,
+    keyword: row.keyword,
+    source: sourceOf(row.referrer),
+  };
+}

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { apiLogin, openConsole } from '../../support/console';
+
+interface Envelope<T> {
+  code: number;
+  data: T;
+}
+
+test('records: find a visitor, note about them, find their conversation in history, export it, erase them', async ({ page, request }) => {
+  const token = await apiLogin(request);
+  const headers = { Authorization: `Bearer ${token}` };
+  const tag = Date.now().toString(36);
+  const name = `Quentin ${tag}`;
+  const word = `zephyr${tag}`;
+
+  // A visitor chats with the administrator, then leaves their name with a leave-message.
+  const init = (await (
+    await request.post('/api/visitor/init', {
+      data: { url: 'https://shop.example/pricing', title: 'Pricing', referrer: 'https://www.google.com/' },
+    })
+  ).json()) as Envelope<{ YQToken: string; id: string }>;
+  const { YQToken: credential, id } = init.data;
+  const said = await request.post('/api/visitor/message', {
+    data: { YQToken: credential, msg: `Where is my ${word} order?`, onlyID: `e2e-${tag}-1` },
+  });
+  expect(said.ok()).toBe(true);
+  // Another suite's agent may have been given the visitor first; the administrator reads it either way.
+  const accepted = await request.post('/api/talk/accept', { headers, data: { YQToken: id } });
+  if (accepted.ok()) {
+    const reply = await request.post('/api/talk/send', {
+      headers,
+      data: { YQToken: id, msg: 'It ships tomorrow.', onlyID: `e2e-${tag}-2` },
+    });
+    expect(reply.ok()).toBe(true);
+  }
+  const letter = await request.post('/api/visitor/letter', {
+    data: { YQToken: credential, name, email: `${tag}@quentin.example`, content: 'Please mail me the invoice' },
+  });
+  expect(letter.ok()).toBe(true);
+
+  // The administrator finds the visitor by keyword and opens them.
+  await openConsole(page, '/user/user', { token, theme: { layout: 'vertical' }, language: 'en' });
+  const visitors = page.getByTestId('visitors-web-page');
+  await expect(visitors).toBeVisible();
+  await visitors.getByLabel('Keyword', { exact: true }).fill(tag);
+  await visitors.getByRole('button', { name: 'Search' }).click();
+  const row = visitors.getByRole('row').filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  await expect(visitors.getByRole('row')).toHaveCount(2);
+  await expect(row).toContainText('www.google.com');
+  await row.getByRole('link', { name }).click();
+
+  const detail = page.getByTestId('visitor-detail');
+  await expect(detail).toContainText(name);
+  await expect(detail.getByTestId('visits')).toContainText('https://shop.example/pricing');
+  await detail.getByTestId('visitor-conversations').locator('.ant-collapse-header').first().click();
+  await expect(detail.getByTestId('transcript')).toContainText(`Where is my ${word} order?`);
+
+  // Notes: remark and tags, saved and shown in the profile.
+  await detail.getByLabel('Remark', { exact: true }).fill('Wants a paper invoice');
+  const tags = detail.getByLabel('Tags', { exact: true });
+  await tags.fill('invoice');
+  await tags.press('Enter');
+  await tags.fill('vip');
+  await tags.press('Enter');
+  await detail.getByTestId('visitor-save').click();
+  await expect(page.getByText('Saved')).toBeVisible();
+  const profile = detail.locator('.ant-descriptions').first();
+  await expect(profile).toContainText('invoice');
+  await expect(profile).toContainText('vip');
+  const saved = (await (await request.get(`/api/user/detail?YQToken=${id}`, { headers })).json()) as Envelope<{
+    visitor: { remark: string; tags: string[] };
+  }>;
+  expect(saved.data.visitor).toMatchObject({ remark: 'Wants a paper invoice', tags: ['invoice', 'vip'] });
+
+  // History: the conversation is found by a word of its message, and opens.
+  await page.goto('/#/history/history');
+  const historyPage = page.getByTestId('history-page');
+  await expect(historyPage).toBeVisible();
+  await historyPage.getByLabel('Keyword', { exact: true }).fill(word);
+  await historyPage.getByRole('button', { name: 'Search' }).click();
+  const conversation = historyPage.getByRole('row').filter({ hasText: name });
+  await expect(conversation).toHaveCount(1);
+  await expect(historyPage.getByRole('row')).toHaveCount(2);
+
+  // The export downloads the filtered list as CSV.
+  const downloading = page.waitForEvent('download');
+  await historyPage.getByTestId('history-export').click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^history-\d{4}-\d{2}-\d{2}\.csv$/);
+  const path = await download.path();
+  const bytes = readFileSync(path);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = bytes.subarray(3).toString('utf8').trim().split('\n');
+  expect(lines[0]).toContain('Conversation,Visitor,Visitor id');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(name);
+  expect(lines[1]).toContain(id);
+
+  await conversation.getByRole('link', { name }).click();
+  const opened = page.getByTestId('history-detail');
+  await expect(opened.getByTestId('transcript')).toContainText(`Where is my ${word} order?`);
+  await expect(opened.getByTestId('visits')).toContainText('https://shop.example/pricing');
+
+  // Erase: the visitor link leads back to the visitor, whose erasure is confirmed and cannot be undone.
+  await opened.getByRole('link', { name }).click();
+  const again = page.getByTestId('visitor-detail');
+  await again.getByTestId('visitor-erase').click();
+  const confirm = page.getByRole('tooltip').filter({ hasText: 'cannot be undone' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Erase for good' }).click();
+  await expect(page.getByText('The visitor was erased')).toBeVisible();
+  await expect(visitors).toBeVisible();
+  const gone = await request.get(`/api/user/detail?YQToken=${id}`, { headers });
+  expect(gone.status()).toBe(404);
+  const history = (await (await request.get(`/api/history/getList?keyword=${word}`, { headers })).json()) as Envelope<{ total: number }>;
+  expect(history.data.total).toBe(0);
+});
