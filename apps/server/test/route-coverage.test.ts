@@ -1,4 +1,4 @@
-import { type Endpoint, endpoints } from '@parley/protocol';
+import { type Endpoint, type EndpointSpec, endpoints } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../src/lib/http.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
@@ -42,7 +42,7 @@ afterAll(() => server.close());
 /** The status a route answers; refusals are JSON envelopes even where a success is a file (raw rows). */
 async function call(key: Endpoint, token?: string): Promise<{ status: number; body: { code?: number } | null }> {
   const [method, path] = key.split(' ') as ['GET' | 'POST', string];
-  const spec: { raw?: true } = endpoints[key];
+  const spec: EndpointSpec = endpoints[key];
   if (spec.raw) {
     const response = await fetch(server.url + path, { method, headers: token ? { authorization: `Bearer ${token}` } : {} });
     const text = await response.text();
