@@ -53,6 +53,21 @@ describe('locales', () => {
     }
   });
 
+  it('every key handed over as data (list field labels, options, hints) exists in both languages', () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const namespaces = Object.keys(zh);
+    const used = new Set<string>();
+    for (const file of sources(root)) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/'([a-zA-Z]+)\.([\w.-]+)'/g))
+        if (match[1] && namespaces.includes(match[1]) && !match[2]?.endsWith('.')) used.add(`${match[1]}.${match[2]}`);
+    }
+    for (const key of used) {
+      expect(zhKeys[key], `zh: ${key}`).toBeDefined();
+      expect(enKeys[key], `en: ${key}`).toBeDefined();
+    }
+  });
+
   it('every route title has both languages', () => {
     const titles = new Set<string>();
     const visit = (routes: RouteRecord[]) => {

@@ -25,7 +25,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { findChain } from '../routeTree';
 import { DesktopControls } from './DesktopControls';
-import { fetchSuggestions, useLetterUnread, useNotices } from './queries';
+import { bellCount, fetchSuggestions, useLetterUnread, useNotices } from './queries';
 import { filterSuggestions, searchTarget } from './search';
 
 const PERSONAL_PATH = '/personal/personal';
@@ -174,7 +174,7 @@ export function NoticeControl() {
   const unread = useLetterUnread();
   const notices = useNotices();
   const list = notices.data?.list ?? [];
-  const total = unread + list.length;
+  const total = bellCount(unread, list);
   const content = (
     <div className="notice-panel">
       <Tabs

@@ -1,3 +1,4 @@
+import type { Notice } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { useSession } from '../../stores/session';
@@ -12,6 +13,14 @@ export function useLetterUnread(): number {
     refetchInterval: 60_000,
   });
   return typeof data === 'number' && data > 0 ? data : 0;
+}
+
+/**
+ * What the bell counts: each unread letter once, and every other notice. The server's notices already
+ * hold one entry standing for the unread letters, which the count of letters replaces.
+ */
+export function bellCount(unreadLetters: number, notices: Notice[]): number {
+  return unreadLetters + notices.filter((notice) => notice.kind !== 'letter').length;
 }
 
 export function useNotices() {

@@ -46,5 +46,6 @@ export async function fetchUserInfo(): Promise<UserInfo> {
   ) {
     throw new HttpError(500, i18n.t('errors.userInfoFormat'));
   }
-  return { username: info.username, avatar: info.avatar, roles: info.roles, permissions: info.permissions };
+  const timezone = typeof info.timezone === 'string' ? info.timezone : undefined;
+  return { username: info.username, avatar: info.avatar, roles: info.roles, permissions: info.permissions, timezone };
 }

@@ -1,5 +1,6 @@
 import { ADMIN_ROLE, type UserInfo } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
+import { setSiteTimeZone } from '../../lib/format';
 import { settings } from '../../lib/settings';
 import { useSession } from '../../stores/session';
 import { fetchUserInfo } from './api';
@@ -13,7 +14,11 @@ export function useUserInfo() {
   const token = useSession((state) => state.token);
   return useQuery({
     queryKey: userInfoKey,
-    queryFn: () => (settings.loginInterception ? fetchUserInfo() : Promise.resolve(VIRTUAL_ADMIN)),
+    queryFn: async () => {
+      const info = settings.loginInterception ? await fetchUserInfo() : VIRTUAL_ADMIN;
+      setSiteTimeZone(info.timezone);
+      return info;
+    },
     enabled: Boolean(token) || !settings.loginInterception,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,

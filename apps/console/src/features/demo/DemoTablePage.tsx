@@ -2,13 +2,13 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Alert, Input, Progress, Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../shared/list';
+import { formatDateTime } from '../../lib/format';
 import { type DemoItem, demoItems } from './mock';
 
 const COLORS = { published: 'green', draft: 'blue', deleted: 'red' } as const;
 
 export default function DemoTablePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const items = useMemo(() => demoItems(), []);
   const shown = items.filter((item) => item.title.toLowerCase().includes(keyword.trim().toLowerCase()));
@@ -45,7 +45,7 @@ export default function DemoTablePage() {
             width: 180,
             render: (percent: number) => <Progress percent={percent} size="small" />,
           },
-          { title: t('demo.datetime'), dataIndex: 'datetime', width: 190, render: (value: string) => formatTime(value, i18n.language) },
+          { title: t('demo.datetime'), dataIndex: 'datetime', width: 190, render: (value: string) => formatDateTime(value) },
         ]}
       />
     </div>

@@ -1,14 +1,14 @@
 import { Table } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../shared/list';
+import { formatDateTime } from '../../lib/format';
 import { DemoList } from './DemoList';
 import { demoPagination, filterTree, matches } from './listKit';
 import { type Department, departmentTree } from './mock';
 
 /** Sample content (VITE_PARLEY_DEMO=1 only): the template's department tree as a tree table. */
 export default function DepartmentManagementPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const tree = useMemo(() => departmentTree(), []);
   const shown = filterTree(tree, (node) => matches(keyword, node.name));
@@ -30,7 +30,7 @@ export default function DepartmentManagementPage() {
             title: t('common.createdAt'),
             dataIndex: 'createTime',
             width: 190,
-            render: (value: string) => formatTime(value, i18n.language),
+            render: (value: string) => formatDateTime(value),
           },
         ]}
       />

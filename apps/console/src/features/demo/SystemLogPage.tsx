@@ -1,7 +1,7 @@
 import { Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../shared/list';
+import { formatDateTime } from '../../lib/format';
 import { DemoList } from './DemoList';
 import { demoPagination, matches } from './listKit';
 import { type LogResult, type SystemLog, systemLogs } from './mock';
@@ -15,7 +15,7 @@ const RESULT_COLORS: Record<LogResult, string> = {
 
 /** Sample content (VITE_PARLEY_DEMO=1 only): the template's system log over mock rows. */
 export default function SystemLogPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const logs = useMemo(() => systemLogs(), []);
   const shown = logs.filter((log) =>
@@ -39,7 +39,7 @@ export default function SystemLogPage() {
             render: (result: LogResult) => <Tag color={RESULT_COLORS[result]}>{t(`demo.log.results.${result}`)}</Tag>,
           },
           { title: t('demo.log.ip'), dataIndex: 'ip', width: 160 },
-          { title: t('demo.datetime'), dataIndex: 'datetime', width: 190, render: (value: string) => formatTime(value, i18n.language) },
+          { title: t('demo.datetime'), dataIndex: 'datetime', width: 190, render: (value: string) => formatDateTime(value) },
         ]}
       />
     </DemoList>

@@ -1,14 +1,14 @@
 import { Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../shared/list';
+import { formatDateTime } from '../../lib/format';
 import { DemoList } from './DemoList';
 import { demoPagination, matches } from './listKit';
 import { type DemoUser, demoUsers } from './mock';
 
 /** Sample content (VITE_PARLEY_DEMO=1 only): the template's user management over mock users. */
 export default function UserManagementPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const users = useMemo(() => demoUsers(), []);
   const shown = users.filter((user) => matches(keyword, user.username, user.email));
@@ -33,7 +33,7 @@ export default function UserManagementPage() {
                 </Tag>
               )),
           },
-          { title: t('demo.datetime'), dataIndex: 'datetime', width: 190, render: (value: string) => formatTime(value, i18n.language) },
+          { title: t('demo.datetime'), dataIndex: 'datetime', width: 190, render: (value: string) => formatDateTime(value) },
         ]}
       />
     </DemoList>

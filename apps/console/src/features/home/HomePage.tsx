@@ -9,8 +9,8 @@ import { RouteIcon } from '../../app/icons';
 import type { MenuNode } from '../../app/routeTree';
 import { useRouteState } from '../../app/useRouteState';
 import { call } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
 import { useUserInfo } from '../auth/queries';
-import { formatTime } from '../shared/list';
 
 function leavesOf(nodes: MenuNode[]): MenuNode[] {
   return nodes.flatMap((node) => (node.children ? leavesOf(node.children) : [node]));
@@ -48,7 +48,7 @@ function useLiveFigures() {
 }
 
 export default function HomePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: info } = useUserInfo();
   const holder = info ?? { roles: [], permissions: [] };
@@ -182,7 +182,7 @@ export default function HomePage() {
                     <Tag color={record.result === 'success' ? 'green' : 'red'}>{t(`record.result.${record.result}`)}</Tag>
                     <span className="home-login-user">{record.username}</span>
                     <span className="home-login-ip">{record.ip}</span>
-                    <span className="home-login-time">{formatTime(record.created_at, i18n.language)}</span>
+                    <span className="home-login-time">{formatDateTime(record.created_at)}</span>
                   </li>
                 ))}
               </ul>

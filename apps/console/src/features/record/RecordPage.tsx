@@ -1,94 +1,32 @@
-import { SearchOutlined } from '@ant-design/icons';
 import type { LoginRecord } from '@parley/protocol';
-import { Button, DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
-import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { formatTime, useListPage } from '../shared/list';
+import { type Field, ListPage } from '../shared/ListPage';
 
-interface SearchValues {
-  username?: string;
-  result?: 'success' | 'failure';
-  range?: [Dayjs | null, Dayjs | null] | null;
+function Reason({ reason }: { reason: string }) {
+  const { t } = useTranslation();
+  return reason ? t(`record.reasons.${reason}`, { defaultValue: reason }) : '-';
 }
 
+const FIELDS: Field<LoginRecord>[] = [
+  { key: 'username', label: 'record.username', in: ['search', 'column'], width: 160 },
+  {
+    key: 'result',
+    label: 'record.resultLabel',
+    kind: 'select',
+    in: ['search', 'column'],
+    width: 100,
+    options: [
+      { value: 'success', label: 'record.result.success', color: 'green' },
+      { value: 'failure', label: 'record.result.failure', color: 'red' },
+    ],
+  },
+  { key: 'reason', label: 'record.reason', in: ['column'], width: 200, render: (row) => <Reason reason={row.reason} /> },
+  { key: 'ip', label: 'record.ip', in: ['column'], width: 150 },
+  { key: 'userAgent', label: 'record.userAgent', in: ['column'], ellipsis: true },
+  { key: 'created_at', label: 'record.time', kind: 'date', in: ['search', 'column'], width: 190, sorter: true },
+];
+
+/** The login log (read only): every sign-in attempt, good or bad. */
 export default function RecordPage() {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const page = useListPage('record');
-  return (
-    <div className="page-card list-page" data-testid="record-page">
-      <div className="list-toolbar">
-        <Form<SearchValues>
-          name="recordSearch"
-          layout="inline"
-          onFinish={(values) =>
-            page.search({
-              username: values.username?.trim() || undefined,
-              result: values.result,
-              from: values.range?.[0]?.format('YYYY-MM-DD'),
-              to: values.range?.[1]?.format('YYYY-MM-DD'),
-            })
-          }
-        >
-          <Form.Item name="username">
-            <Input allowClear placeholder={t('record.username')} prefix={<SearchOutlined />} />
-          </Form.Item>
-          <Form.Item name="result">
-            <Select
-              allowClear
-              aria-label={t('record.resultLabel')}
-              placeholder={t('record.resultLabel')}
-              style={{ width: 140 }}
-              options={[
-                { value: 'success', label: t('record.result.success') },
-                { value: 'failure', label: t('record.result.failure') },
-              ]}
-            />
-          </Form.Item>
-          <Form.Item name="range">
-            <DatePicker.RangePicker allowEmpty={[true, true]} />
-          </Form.Item>
-          <Button type="primary" htmlType="submit">
-            {t('common.search')}
-          </Button>
-        </Form>
-      </div>
-      <Table<LoginRecord>
-        rowKey="id"
-        loading={page.query.isFetching}
-        dataSource={page.list}
-        scroll={{ x: 900 }}
-        pagination={page.pagination}
-        columns={[
-          { title: t('record.username'), dataIndex: 'username', width: 160 },
-          {
-            title: t('record.resultLabel'),
-            dataIndex: 'result',
-            width: 100,
-            render: (result: LoginRecord['result']) => (
-              <Tag color={result === 'success' ? 'green' : 'red'}>{t(`record.result.${result}`)}</Tag>
-            ),
-          },
-          {
-            title: t('record.reason'),
-            dataIndex: 'reason',
-            width: 200,
-            render: (reason: string) => (reason ? t(`record.reasons.${reason}`, { defaultValue: reason }) : '-'),
-          },
-          { title: t('record.ip'), dataIndex: 'ip', width: 150 },
-          {
-            title: t('record.userAgent'),
-            dataIndex: 'userAgent',
-            ellipsis: true,
-            render: (agent: string) => (
-              <Typography.Text type="secondary" ellipsis={{ tooltip: agent }}>
-                {agent || '-'}
-              </Typography.Text>
-            ),
-          },
-          { title: t('record.time'), dataIndex: 'created_at', width: 190, render: (value: string) => formatTime(value, lang) },
-        ]}
-      />
-    </div>
-  );
+  return <ListPage area="record" fields={FIELDS} manage={false} />;
 }

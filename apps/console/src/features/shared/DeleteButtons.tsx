@@ -22,7 +22,7 @@ export function BatchDeleteButton({ count, onConfirm }: { count: number; onConfi
 }
 
 /** The confirm-then-delete of one row, as an icon in its actions column. */
-export function RowDeleteButton({ onConfirm }: { onConfirm: () => Promise<unknown> }) {
+export function RowDeleteButton({ onConfirm, disabled = false }: { onConfirm: () => Promise<unknown>; disabled?: boolean }) {
   const { t } = useTranslation();
   return (
     <Popconfirm
@@ -30,9 +30,10 @@ export function RowDeleteButton({ onConfirm }: { onConfirm: () => Promise<unknow
       description={t('common.deleteConfirm', { count: 1 })}
       okText={t('common.ok')}
       cancelText={t('common.cancel')}
+      disabled={disabled}
       onConfirm={onConfirm}
     >
-      <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} />
+      <Button type="link" size="small" danger disabled={disabled} icon={<DeleteOutlined />} aria-label={t('common.delete')} />
     </Popconfirm>
   );
 }

@@ -46,11 +46,18 @@ export function useListPage<A extends ListArea>(area: A, initial: Filters = {}) 
     query,
     list: query.data?.list ?? [],
     pagination,
+    /** The filters of the list on screen. */
+    filters,
     search(next: Filters) {
       setFilters(next);
       setPageNo(1);
     },
   };
+}
+
+/** The key of an area's list queries, to refresh them from elsewhere (a socket frame, another page). */
+export function listQueryKey(area: ListArea): readonly [ListArea, 'list'] {
+  return [area, 'list'];
 }
 
 /** Create/update and delete for one area; both refresh its lists when done. */
@@ -65,17 +72,12 @@ export function useListMutations<A extends ListArea>(area: A) {
     },
   });
   const remove = useMutation({
-    mutationFn: (ids: number[]) => call(`POST /api/${area}/doDelete` as Extract<Endpoint, `POST /api/${A}/doDelete`>, { ids } as never),
+    mutationFn: (ids: Array<number | string>) =>
+      call(`POST /api/${area}/doDelete` as Extract<Endpoint, `POST /api/${A}/doDelete`>, { ids } as never),
     onSuccess: () => {
       toastSuccess(i18n.t('common.deleted'));
       return refresh();
     },
   });
   return { save, remove };
-}
-
-export function formatTime(value: string, language: string): string {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return date.toLocaleString(language === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
 }

@@ -3,6 +3,7 @@ import { tipText } from '@parley/protocol';
 import { Avatar, Button, Dropdown, Spin } from 'antd';
 import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDate, formatTime } from '../../../lib/format';
 import { type ChatMessage, type Conversation, canWithdraw, firstSeq } from '../model';
 import { MessageBody } from './MessageBody';
 
@@ -75,15 +76,8 @@ export function MessageList({ token, conversation, me, visitorName, typing, onLo
     }
   };
 
-  const time = (iso: string) =>
-    new Date(iso).toLocaleTimeString(lang === 'en' ? 'en-US' : 'zh-CN', { hour: '2-digit', minute: '2-digit', hour12: false });
-  const day = (iso: string) =>
-    new Date(iso).toLocaleDateString(lang === 'en' ? 'en-US' : 'zh-CN', {
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      weekday: 'short',
-    });
+  const time = (iso: string) => formatTime(iso, { language: lang });
+  const day = (iso: string) => formatDate(iso, { language: lang });
 
   return (
     <div className="wb-messages" ref={scroller} onScroll={onScroll} data-testid="wb-messages">

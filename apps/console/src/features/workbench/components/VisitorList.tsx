@@ -2,6 +2,7 @@ import { type Message, tipText, type Visitor } from '@parley/protocol';
 import { Avatar, Badge, Collapse, Empty, Input } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDate, formatTime, sameSiteDay } from '../../../lib/format';
 import { GROUPS, type GroupKey, sourceTitle } from '../model';
 import { useMonitoring, visitorsByGroup } from '../store';
 
@@ -25,18 +26,13 @@ export function usePreviewText(): (message: Message | null) => string {
   };
 }
 
-export function shortTime(iso: string, lang: string): string {
-  const date = new Date(iso);
-  const today = new Date();
-  const sameDay = date.toDateString() === today.toDateString();
-  const locale = lang === 'en' ? 'en-US' : 'zh-CN';
-  return sameDay
-    ? date.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', hour12: false })
-    : date.toLocaleDateString(locale, { month: 'short', day: 'numeric' });
+/** The last activity's clock when it was today where the site is, else its day. */
+export function shortTime(iso: string): string {
+  return sameSiteDay(iso, new Date()) ? formatTime(iso) : formatDate(iso);
 }
 
 function VisitorItem({ visitor, active, onSelect }: { visitor: Visitor; active: boolean; onSelect(visitor: Visitor): void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const preview = usePreviewText();
   const last = visitor.lastMessage;
   const me = useMonitoring((state) => state.data.me);
@@ -66,7 +62,7 @@ function VisitorItem({ visitor, active, onSelect }: { visitor: Visitor; active: 
       <span className="wb-visitor-main">
         <span className="wb-visitor-top">
           <span className="wb-visitor-name">{visitor.nickname}</span>
-          <span className="wb-visitor-time">{shortTime(last?.time ?? visitor.created_at, i18n.language)}</span>
+          <span className="wb-visitor-time">{shortTime(last?.time ?? visitor.created_at)}</span>
         </span>
         {typing ? (
           <span className="wb-visitor-preview typing">

@@ -2,11 +2,8 @@ import { LinkOutlined } from '@ant-design/icons';
 import type { Visit, Visitor } from '@parley/protocol';
 import { Descriptions, Empty, Tag, Timeline } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
 import { safeUrl, sourceTitle } from '../model';
-
-function fullTime(iso: string, lang: string): string {
-  return new Date(iso).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false });
-}
 
 /** Percent-escapes shown as the characters they stand for (a Chinese search keyword, say); the link keeps the real URL. */
 function readableUrl(url: string): string {
@@ -19,7 +16,7 @@ function readableUrl(url: string): string {
 
 /** Everything known about the visitor on screen, and the pages it opens as it opens them (8010). */
 export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Visit[] | undefined }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const dash = t('workbench.panel.unknown');
   const value = (text: string) => text || dash;
   const link = (url: string) => {
@@ -52,7 +49,7 @@ export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Vi
           { key: 'keyword', label: t('workbench.panel.keyword'), children: value(visitor.keyword) },
           { key: 'referrer', label: t('workbench.panel.referrer'), children: link(visitor.referrer) },
           { key: 'firstUrl', label: t('workbench.panel.firstUrl'), children: link(visitor.firstUrl) },
-          { key: 'created', label: t('workbench.panel.firstVisit'), children: fullTime(visitor.created_at, i18n.language) },
+          { key: 'created', label: t('workbench.panel.firstVisit'), children: formatDateTime(visitor.created_at) },
         ]}
       />
       <div className="wb-panel-section">
@@ -68,7 +65,7 @@ export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Vi
               <div className="wb-visit" data-testid="wb-visit">
                 <div className="wb-visit-title">{visit.title || visit.URL}</div>
                 <div className="wb-visit-url">{link(visit.URL)}</div>
-                <div className="wb-visit-time">{fullTime(visit.created_at, i18n.language)}</div>
+                <div className="wb-visit-time">{formatDateTime(visit.created_at)}</div>
               </div>
             ),
           }))}
