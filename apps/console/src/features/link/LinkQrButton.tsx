@@ -29,13 +29,7 @@ export function LinkQrButton({ link }: { link: ChatLink }) {
         destroyOnHidden
         width={400}
         footer={
-          <Button
-            type="primary"
-            icon={<DownloadOutlined />}
-            disabled={!qr.data}
-            href={qr.data?.qrCode}
-            download={`link-${link.key}.png`}
-          >
+          <Button type="primary" icon={<DownloadOutlined />} disabled={!qr.data} href={qr.data?.qrCode} download={`link-${link.key}.png`}>
             {t('link.download')}
           </Button>
         }
