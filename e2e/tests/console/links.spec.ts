@@ -67,7 +67,8 @@ test('links: create a link pinned to an agent, see its QR code, and count the vi
   await expect(image).toHaveAttribute('src', /^data:image\/png;base64,/);
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
   await expect(qr.getByRole('link', { name: /下载/ })).toHaveAttribute('download', /^link-.+\.png$/);
-  await qr.getByRole('button', { name: 'Close' }).click();
+  await qr.getByRole('button', { name: '关闭' }).click();
+  await expect(qr).toBeHidden();
 
   const visitorContext = await browser.newContext({ locale: 'zh-CN' });
   const visitor = await visitorContext.newPage();
@@ -80,7 +81,7 @@ test('links: create a link pinned to an agent, see its QR code, and count the vi
   await expect(agentPage.getByTestId('wb-visitor').filter({ hasText: '我是扫码来的' })).toBeVisible();
 
   await expect(async () => {
-    await page.getByRole('button', { name: '刷新' }).click();
+    await page.getByTestId('link-page').getByRole('button', { name: '刷新' }).click();
     await expect(row.getByTestId('link-visitors')).toHaveText('1', { timeout: 1000 });
   }).toPass();
   await expect(row.getByTestId('link-conversations')).toHaveText('1');
