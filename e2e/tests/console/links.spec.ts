@@ -23,7 +23,7 @@ test('friendly contacts: create a contact, find it, edit it, delete it', async (
   await saveButton(page).click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: '保存成功' })).toBeVisible();
 
-  await page.getByPlaceholder('姓名、公司、电话、邮箱、微信或备注').fill(`wx_${suffix}`);
+  await page.getByPlaceholder('关键词').fill(`wx_${suffix}`);
   await page.getByRole('button', { name: /查\s?询/ }).click();
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('Acme Logistics');

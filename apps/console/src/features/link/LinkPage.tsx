@@ -13,27 +13,32 @@ function AgentName({ uuid }: { uuid: string | null }) {
   return <>{agents.nickname(uuid) ?? uuid}</>;
 }
 
-function ChatUrl({ url }: { url: string }) {
+/** The chat URL with its copy and QR-code buttons. */
+function ChatUrl({ link }: { link: ChatLink }) {
   const { t } = useTranslation();
   return (
-    <Typography.Text copyable={{ text: url, tooltips: [t('link.copy'), t('link.copied')] }} className="link-url">
-      <a href={url} target="_blank" rel="noopener noreferrer" data-testid="link-url">
-        {url}
-      </a>
-    </Typography.Text>
+    <span className="link-url">
+      <Typography.Text copyable={{ text: link.url, tooltips: [t('link.copy'), t('link.copied')] }}>
+        <a href={link.url} target="_blank" rel="noopener noreferrer" title={link.url} data-testid="link-url">
+          {link.url}
+        </a>
+      </Typography.Text>
+      <LinkQrButton link={link} />
+    </span>
   );
 }
 
 const fields: Field<ChatLink>[] = [
   { key: 'keyword', label: 'link.keyword', in: ['search'], searchWidth: 240 },
-  { key: 'name', label: 'link.name', in: ['column', 'form'], width: 160 },
+  { key: 'name', label: 'link.name', in: ['column', 'form'], width: 150, ellipsis: true },
   { key: 'key', label: 'link.key', in: ['form'], extra: () => 'link.keyHint' },
-  { key: 'url', label: 'link.url', in: ['column'], width: 340, render: (link) => <ChatUrl url={link.url} /> },
+  { key: 'url', label: 'link.url', in: ['column'], width: 400, render: (link) => <ChatUrl link={link} /> },
   {
     key: 'serviceID',
     label: 'link.agent',
     in: ['column', 'form'],
-    width: 140,
+    width: 130,
+    ellipsis: true,
     render: (link) => <AgentName uuid={link.serviceID} />,
     input: () => <AgentSelect />,
     extra: () => 'link.agentHint',
@@ -43,15 +48,13 @@ const fields: Field<ChatLink>[] = [
     label: 'link.visitors',
     in: ['column'],
     width: 100,
-    sorter: true,
     render: (link) => <span data-testid="link-visitors">{link.visitors}</span>,
   },
   {
     key: 'conversations',
     label: 'link.conversations',
     in: ['column'],
-    width: 110,
-    sorter: true,
+    width: 130,
     render: (link) => <span data-testid="link-conversations">{link.conversations}</span>,
   },
   { key: 'remark', label: 'link.remark', kind: 'textarea', in: ['column', 'form'], width: 180, ellipsis: true },
@@ -67,7 +70,6 @@ export default function LinkPage() {
       schema={linkEditBody}
       titles={{ create: 'link.createTitle', edit: 'link.editTitle' }}
       initial={() => ({ serviceID: null })}
-      rowActions={(link) => <LinkQrButton link={link} />}
       formWidth={560}
     />
   );

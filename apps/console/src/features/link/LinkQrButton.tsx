@@ -2,12 +2,12 @@ import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import QrcodeOutlined from '@ant-design/icons/QrcodeOutlined';
 import type { ChatLink } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Modal, Spin, Typography } from 'antd';
+import { Button, Modal, Spin, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
 
-/** A row's QR-code button: the link's chat URL as a QR code, to show and to download as a PNG. */
+/** The QR-code button beside a link's chat URL: the URL as a QR code, to show and to download as a PNG. */
 export function LinkQrButton({ link }: { link: ChatLink }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -19,9 +19,9 @@ export function LinkQrButton({ link }: { link: ChatLink }) {
   const title = t('link.qrTitle', { name: link.name });
   return (
     <>
-      <Button type="link" size="small" icon={<QrcodeOutlined />} onClick={() => setOpen(true)}>
-        {t('link.qrcode')}
-      </Button>
+      <Tooltip title={t('link.qrcode')}>
+        <Button type="text" size="small" icon={<QrcodeOutlined />} aria-label={t('link.qrcode')} onClick={() => setOpen(true)} />
+      </Tooltip>
       <Modal
         title={title}
         open={open}
