@@ -16,6 +16,7 @@ import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
 import type { LogStream } from './lib/log-stream.js';
+import { publicBaseUrl } from './lib/public-url.js';
 import { redactUrl } from './lib/redact.js';
 import { AgentRepository } from './modules/agents/repository.js';
 import { agentRoutes } from './modules/agents/routes.js';
@@ -30,11 +31,17 @@ import { talkRoutes, visitorRoutes } from './modules/chat/routes.js';
 import { ChatService } from './modules/chat/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
+import { FriendlyRepository } from './modules/friendly/repository.js';
+import { friendlyRoutes } from './modules/friendly/routes.js';
+import { FriendlyService } from './modules/friendly/service.js';
 import { HistoryRepository } from './modules/history/repository.js';
 import { historyRoutes } from './modules/history/routes.js';
 import { HistoryService } from './modules/history/service.js';
 import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
+import { LinkRepository } from './modules/links/repository.js';
+import { linkRoutes } from './modules/links/routes.js';
+import { LinkService } from './modules/links/service.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
 import { Metrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
@@ -115,7 +122,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const liveness = new Liveness();
   const agentSockets = new AgentSockets(bus);
   const chatRepo = new ChatRepository(db);
-  const chat = new ChatService(chatRepo, new Notifier(bus, chatRepo), app.log);
+  const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server));
+  const chat = new ChatService(chatRepo, new Notifier(bus, chatRepo), app.log, links);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   // An agent who connects may take waiting visitors.
   agentSockets.onFirstConnection = async (uuid) => {
@@ -242,6 +250,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db), config.siteTimeZone);
+  friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db)));
+  linkRoutes(route, links);
   navigationRoutes(route, agentRepo, { unread: () => chatRepo.unreadLetters() });
   homeRoutes(route, new HomeRepository(db), config.siteTimeZone, now);
   visitorRoutes(route, chat);

@@ -12,13 +12,6 @@ const NOT_YET_BUILT = new Set<Endpoint>([
   'POST /api/letter/read',
   'POST /api/letter/doEdit',
   'POST /api/letter/doDelete',
-  'GET /api/friendly/getList',
-  'POST /api/friendly/doEdit',
-  'POST /api/friendly/doDelete',
-  'GET /api/link/getList',
-  'POST /api/link/doEdit',
-  'POST /api/link/doDelete',
-  'GET /api/link/qrcode',
 ]);
 
 /** `/api` routes that are not rows of the table: uploaded files, served by their random names. */

@@ -29,6 +29,9 @@ export type ChatMessage =
   | { tag: typeof BRIDGE_TAG; type: 'token'; token: string }
   | { tag: typeof BRIDGE_TAG; type: 'close' };
 
+/** The shape of a chat link's key (the protocol's `linkKey`): `/chat?link=<key>`, or `widget.js?link=<key>` on a site. */
+export const LINK_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
+
 /** The shape of a YQToken (the protocol's `yqToken`), checked before one is stored or used. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 

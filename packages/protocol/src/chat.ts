@@ -97,6 +97,8 @@ export const yqToken = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/);
  * visitor API.
  */
 export const visitorId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+/** A chat link's key: the `link` parameter of `/chat?link=<key>` (CONTRACT §7, links). */
+export const linkKey = z.string().regex(/^[A-Za-z0-9_-]{3,32}$/);
 /** A client-made message id that makes a send idempotent. */
 export const onlyId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 
@@ -110,6 +112,8 @@ export const visitorInitBody = z.object({
   referrer: line(z.string().max(2048)).optional(),
   lang: line(z.string().max(35)).optional(),
   channel: z.enum(CHANNELS).optional(),
+  /** The chat link the visitor arrived through; an unknown key is ignored. */
+  link: linkKey.optional(),
 });
 
 export const messageBody = z.object({

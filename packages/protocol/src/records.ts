@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ListData, pageQuery } from './api.js';
-import { CHANNELS, type Channel, type Message, type Visit, type Visitor, visitorId } from './chat.js';
+import { CHANNELS, type Channel, linkKey, type Message, type Visit, type Visitor, visitorId } from './chat.js';
 import { endpointGroup, returns } from './endpoint.js';
 import { line, multiline } from './strings.js';
 
@@ -160,7 +160,6 @@ export interface ChatLink {
   created_at: string;
 }
 
-export const linkKey = z.string().regex(/^[A-Za-z0-9_-]{3,32}$/);
 export const linkListQuery = pageQuery.extend({ keyword });
 export const linkEditBody = z.object({
   id: z.coerce.number().int().positive().optional(),

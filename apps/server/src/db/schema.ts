@@ -86,6 +86,8 @@ export interface VisitorsTable {
   wait_since: string | null;
   created_at: string;
   last_seen_at: string;
+  /** The chat link the visitor first arrived through; null when none, or once that link is deleted. */
+  link_id: number | null;
 }
 
 export interface MessagesTable {
@@ -181,6 +183,28 @@ export interface LoginAttemptsTable {
   window_start: string;
 }
 
+export interface FriendlyTable {
+  id: Generated<number>;
+  name: string;
+  company: string;
+  phone: string;
+  email: string;
+  wechat: string;
+  remark: string;
+  created_at: string;
+}
+
+export interface LinksTable {
+  id: Generated<number>;
+  name: string;
+  /** The `link` parameter of `/chat?link=<key>`; unique. */
+  key: string;
+  /** The uuid of the agent the link's visitors go to first, if any. */
+  service_id: string | null;
+  remark: string;
+  created_at: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -196,4 +220,6 @@ export interface Database {
   uploads: UploadsTable;
   agent_presence: AgentPresenceTable;
   login_attempts: LoginAttemptsTable;
+  friendly: FriendlyTable;
+  links: LinksTable;
 }

@@ -82,6 +82,10 @@ const messages = {
     zh: '服务器磁盘剩余空间不足 {mb} MB，暂时无法上传',
     en: 'The server has less than {mb} MB of disk space left; uploads are paused',
   },
+  friendlyMissing: { zh: '联系人不存在', en: 'No such contact' },
+  linkMissing: { zh: '链接不存在', en: 'No such link' },
+  linkKeyTaken: { zh: '该链接标识已被其他链接使用', en: 'This link key is already used by another link' },
+  linkAgentMissing: { zh: '字段 serviceID 无效：客服不存在', en: 'Invalid field serviceID: no such agent' },
   slowDown: { zh: '发送太频繁，请稍后再试', en: 'Too many requests, please slow down' },
   databaseUnavailable: {
     zh: '数据库暂时不可用，请稍后重试',

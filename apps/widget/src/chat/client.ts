@@ -40,6 +40,8 @@ export interface ClientOptions {
   api: Api;
   t: Translate;
   lang: string;
+  /** The chat link's key the visitor arrived through; tags a new visitor (and may pin it to an agent). */
+  link?: string | undefined;
   /** Whose visitor this is: the embedding site's origin, so each site keeps its own history. */
   site: string;
   page: Page;
@@ -159,6 +161,7 @@ export class ChatClient {
       referrer: page.referrer,
       lang,
       channel: 'web',
+      link: this.options.link,
     });
     let data: InitData;
     try {

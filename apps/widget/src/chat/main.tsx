@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { BRIDGE_TAG, type ChatMessage, type LauncherLook, readHostMessage, TOKEN_PATTERN } from '../bridge';
+import { BRIDGE_TAG, type ChatMessage, type LauncherLook, LINK_PATTERN, readHostMessage, TOKEN_PATTERN } from '../bridge';
 import { App } from './App';
 import { ChatClient } from './client';
 import { createApi } from './lib/api';
@@ -38,11 +38,15 @@ const toHost = (message: ChatMessage) => {
   if (site) window.parent.postMessage(message, site);
 };
 
+/** The chat link the visitor came through: `/chat?link=<key>`, or passed on by the loader. */
+const link = params.get('link');
+
 const baseTitle = document.title;
 const client = new ChatClient({
   api: createApi(requestedLang),
   t,
   lang: requestedLang,
+  link: link && LINK_PATTERN.test(link) ? link : undefined,
   site: site ?? location.origin,
   hostToken: embedded ? tokenFromFragment() : undefined,
   onToken: (token) => toHost({ tag: BRIDGE_TAG, type: 'token', token }),

@@ -3,7 +3,7 @@
  * root, so the host page's styles and ours never meet, and it talks to the chat window (an iframe on
  * our origin) with postMessage pinned to that origin.
  */
-import { BRIDGE_TAG, type HostMessage, type LauncherLook, TOKEN_PATTERN } from '../bridge';
+import { BRIDGE_TAG, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
 import { CSS } from './style';
 
 const TAG = 'parley-widget';
@@ -17,8 +17,11 @@ const TEXTS = {
   en: { open: 'Open chat', close: 'Close chat', chat: 'Chat now', later: 'Later', blink: 'New message', chatTitle: 'Chat' },
 };
 
-/** Our own origin, from the src of this script: the chat window, API and sockets all live there. */
-function findOrigin(): string | null {
+/**
+ * The src of this script: its origin is ours (the chat window, API and sockets all live there), and its
+ * `link` parameter names the chat link this site's visitors arrive through.
+ */
+function findScript(): URL | null {
   const current = document.currentScript;
   let src = current instanceof HTMLScriptElement ? current.src : '';
   if (!src) {
@@ -29,7 +32,7 @@ function findOrigin(): string | null {
     }
   }
   try {
-    return new URL(src).origin;
+    return new URL(src);
   } catch {
     return null;
   }
@@ -54,7 +57,7 @@ function safeStorage(kind: 'sessionStorage' | 'localStorage', key: string, value
 }
 const TOKEN_KEY = 'parley-yq';
 
-function start(origin: string): void {
+function start(origin: string, link: string | null): void {
   if (document.querySelector(TAG)) return;
   const lang: 'zh' | 'en' = /^zh/i.test(navigator.language) ? 'zh' : 'en';
   let texts = TEXTS[lang];
@@ -86,6 +89,7 @@ function start(origin: string): void {
     referrer: document.referrer.slice(0, 2048),
     lang: navigator.language,
   });
+  if (link && LINK_PATTERN.test(link)) params.set('link', link);
   // The stored token rides in the fragment, which is never sent to a server or written to its logs.
   const token = safeStorage('localStorage', TOKEN_KEY);
   frame.src = `${origin}/chat?${params}${token && TOKEN_PATTERN.test(token) ? `#yq=${token}` : ''}`;
@@ -253,8 +257,9 @@ function start(origin: string): void {
   document.body.appendChild(host);
 }
 
-const origin = findOrigin();
-if (origin) {
-  if (document.body) start(origin);
-  else document.addEventListener('DOMContentLoaded', () => start(origin));
+const script = findScript();
+if (script) {
+  const begin = () => start(script.origin, script.searchParams.get('link'));
+  if (document.body) begin();
+  else document.addEventListener('DOMContentLoaded', begin);
 }

@@ -22,6 +22,7 @@ import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AuthContext } from '../auth/service.js';
+import type { LinkRouting } from '../links/service.js';
 import { parseSource, parseUserAgent, regionOf } from './client-info.js';
 import type { Notifier } from './notifier.js';
 import type { ChatRepository, MessageRow, VisitorRow } from './repository.js';
@@ -75,6 +76,7 @@ export class ChatService {
     private readonly repo: ChatRepository,
     private readonly notify: Notifier,
     private readonly log: FastifyBaseLogger,
+    private readonly links: LinkRouting,
   ) {}
 
   private get db() {
@@ -91,6 +93,7 @@ export class ChatService {
       referrer?: string | undefined;
       lang?: string | undefined;
       channel?: string | undefined;
+      link?: string | undefined;
     },
     client: { ip: string; userAgent: string },
   ): Promise<VisitorInit> {
@@ -132,6 +135,8 @@ export class ChatService {
         wait_since: null,
         created_at: now,
         last_seen_at: now,
+        // Links hook: a new visitor arriving through a known chat link is tagged with it (unknown keys: untagged).
+        link_id: await this.links.linkIdOf(this.db, input.link),
       });
     }
     await this.recordVisit(visitor, input.url, input.title ?? '', now);
@@ -196,7 +201,7 @@ export class ChatService {
         let assigned: Assigned | null | undefined;
         if (!visitor) {
           const closed = await this.visitorOrFail(credential, tx);
-          assigned = (await this.pickAgent(tx)) ?? null;
+          assigned = (await this.pickAgent(tx, closed.id)) ?? null;
           await this.openConversation(tx, closed, assigned);
           visitor = await this.repo.bumpVisitorInConversation(tx, tokenHash);
           if (!visitor) throw new Error('a conversation just opened is not open');
@@ -255,15 +260,21 @@ export class ChatService {
     else await this.pushQueuePositions();
   }
 
-  /** The online, connected agent with the fewest open conversations below its limit. */
-  private async pickAgent(tx: DbOrTx): Promise<Assigned | undefined> {
+  /**
+   * The agent the visitor's chat link pins it to, when that agent is available with room; else the
+   * online, connected agent with the fewest open conversations below its limit.
+   */
+  private async pickAgent(tx: DbOrTx, visitorId: number): Promise<Assigned | undefined> {
     const agents = await this.repo.availableAgents(tx, AgentPresenceStore.freshSince());
     if (agents.length === 0) return undefined;
     const load = await this.repo.openLoad(tx);
+    // Links hook: the pinned agent goes first; unavailable or full, the visitor is routed as any other.
+    const pinned = await this.links.pinnedAgentOf(tx, visitorId);
     let best: (typeof agents)[number] | undefined;
     let bestLoad = Number.POSITIVE_INFINITY;
     for (const agent of agents) {
       const open = load.get(agent.uuid) ?? 0;
+      if (open < agent.max_chats && agent.uuid === pinned) return { uuid: agent.uuid, nickname: agent.nickname, avatar: agent.avatar };
       if (open < agent.max_chats && open < bestLoad) {
         best = agent;
         bestLoad = open;
@@ -294,7 +305,7 @@ export class ChatService {
       const handed = await this.db.transaction().execute(async (tx) => {
         const [next] = await this.repo.waitingVisitors(tx);
         if (!next) return undefined;
-        const agent = await this.pickAgent(tx);
+        const agent = await this.pickAgent(tx, next.id);
         if (!agent) return undefined;
         if (
           !(await this.repo.transition(tx, next.id, { states: ['wait'] }, { state: 'current', service_id: agent.uuid, wait_since: null }))
