@@ -1,5 +1,5 @@
-import { type Frame, SocketCode } from '@parley/protocol';
-import type { EventHub } from '../lib/events.js';
+import { frame, type KnownFrame, SocketCode, type VisitorState } from '@parley/protocol';
+import type { AgentRef, EventHub } from '../lib/events.js';
 import type { ConversationRepository } from '../modules/conversations/repository.js';
 import type { VisitorRow } from '../modules/visitors/repository.js';
 import type { Bus } from './bus.js';
@@ -19,24 +19,19 @@ export class Notifier {
 
   subscribe(events: EventHub): void {
     events.on('visit.recorded', ({ visitor, visit }) =>
-      this.toAgentsOf(visitor, { code: SocketCode.visit, data: { YQToken: visitor.public_id, ...visit } }),
+      this.toAgentsOf(visitor, frame(SocketCode.visit, { YQToken: visitor.public_id, ...visit })),
     );
     events.on('visitor.typing', ({ visitor, text }) =>
-      this.toAgentsOf(visitor, { code: SocketCode.typing, data: { YQToken: visitor.public_id, text } }),
+      this.toAgentsOf(visitor, frame(SocketCode.typing, { YQToken: visitor.public_id, text })),
     );
-    events.on('visitor.online', ({ visitor, view }) => this.toAgentsOf(visitor, { code: SocketCode.visitorOnline, data: view }));
+    events.on('visitor.online', ({ visitor, view }) => this.toAgentsOf(visitor, frame(SocketCode.visitorOnline, view)));
     events.on('visitor.offline', ({ visitor }) =>
-      this.toAgentsOf(visitor, { code: SocketCode.visitorOffline, data: { YQToken: visitor.public_id } }),
+      this.toAgentsOf(visitor, frame(SocketCode.visitorOffline, { YQToken: visitor.public_id })),
     );
-    events.on('visitor.reconnected', ({ visitor, agent }) =>
-      this.toVisitor(visitor.public_id, {
-        code: SocketCode.accepted,
-        data: { serviceID: agent.uuid, nickname: agent.nickname, avatar: agent.avatar },
-      }),
-    );
+    events.on('visitor.reconnected', ({ visitor, agent }) => this.accepted(visitor, agent));
     events.on('queue.changed', async ({ queue }) => {
       for (const [index, publicId] of queue.entries()) {
-        await this.toVisitor(publicId, { code: SocketCode.waiting, data: { position: index + 1 } });
+        await this.toVisitor(publicId, frame(SocketCode.waiting, { position: index + 1 }));
       }
     });
     events.on('conversation.opened', async ({ visitor, agent }) => {
@@ -53,45 +48,45 @@ export class Notifier {
     });
     events.on('conversation.ended', async ({ visitor, tellVisitor, rate }) => {
       await this.stateChanged({ ...visitor, state: 'end' });
-      if (tellVisitor) await this.toVisitor(visitor.public_id, { code: SocketCode.ended, data: { rate } });
+      if (tellVisitor) await this.toVisitor(visitor.public_id, frame(SocketCode.ended, { rate }));
     });
     events.on('message.stored', async ({ visitor, message, visitorSees, alsoAgentsOf }) => {
       if (message.role === 'user') {
-        await this.toAgentsOf(visitor, { code: SocketCode.visitorMessage, recipient: visitor.service_id ?? undefined, data: message });
+        await this.toAgentsOf(visitor, frame(SocketCode.visitorMessage, message, visitor.service_id ?? undefined));
         return;
       }
       if (message.role === 'tip') {
         const current = await this.agentsOf(visitor);
         const before = alsoAgentsOf ? await this.agentsOf(alsoAgentsOf) : [];
         const to = current === 'all' || before === 'all' ? 'all' : [...new Set([...current, ...before])];
-        await this.toAgents(to, { code: SocketCode.tip, recipient: visitor.service_id ?? undefined, data: message });
-        if (visitorSees) await this.toVisitor(visitor.public_id, { code: SocketCode.tip, data: message });
+        await this.toAgents(to, frame(SocketCode.tip, message, visitor.service_id ?? undefined));
+        if (visitorSees) await this.toVisitor(visitor.public_id, frame(SocketCode.tip, message));
         return;
       }
-      await this.toAgentsOf(visitor, { code: SocketCode.serviceMessage, recipient: message.serviceID ?? undefined, data: message });
-      await this.toVisitor(visitor.public_id, { code: SocketCode.serviceMessage, data: message });
+      await this.toAgentsOf(visitor, frame(SocketCode.serviceMessage, message, message.serviceID ?? undefined));
+      await this.toVisitor(visitor.public_id, frame(SocketCode.serviceMessage, message));
     });
     events.on('message.withdrawn', async ({ visitor, onlyID }) => {
-      await this.toAgentsOf(visitor, { code: SocketCode.withdrawn, data: { YQToken: visitor.public_id, onlyID } });
-      await this.toVisitor(visitor.public_id, { code: SocketCode.withdrawn, data: { onlyID } });
+      await this.toAgentsOf(visitor, frame(SocketCode.withdrawn, { YQToken: visitor.public_id, onlyID }));
+      await this.toVisitor(visitor.public_id, frame(SocketCode.withdrawn, { onlyID }));
     });
     events.on('agent.stateChanged', ({ uuid, state, online }) =>
-      this.toAgents('all', { code: SocketCode.agentState, data: { uuid, state, online } }),
+      this.toAgents('all', frame(SocketCode.agentState, { uuid, state, online })),
     );
   }
 
   private stateChanged(visitor: Pick<VisitorRow, 'public_id' | 'state' | 'service_id'>): Promise<void> {
-    return this.toAgents('all', {
-      code: SocketCode.visitorState,
-      data: { YQToken: visitor.public_id, state: visitor.state, serviceID: visitor.service_id },
-    });
+    return this.toAgents(
+      'all',
+      frame(SocketCode.visitorState, { YQToken: visitor.public_id, state: visitor.state as VisitorState, serviceID: visitor.service_id }),
+    );
   }
 
-  private accepted(visitor: Pick<VisitorRow, 'public_id'>, agent: { uuid: string; nickname: string; avatar: string }): Promise<void> {
-    return this.toVisitor(visitor.public_id, {
-      code: SocketCode.accepted,
-      data: { serviceID: agent.uuid, nickname: agent.nickname, avatar: agent.avatar },
-    });
+  private accepted(visitor: Pick<VisitorRow, 'public_id'>, agent: AgentRef): Promise<void> {
+    return this.toVisitor(
+      visitor.public_id,
+      frame(SocketCode.accepted, { serviceID: agent.uuid, nickname: agent.nickname, avatar: agent.avatar }),
+    );
   }
 
   private async agentsOf(visitor: Audience): Promise<string[] | 'all'> {
@@ -100,16 +95,16 @@ export class Notifier {
     return [...new Set([visitor.service_id, ...monitors])];
   }
 
-  private async toAgentsOf(visitor: Audience, frame: Frame): Promise<void> {
+  private async toAgentsOf(visitor: Audience, frame: KnownFrame): Promise<void> {
     await this.toAgents(await this.agentsOf(visitor), frame);
   }
 
-  private async toAgents(to: string[] | 'all', frame: Frame): Promise<void> {
+  private async toAgents(to: string[] | 'all', frame: KnownFrame): Promise<void> {
     await this.bus.publish({ type: 'frame.agents', to, frame });
   }
 
   /** To every socket of the visitor with this public id. */
-  private async toVisitor(publicId: string, frame: Frame): Promise<void> {
+  private async toVisitor(publicId: string, frame: KnownFrame): Promise<void> {
     await this.bus.publish({ type: 'frame.visitor', token: publicId, frame });
   }
 }
