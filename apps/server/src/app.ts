@@ -33,6 +33,7 @@ import { ConversationRepository } from './modules/conversations/repository.js';
 import { talkRoutes, visitorConversationRoutes } from './modules/conversations/routes.js';
 import { Routing } from './modules/conversations/routing.js';
 import { ConversationService } from './modules/conversations/service.js';
+import { LetterMailer } from './modules/letters/mailer.js';
 import { LetterRepository } from './modules/letters/repository.js';
 import { letterRoutes } from './modules/letters/routes.js';
 import { LetterService } from './modules/letters/service.js';
@@ -118,12 +119,14 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   const conversationRepo = new ConversationRepository(db);
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
-  new Notifier(bus, conversationRepo).subscribe(events);
+  new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events);
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log);
   const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events);
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
-  const letters = new LetterService(letterRepo, visitors);
+  const letters = new LetterService(letterRepo, visitors, events, config.siteTimeZone);
+  const mailer = LetterMailer.fromConfig(config.mail, config.siteLanguage, app.log);
+  mailer?.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   const consoleChanged = (uuid: string) =>
     availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed'));
@@ -304,6 +307,7 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
     await visitorSockets.shared?.stop();
     await presence.stop();
     await limits.close();
+    await mailer?.close();
   });
   return app;
 }

@@ -1,5 +1,6 @@
 import { frame, type KnownFrame, SocketCode, type VisitorState } from '@parley/protocol';
 import type { AgentRef, EventHub } from '../lib/events.js';
+import type { AgentAvailabilityRepository } from '../modules/agents/availability-repository.js';
 import type { ConversationRepository } from '../modules/conversations/repository.js';
 import type { VisitorRow } from '../modules/visitors/repository.js';
 import type { Bus } from './bus.js';
@@ -15,6 +16,7 @@ export class Notifier {
   constructor(
     private readonly bus: Bus,
     private readonly conversations: ConversationRepository,
+    private readonly agents: AgentAvailabilityRepository,
   ) {}
 
   subscribe(events: EventHub): void {
@@ -70,6 +72,10 @@ export class Notifier {
       await this.toAgentsOf(visitor, frame(SocketCode.withdrawn, { YQToken: visitor.public_id, onlyID }));
       await this.toVisitor(visitor.public_id, frame(SocketCode.withdrawn, { onlyID }));
     });
+    // Leave-messages are for those who may read them: seeHistorical (and the Admin role, which holds everything).
+    events.on('letter.created', async ({ letter }) =>
+      this.toAgents(await this.agents.holdersOf('seePermissions:seeHistorical'), frame(SocketCode.letter, letter)),
+    );
     events.on('agent.stateChanged', ({ uuid, state, online }) =>
       this.toAgents('all', frame(SocketCode.agentState, { uuid, state, online })),
     );
