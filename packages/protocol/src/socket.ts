@@ -118,7 +118,13 @@ export function frame<C extends SocketCodeValue>(code: C, ...args: FrameArgs<C>)
   return { code, ...(recipient === undefined ? {} : { recipient }), ...(data === undefined ? {} : { data }) } as FrameOf<C>;
 }
 
-/** Whether a received frame has this code, and so this code's payload. The server is trusted for the payload's shape. */
+const WITHOUT_DATA: readonly string[] = [SocketCode.hello, SocketCode.identify, SocketCode.sessionInvalid];
+
+/**
+ * Whether a received frame has this code, and so this code's payload: the peer (our server) is trusted
+ * for the payload's fields, but a frame of a code that carries data and came without any is not taken.
+ */
 export function isFrame<C extends SocketCodeValue>(received: Frame, code: C): received is FrameOf<C> {
-  return received.code === code;
+  if (received.code !== code) return false;
+  return WITHOUT_DATA.includes(code) || (typeof received.data === 'object' && received.data !== null);
 }
