@@ -87,15 +87,15 @@ export class LetterRepository {
     const handled = handledBy !== null;
     const result = await this.db
       .updateTable('letters')
-      .set({
+      .set((eb) => ({
         handled: handled ? 1 : 0,
         handled_by: handledBy,
         handled_at: handled ? at : null,
+        ...(handled ? { read: 1, read_at: eb.fn.coalesce('read_at', eb.val(at)) } : {}),
         ...(note === undefined ? {} : { note }),
-      })
+      }))
       .where('id', '=', id)
       .executeTakeFirst();
-    if (handled) await this.db.updateTable('letters').set({ read: 1, read_at: at }).where('id', '=', id).where('read', '=', 0).execute();
     return Number(result.numUpdatedRows) === 1;
   }
 
