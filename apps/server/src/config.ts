@@ -98,6 +98,33 @@ const envSchema = z.object({
   /** How often uploads no message references are swept, and how old they must be. */
   UPLOAD_SWEEP_INTERVAL: seconds.default(3600),
   UPLOAD_SWEEP_GRACE: seconds.default(86400),
+  /** The language of what the server writes on its own (mails): zh or en. */
+  SITE_LANGUAGE: z.enum(['zh', 'en']).default('zh'),
+  /** Outgoing mail: smtp:// or smtps:// with credentials in the URL; no mail is sent while unset. */
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(1024)
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().trim().max(320).optional()),
+  /** Who is mailed each new leave-message: a comma-separated list of addresses. */
+  LETTER_MAIL_TO: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(4096)
+      .transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.email()))
+      .optional(),
+  ),
 });
 
 export interface Config {
@@ -132,6 +159,15 @@ export interface Config {
   presenceGraceMs: number;
   shutdownTimeoutMs: number;
   uploads: UploadLimits;
+  siteLanguage: 'zh' | 'en';
+  mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** Unset: no mail is sent. */
+  smtpUrl: string | undefined;
+  from: string | undefined;
+  letterTo: string[];
 }
 
 export interface UploadLimits {
@@ -201,6 +237,8 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       sweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL * 1000,
       sweepGraceMs: e.UPLOAD_SWEEP_GRACE * 1000,
     },
+    siteLanguage: e.SITE_LANGUAGE,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, letterTo: e.LETTER_MAIL_TO ?? [] },
   };
 }
 

@@ -7,6 +7,7 @@ import { presence } from './004_presence.js';
 import { visitorCredentials } from './005_visitor_credentials.js';
 import { uploadQuotas } from './006_upload_quotas.js';
 import { loginLimits } from './007_login_limits.js';
+import { letterHandling } from './008_letter_handling.js';
 import { visitorRecords } from './009_visitor_records.js';
 import { friendlyAndLinks } from './010_friendly_and_links.js';
 import { homeFigures } from './011_home_figures.js';
@@ -21,6 +22,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '005_visitor_credentials': visitorCredentials(),
     '006_upload_quotas': uploadQuotas(),
     '007_login_limits': loginLimits(),
+    '008_letter_handling': letterHandling(),
     '009_visitor_records': visitorRecords(),
     '010_friendly_and_links': friendlyAndLinks(dialect),
     '011_home_figures': homeFigures(),

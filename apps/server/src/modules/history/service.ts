@@ -5,7 +5,7 @@ import { allowed } from '../../lib/http.js';
 import type { Lang } from '../../lib/i18n.js';
 import { timeRange } from '../../lib/time.js';
 import type { AuthContext } from '../auth/service.js';
-import { toMessage } from '../chat/views.js';
+import { toMessage } from '../conversations/views.js';
 import { conversationsCsv } from './csv.js';
 import type { ConversationFilter, HistoryRepository } from './repository.js';
 import { toConversation } from './views.js';

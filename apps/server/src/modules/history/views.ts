@@ -1,5 +1,5 @@
 import type { Channel, Conversation } from '@parley/protocol';
-import { visitorNickname } from '../chat/views.js';
+import { visitorNickname } from '../visitors/views.js';
 import type { ConversationRow } from './repository.js';
 
 /** Where a visitor came from when no chat link says so: the referring site's host. */

@@ -1,6 +1,6 @@
 import type { Channel, MessageRole, MessageType, VisitorRecord, VisitorState } from '@parley/protocol';
-import { visitorNickname } from '../chat/views.js';
 import { sourceOf } from '../history/views.js';
+import { visitorNickname } from '../visitors/views.js';
 import type { VisitorRecordRepository } from './repository.js';
 
 export type VisitorRecordRow = NonNullable<Awaited<ReturnType<VisitorRecordRepository['find']>>>;
