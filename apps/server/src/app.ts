@@ -11,11 +11,15 @@ import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError } from './lib/errors.js';
+import { EventHub } from './lib/events.js';
 import { createRouter, langOf } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
 import type { LogStream } from './lib/log-stream.js';
 import { redactUrl } from './lib/redact.js';
+import { AvailabilityService } from './modules/agents/availability.js';
+import { AgentAvailabilityRepository } from './modules/agents/availability-repository.js';
+import { availabilityRoutes } from './modules/agents/availability-routes.js';
 import { AgentRepository } from './modules/agents/repository.js';
 import { agentRoutes } from './modules/agents/routes.js';
 import { AgentService } from './modules/agents/service.js';
@@ -23,12 +27,16 @@ import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loadLoginKeys } from './modules/auth/rsa.js';
 import { AuthService } from './modules/auth/service.js';
-import { Notifier } from './modules/chat/notifier.js';
-import { ChatRepository } from './modules/chat/repository.js';
-import { talkRoutes, visitorRoutes } from './modules/chat/routes.js';
-import { ChatService } from './modules/chat/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
+import { ConversationRepository } from './modules/conversations/repository.js';
+import { talkRoutes, visitorConversationRoutes } from './modules/conversations/routes.js';
+import { Routing } from './modules/conversations/routing.js';
+import { ConversationService } from './modules/conversations/service.js';
+import { LetterMailer } from './modules/letters/mailer.js';
+import { LetterRepository } from './modules/letters/repository.js';
+import { letterRoutes } from './modules/letters/routes.js';
+import { LetterService } from './modules/letters/service.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
 import { Metrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
@@ -38,9 +46,13 @@ import { RoleRepository } from './modules/roles/repository.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
+import { VisitorRepository } from './modules/visitors/repository.js';
+import { visitorRoutes } from './modules/visitors/routes.js';
+import { VisitorService } from './modules/visitors/service.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
+import { Notifier } from './realtime/notifier.js';
 import { AgentPresenceStore } from './realtime/presence.js';
 import { SharedVisitorPresence } from './realtime/visitor-presence.js';
 import { registerVisitorSocket, VisitorSockets } from './realtime/visitor-socket.js';
@@ -102,9 +114,22 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   const keys = loadLoginKeys(config.dataDir, (oldBits) => app.log.info({ oldBits }, 'replaced the short login encryption key'));
   const liveness = new Liveness();
   const agentSockets = new AgentSockets(bus);
-  const chatRepo = new ChatRepository(db);
-  const chat = new ChatService(chatRepo, new Notifier(bus, chatRepo), app.log);
+  const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));
+  const visitorRepo = new VisitorRepository(db);
+  const conversationRepo = new ConversationRepository(db);
+  const letterRepo = new LetterRepository(db);
+  const availabilityRepo = new AgentAvailabilityRepository(db);
+  new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
+  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events);
+  const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log);
+  const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events);
+  const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
+  const letters = new LetterService(letterRepo, visitors, events, config.siteTimeZone);
+  const mailer = LetterMailer.fromConfig(config.mail, config.siteLanguage, app.log);
+  mailer?.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
+  const consoleChanged = (uuid: string) =>
+    availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed'));
   // An agent who connects may take waiting visitors.
   agentSockets.onFirstConnection = async (uuid) => {
     try {
@@ -112,13 +137,17 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
     } catch (error) {
       app.log.error({ err: error }, 'agent presence failed');
     }
-    void chat.drain();
+    void consoleChanged(uuid);
+    void routing.drain();
   };
   agentSockets.onLastDisconnection = (uuid) => {
-    presence.disconnected(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence failed'));
+    presence.disconnected(uuid).then(
+      () => consoleChanged(uuid),
+      (error: unknown) => app.log.error({ err: error }, 'agent presence failed'),
+    );
   };
   const visitorGone = (publicId: string) => {
-    chat.visitorOffline(publicId).catch((error: unknown) => {
+    conversations.visitorLeft(publicId).catch((error: unknown) => {
       app.log.error({ err: error }, 'visitor offline failed');
       // Left while the database was away: reported once it is back, unless the visitor returns first.
       if (isDatabaseUnavailable(error)) visitorSockets.leaveLater(publicId, UNAVAILABLE_RETRY_S * 1000);
@@ -134,7 +163,7 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   );
   // With one process, no socket outlived the last run; with Redis, other processes hold theirs.
   if (!config.redisUrl) {
-    await chatRepo.markAllOffline();
+    await visitorRepo.markAllOffline();
     await presence.clearAll();
   }
 
@@ -230,12 +259,24 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db));
-  navigationRoutes(route, agentRepo, { unread: () => chatRepo.unreadLetters() });
-  visitorRoutes(route, chat);
-  talkRoutes(route, chat);
+  navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() });
+  visitorRoutes(route, visitors);
+  visitorConversationRoutes(route, conversations);
+  letterRoutes(route, letters);
+  availabilityRoutes(route, availability);
+  talkRoutes(route, conversations);
   uploadRoutes(app, route, db, config.dataDir, config.uploads);
   registerAgentSocket(app, auth, agentSockets, liveness);
-  registerVisitorSocket(app, chat, visitorSockets, liveness);
+  registerVisitorSocket(
+    app,
+    {
+      publicIdOf: (credential) => visitors.publicIdOf(credential),
+      online: (id) => conversations.visitorOnline(id),
+      typing: (id, text) => visitors.typing(id, text),
+    },
+    visitorSockets,
+    liveness,
+  );
   app.get('/sounds/:name', (req, reply) => {
     const sound = SOUNDS[(req.params as { name: string }).name];
     if (!sound) return reply.callNotFound();
@@ -266,6 +307,7 @@ export async function buildApp({ config, storage, bus, logger, logStream }: AppD
     await visitorSockets.shared?.stop();
     await presence.stop();
     await limits.close();
+    await mailer?.close();
   });
   return app;
 }

@@ -15,6 +15,16 @@ const count = z.coerce.number().int().min(1).max(1_000_000);
 const bytes = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
+/** Whether the runtime knows this IANA time zone. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   PORT: port.default(10000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -95,6 +105,35 @@ const envSchema = z.object({
   /** How often uploads no message references are swept, and how old they must be. */
   UPLOAD_SWEEP_INTERVAL: seconds.default(3600),
   UPLOAD_SWEEP_GRACE: seconds.default(86400),
+  /** The site's IANA time zone: a `YYYY-MM-DD` filter is a day there. The server's own by default. */
+  SITE_TIMEZONE: z.preprocess(emptyAsUndefined, z.string().max(64).refine(isTimeZone, 'is not an IANA time zone').optional()),
+  /** The language of what the server writes on its own (mails): zh or en. */
+  SITE_LANGUAGE: z.enum(['zh', 'en']).default('zh'),
+  /** Outgoing mail: smtp:// or smtps:// with credentials in the URL; no mail is sent while unset. */
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(1024)
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().trim().max(320).optional()),
+  /** Who is mailed each new leave-message: a comma-separated list of addresses. */
+  LETTER_MAIL_TO: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(4096)
+      .transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.email()))
+      .optional(),
+  ),
 });
 
 export interface Config {
@@ -127,6 +166,16 @@ export interface Config {
   presenceGraceMs: number;
   shutdownTimeoutMs: number;
   uploads: UploadLimits;
+  siteTimeZone: string;
+  siteLanguage: 'zh' | 'en';
+  mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** Unset: no mail is sent. */
+  smtpUrl: string | undefined;
+  from: string | undefined;
+  letterTo: string[];
 }
 
 export interface UploadLimits {
@@ -195,6 +244,9 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       sweepIntervalMs: e.UPLOAD_SWEEP_INTERVAL * 1000,
       sweepGraceMs: e.UPLOAD_SWEEP_GRACE * 1000,
     },
+    siteTimeZone: e.SITE_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    siteLanguage: e.SITE_LANGUAGE,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, letterTo: e.LETTER_MAIL_TO ?? [] },
   };
 }
 

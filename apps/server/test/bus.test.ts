@@ -1,11 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
+import { frame, SocketCode } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBus } from '../src/realtime/bus.js';
 import type { BusEvent } from '../src/realtime/events.js';
 import { hasRedisServer, startRedis, stopRedis } from './redis-server.js';
 import { freePort, waitFor } from './waiting.js';
 
-const event = (n: number): BusEvent => ({ type: 'frame.agents', to: 'all', frame: { code: '9999', data: { n } } });
+const event = (n: number): BusEvent => ({ type: 'frame.agents', to: 'all', frame: frame(SocketCode.waiting, { position: n }) });
 
 // Real Redis, stopped and started again by this test: a redis-server of its own.
 describe.runIf(hasRedisServer)('RedisBus while Redis is away', () => {
@@ -28,7 +29,7 @@ describe.runIf(hasRedisServer)('RedisBus while Redis is away', () => {
     sender.onWarning = (message) => warnings.push(message);
     const local: number[] = [];
     const remote: number[] = [];
-    const numberOf = (e: BusEvent) => (e.type === 'frame.agents' ? (e.frame.data as { n: number }).n : -1);
+    const numberOf = (e: BusEvent) => (e.type === 'frame.agents' && e.frame.code === SocketCode.waiting ? e.frame.data.position : -1);
     sender.subscribe((e) => local.push(numberOf(e)));
     receiver.subscribe((e) => remote.push(numberOf(e)));
 

@@ -1,8 +1,9 @@
-import type { Message, Visitor } from '@parley/protocol';
+import type { AgentPeer, AgentStateData, Message, Visitor } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, onlyId, uuidOf, visitor } from './chat-harness.js';
 import { createAgent, sleep, startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
+import { waitFor } from './waiting.js';
 
 let server: TestServer;
 let admin: string;
@@ -338,6 +339,64 @@ describe('who sees what', () => {
       403,
     );
     for (const socket of [aliceSocket, bobSocket, v.socket]) socket.close();
+  });
+
+  it('refuses to transfer to an agent without a console open, and tells agents when a console opens or closes (8007)', async () => {
+    const aliceSocket = await agentSocket(scoped, alice);
+    const bobUuid = await uuidOf(scoped, bob);
+    // Bob is hidden: a transfer still reaches him, but the queue does not.
+    await scoped.post('/api/index/state', { state: '1' }, { token: bob });
+    const bobOnline = async () => {
+      const peers = await scoped.get<{ list: AgentPeer[] }>('/api/talk/agents', { token: alice });
+      return peers.body.data.list.find((peer) => peer.uuid === bobUuid)?.online === true;
+    };
+    await waitFor(async () => !(await bobOnline()), 5000, 'bob to have no console open');
+    const v = await visitor(scoped);
+    await v.say('can someone else help?');
+
+    const refused = await scoped.post('/api/talk/transfer', { YQToken: v.id, serviceID: bobUuid }, { token: alice });
+    expect(refused.status).toBe(409);
+    expect(refused.body.msg).toBe('This agent has no workbench open right now; the conversation cannot be transferred');
+    const refusedZh = await scoped.post('/api/talk/transfer', { YQToken: v.id, serviceID: bobUuid }, { token: alice, lang: 'zh' });
+    expect(refusedZh.status).toBe(409);
+    expect(refusedZh.body.msg).toBe('该客服当前未打开工作台，无法转接');
+    const list = await scoped.get<{ list: Visitor[] }>('/api/talk/userList', { token: alice });
+    expect(list.body.data.list.find((item) => item.YQToken === v.id)).toMatchObject({
+      state: 'current',
+      serviceID: await uuidOf(scoped, alice),
+    });
+
+    // Bob's presence as Alice's socket hears it from now on (his hiding above told her first).
+    await aliceSocket.until(() =>
+      framesOf(aliceSocket, '8007').some(
+        (frame) => (frame.data as AgentStateData).uuid === bobUuid && (frame.data as AgentStateData).state === '1',
+      ),
+    );
+    const heardBefore = framesOf(aliceSocket, '8007').length;
+    const bobHeard = (online: boolean) =>
+      aliceSocket.until(() =>
+        framesOf(aliceSocket, '8007')
+          .slice(heardBefore)
+          .find((frame) => {
+            const data = frame.data as AgentStateData;
+            return data.uuid === bobUuid && data.online === online;
+          }),
+      );
+    const bobSocket = await agentSocket(scoped, bob);
+    expect((await bobHeard(true)).data).toEqual({ uuid: bobUuid, state: '1', online: true });
+    expect((await scoped.post('/api/talk/transfer', { YQToken: v.id, serviceID: bobUuid }, { token: alice })).status).toBe(200);
+
+    bobSocket.close();
+    expect((await bobHeard(false)).data).toEqual({ uuid: bobUuid, state: '1', online: false });
+    // Hiding is told with the console's presence alike.
+    await scoped.post('/api/index/state', { state: '1' }, { token: alice });
+    const aliceUuid = await uuidOf(scoped, alice);
+    const hidden = await aliceSocket.until(() =>
+      framesOf(aliceSocket, '8007').find((frame) => (frame.data as AgentStateData).uuid === aliceUuid),
+    );
+    expect(hidden.data).toEqual({ uuid: aliceUuid, state: '1', online: true });
+    await scoped.post('/api/index/state', { state: '0' }, { token: alice });
+    for (const socket of [aliceSocket, v.socket]) socket.close();
   });
 });
 

@@ -56,7 +56,12 @@ describe('who reads a visitor whose conversation has ended', () => {
     // While the conversation is open, only its agent (and supervisors) read it.
     expect(await reads(v.id, outsider)).toEqual([403, 403]);
     const participantUuid = (await server.get<{ info: { uuid: string } }>('/api/index', { token: participant })).body.data.info.uuid;
-    await server.post('/api/talk/transfer', { YQToken: v.id, serviceID: participantUuid }, { token: transferredAway });
+    // A conversation is only transferred to an agent with a console open.
+    const participantSocket = await agentSocket(server, participant);
+    await participantSocket.frame('0000');
+    expect(
+      (await server.post('/api/talk/transfer', { YQToken: v.id, serviceID: participantUuid }, { token: transferredAway })).status,
+    ).toBe(200);
     await server.post('/api/index/state', { state: '1' }, { token: transferredAway });
     earlierSocket.close();
     expect((await server.post('/api/talk/send', { YQToken: v.id, msg: 'on it', onlyID: onlyId() }, { token: participant })).status).toBe(
@@ -70,6 +75,7 @@ describe('who reads a visitor whose conversation has ended', () => {
     expect(await reads(v.id, historian)).toEqual([200, 200]);
     expect(await reads(v.id, lead)).toEqual([200, 200]);
     expect(await reads(v.id, admin)).toEqual([200, 200]);
+    participantSocket.close();
     const forbidden = await server.get(`/api/talk/messages?YQToken=${v.id}`, { token: outsider });
     expect(JSON.stringify(forbidden.body)).not.toContain('my order number is 42');
   });

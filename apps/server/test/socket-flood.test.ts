@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { frame, SocketCode } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { agentSocket, framesOf, visitor } from './chat-harness.js';
@@ -56,12 +57,12 @@ describe('a peer that stops reading', () => {
     tcpOf(stalled).pause();
 
     // 15 KB frames to every agent, as fast as the server takes them, until both sockets are closing.
-    const frame = { code: '8011', data: { YQToken: 'flood', text: '中'.repeat(5000) } };
+    const typing = frame(SocketCode.typing, { YQToken: 'flood', text: '中'.repeat(5000) });
     let published = 0;
     let maxBuffered = 0;
     while (mine.some((socket) => socket.readyState === socket.OPEN) && published < 64 * 1024 * 1024) {
       for (let index = 0; index < 20; index += 1) {
-        await server.bus.publish({ type: 'frame.agents', to: 'all', frame });
+        await server.bus.publish({ type: 'frame.agents', to: 'all', frame: typing });
         published += 15_000;
       }
       for (const socket of mine) maxBuffered = Math.max(maxBuffered, socket.bufferedAmount);

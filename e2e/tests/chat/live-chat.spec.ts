@@ -354,6 +354,11 @@ test('a supervisor monitors an agent’s conversation and transfers it to anothe
   const target = await createAgent(request);
   const targetToken = await apiLogin(request, target.username, target.password);
   await api(request, targetToken, '/api/index/state', { state: '1' });
+  // A conversation is only transferred to an agent whose workbench is open.
+  const targetContext = await browser.newContext({ locale: 'en-US' });
+  const targetPage = await targetContext.newPage();
+  await openConsole(targetPage, '/workbench/workbench', { token: targetToken, language: 'en' });
+  await expect(targetPage.getByTestId('wb-connection')).toHaveAttribute('data-status', 'open');
 
   const agent = await openWorkbench(browser, request);
   const visitorContext = await browser.newContext({ locale: 'en-US' });
@@ -389,6 +394,7 @@ test('a supervisor monitors an agent’s conversation and transfers it to anothe
   await expect(agent.page.getByTestId('wb-input')).toBeDisabled();
   await visitorContext.close();
   await context.close();
+  await targetContext.close();
   await agent.context.close();
 });
 

@@ -1,3 +1,7 @@
+import type { AgentState } from './api.js';
+import type { Message, Visit, Visitor, VisitorState } from './chat.js';
+import type { Letter } from './records.js';
+
 /** Version of the wire protocol of CONTRACT.md; bumped on any breaking change. */
 export const PROTOCOL_VERSION = 1;
 
@@ -32,7 +36,6 @@ export const SocketCode = {
   agentState: '8007',
   visit: '8010',
   typing: '8011',
-  /** A visitor left a message (CONTRACT §7); data is the `Letter`. */
   letter: '8012',
   accepted: '2000',
   waiting: '2001',
@@ -44,8 +47,84 @@ export const SocketCode = {
 } as const;
 export type SocketCodeValue = (typeof SocketCode)[keyof typeof SocketCode];
 
+/** A frame as it travels: what a peer sends is only known to be this until its code is checked. */
 export interface Frame<T = unknown> {
   code: string;
   recipient?: string;
   data?: T;
+}
+
+export interface VisitorStateData {
+  YQToken: string;
+  state: VisitorState;
+  serviceID: string | null;
+}
+
+export interface AgentStateData {
+  uuid: string;
+  /** The availability the agent chose: '0' online, '1' hidden. */
+  state: AgentState;
+  /** Whether a console of the agent is open now. */
+  online: boolean;
+}
+
+export interface AcceptedData {
+  serviceID: string;
+  nickname: string;
+  avatar: string;
+}
+
+/**
+ * The payload of each frame code (CONTRACT §6). Where both directions use a code, fields only one side
+ * carries are optional: agents get the visitor's `YQToken` in 8011 and 2015, visitors do not. The
+ * console's 5000 carries `type` and `uuid` beside `code`, not in `data`.
+ */
+export interface SocketPayloads {
+  '0000': undefined;
+  '5000': undefined;
+  '8000': undefined;
+  '8001': VisitorStateData;
+  '8002': Visitor;
+  '8003': { YQToken: string };
+  '8005': Message;
+  '8006': Message;
+  '8007': AgentStateData;
+  '8010': Visit & { YQToken: string };
+  '8011': { YQToken?: string; text: string };
+  '8012': Letter;
+  '2000': AcceptedData;
+  '2001': { position: number };
+  '2004': { rate: boolean };
+  '2015': { YQToken?: string; onlyID: string };
+  '2017': Message;
+  '9000': { name: string; avatar: string };
+  '4000': { reason: string };
+}
+
+/** A frame whose code tells its payload's type. */
+export type FrameOf<C extends SocketCodeValue> = { code: C; recipient?: string } & (SocketPayloads[C] extends undefined
+  ? { data?: undefined }
+  : { data: SocketPayloads[C] });
+
+/** Any frame of a known code. */
+export type KnownFrame = { [C in SocketCodeValue]: FrameOf<C> }[SocketCodeValue];
+
+type FrameArgs<C extends SocketCodeValue> = SocketPayloads[C] extends undefined ? [] : [data: SocketPayloads[C], recipient?: string];
+
+/** Builds a frame; the code decides what `data` must be. `recipient` names the agent a frame is for. */
+export function frame<C extends SocketCodeValue>(code: C, ...args: FrameArgs<C>): FrameOf<C> {
+  const [data, recipient] = args;
+  // The conditional type of FrameOf cannot be built from its parts without a cast; FrameArgs checked them.
+  return { code, ...(recipient === undefined ? {} : { recipient }), ...(data === undefined ? {} : { data }) } as FrameOf<C>;
+}
+
+const WITHOUT_DATA: readonly string[] = [SocketCode.hello, SocketCode.identify, SocketCode.sessionInvalid];
+
+/**
+ * Whether a received frame has this code, and so this code's payload: the peer (our server) is trusted
+ * for the payload's fields, but a frame of a code that carries data and came without any is not taken.
+ */
+export function isFrame<C extends SocketCodeValue>(received: Frame, code: C): received is FrameOf<C> {
+  if (received.code !== code) return false;
+  return WITHOUT_DATA.includes(code) || (typeof received.data === 'object' && received.data !== null);
 }

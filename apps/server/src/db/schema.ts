@@ -139,6 +139,12 @@ export interface LettersTable {
   ip: string;
   read: number;
   created_at: string;
+  read_at: string | null;
+  handled: Generated<number>;
+  /** The nickname of the agent who marked it handled; null while it is not. */
+  handled_by: string | null;
+  handled_at: string | null;
+  note: Generated<string>;
 }
 
 export interface UploadsTable {

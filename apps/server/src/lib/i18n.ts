@@ -57,6 +57,10 @@ const messages = {
   withdrawNotSender: { zh: '只能撤回自己发送的消息', en: 'You can only withdraw your own messages' },
   withdrawTooLate: { zh: '消息发送超过 2 分钟，无法撤回', en: 'Messages can only be withdrawn within 2 minutes' },
   transferTarget: { zh: '无法转接给该客服', en: 'The conversation cannot be transferred to this agent' },
+  agentNotConnected: {
+    zh: '该客服当前未打开工作台，无法转接',
+    en: 'This agent has no workbench open right now; the conversation cannot be transferred',
+  },
   nothingToRate: { zh: '还没有可评价的对话', en: 'There is no conversation to rate yet' },
   supervisorOnly: { zh: '只有主管可以监控对话', en: 'Only supervisors can monitor conversations' },
   uploadMissing: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },

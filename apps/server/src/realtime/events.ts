@@ -1,4 +1,4 @@
-import type { Frame } from '@parley/protocol';
+import type { KnownFrame } from '@parley/protocol';
 
 /**
  * Everything one server process tells the others (and itself) through the bus. Frames are addressed
@@ -8,6 +8,6 @@ export type BusEvent =
   | { type: 'sessions.revoked'; agentId: number; sessionIds: number[] | 'all' }
   | { type: 'sessions.renewed'; agentId: number; from: number; to: number }
   /** To the sockets of the listed agents (by uuid), or of every agent. */
-  | { type: 'frame.agents'; to: string[] | 'all'; frame: Frame }
+  | { type: 'frame.agents'; to: string[] | 'all'; frame: KnownFrame }
   /** To every socket (every tab) of one visitor; `token` is the visitor's public id, never its credential. */
-  | { type: 'frame.visitor'; token: string; frame: Frame };
+  | { type: 'frame.visitor'; token: string; frame: KnownFrame };

@@ -1,4 +1,4 @@
-import { CloseCode, type Frame, HEARTBEAT, SocketCode } from '@parley/protocol';
+import { CloseCode, type Frame, frame, HEARTBEAT, type KnownFrame, SocketCode } from '@parley/protocol';
 import type { RawData, WebSocket } from 'ws';
 import type { Liveness } from './liveness.js';
 
@@ -21,12 +21,12 @@ function closeSlowPeer(socket: WebSocket): void {
   socket.once('close', () => clearTimeout(timer));
 }
 
-export function send(socket: WebSocket, frame: Frame): void {
-  sendText(socket, JSON.stringify(frame));
+export function send(socket: WebSocket, outgoing: KnownFrame): void {
+  sendText(socket, JSON.stringify(outgoing));
 }
 
 export function sendError(socket: WebSocket, reason: string): void {
-  send(socket, { code: SocketCode.error, data: { reason } });
+  send(socket, frame(SocketCode.error, { reason }));
 }
 
 /**

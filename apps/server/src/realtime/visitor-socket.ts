@@ -1,7 +1,6 @@
 import { CloseCode, SocketCode, typingData, yqToken } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { ChatService } from '../modules/chat/service.js';
 import type { Bus } from './bus.js';
 import { holdFrames, onFrames, refuse, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
@@ -125,7 +124,15 @@ export class VisitorSockets {
   }
 }
 
-export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, sockets: VisitorSockets, liveness: Liveness): void {
+/** What the visitor socket asks of the chat modules. */
+export interface VisitorSocketActions {
+  /** The public id of the visitor with this credential, which its sockets are kept under. */
+  publicIdOf(credential: string): Promise<string | undefined>;
+  online(publicId: string): Promise<void>;
+  typing(publicId: string, text: string): Promise<void>;
+}
+
+export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketActions, sockets: VisitorSockets, liveness: Liveness): void {
   const typing = new TypingThrottle((token, text) => {
     chat.typing(token, text).catch((error: unknown) => app.log.error({ err: error }, 'typing relay failed'));
   });
@@ -136,7 +143,7 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
     // Sockets are kept under the public id: past this point the credential is not needed.
     let publicId: string | undefined;
     try {
-      publicId = credential.success ? await chat.visitorPublicId(credential.data) : undefined;
+      publicId = credential.success ? await chat.publicIdOf(credential.data) : undefined;
     } catch (error) {
       // A fault of the server (the database is away), not an unknown visitor: the widget retries later
       // instead of starting over as a new visitor.
@@ -160,7 +167,7 @@ export function registerVisitorSocket(app: FastifyInstance, chat: ChatService, s
       typing.offer(publicId, data.data.text);
     });
     try {
-      await chat.visitorOnline(publicId);
+      await chat.online(publicId);
     } catch (error) {
       // Presence could not be recorded: the widget's reconnection records it once the server can.
       req.log.warn({ err: error }, 'visitor presence failed');

@@ -1,4 +1,4 @@
-import { type Frame, type Message, type MessageType, SocketCode, type VisitorState, type WidgetSettings } from '@parley/protocol';
+import { type Frame, isFrame, type Message, type MessageType, SocketCode, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import { type Api, ApiError } from './lib/api';
 import { backoffDelay, RECONNECT, RESEND } from './lib/backoff';
 import type { Translate } from './lib/i18n';
@@ -239,36 +239,25 @@ export class ChatClient {
   }
 
   private onFrame(frame: Frame): void {
-    const data: Record<string, unknown> =
-      typeof frame.data === 'object' && frame.data !== null ? (frame.data as Record<string, unknown>) : {};
-    const text = (key: string) => (typeof data[key] === 'string' ? data[key] : '');
-    switch (frame.code) {
-      case SocketCode.accepted:
-        this.set({ conversation: 'current', agent: { name: text('nickname'), avatar: text('avatar') }, position: null });
-        break;
-      case SocketCode.waiting:
-        this.set({ conversation: 'wait', position: typeof data.position === 'number' ? data.position : null });
-        break;
-      case SocketCode.ended: {
-        const ask = data.rate === true && this.state.settings.rating;
-        this.set({
-          conversation: 'end',
-          position: null,
-          rating: ask ? { afterSeq: lastSeq(this.state.items), done: false } : this.state.rating,
-        });
-        break;
-      }
-      case SocketCode.robot:
-        this.set({ conversation: 'robot', robot: { name: text('name'), avatar: text('avatar') } });
-        break;
-      case SocketCode.serviceMessage:
-      case SocketCode.visitorMessage:
-      case SocketCode.tip:
-        if (isMessage(frame.data)) this.receive([frame.data]);
-        break;
-      case SocketCode.withdrawn:
-        if (text('onlyID')) this.set({ items: markWithdrawn(this.state.items, text('onlyID')) });
-        break;
+    if (isFrame(frame, SocketCode.accepted)) {
+      const { nickname, avatar } = frame.data;
+      this.set({ conversation: 'current', agent: { name: nickname, avatar }, position: null });
+    } else if (isFrame(frame, SocketCode.waiting)) {
+      this.set({ conversation: 'wait', position: frame.data.position });
+    } else if (isFrame(frame, SocketCode.ended)) {
+      const ask = frame.data.rate && this.state.settings.rating;
+      this.set({
+        conversation: 'end',
+        position: null,
+        rating: ask ? { afterSeq: lastSeq(this.state.items), done: false } : this.state.rating,
+      });
+    } else if (isFrame(frame, SocketCode.robot)) {
+      const { name, avatar } = frame.data;
+      this.set({ conversation: 'robot', robot: { name, avatar } });
+    } else if (isFrame(frame, SocketCode.serviceMessage) || isFrame(frame, SocketCode.visitorMessage) || isFrame(frame, SocketCode.tip)) {
+      if (isMessage(frame.data)) this.receive([frame.data]);
+    } else if (isFrame(frame, SocketCode.withdrawn)) {
+      this.set({ items: markWithdrawn(this.state.items, frame.data.onlyID) });
     }
   }
 

@@ -1,6 +1,6 @@
-import type { Frame, Message, Visitor } from '@parley/protocol';
+import type { AgentPeer, Frame, Message, Visitor } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { applyFrame, emptyLive, type LiveData } from './frames';
+import { applyFrame, emptyLive, type LiveData, patchPeers } from './frames';
 import { visitorFromFrame } from './model';
 
 const ME = '11111111-1111-4111-8111-111111111111';
@@ -224,8 +224,30 @@ describe('applyFrame: pages, typing and agents', () => {
 
   it('ignores unknown codes and malformed data', () => {
     const start = withVisitor();
+    expect(applyFrame(start, { code: '8001' }).data).toBe(start);
+    expect(applyFrame(start, { code: '8007', data: 'nope' }).data).toBe(start);
     expect(applyFrame(start, { code: '9999', data: {} }).data).toBe(start);
     expect(applyFrame(start, { code: '8006', data: { nope: true } }).data).toBe(start);
     expect(applyFrame(start, { code: '8001', data: { YQToken: TOKEN, state: 'bogus' } }).data).toBe(start);
+  });
+});
+
+describe('patchPeers: the agent list follows 8007', () => {
+  const peers: AgentPeer[] = [
+    { uuid: ME, nickname: 'me', avatar: '', state: '0', online: true },
+    { uuid: OTHER, nickname: 'other', avatar: '', state: '0', online: false },
+  ];
+
+  it('marks an agent whose console opened as online, and offline once it closed, keeping the others', () => {
+    const opened = patchPeers(peers, { uuid: OTHER, state: '0', online: true });
+    expect(opened?.find((peer) => peer.uuid === OTHER)).toMatchObject({ online: true, state: '0', nickname: 'other' });
+    expect(opened?.find((peer) => peer.uuid === ME)).toEqual(peers[0]);
+    const closed = patchPeers(opened ?? [], { uuid: OTHER, state: '0', online: false });
+    expect(closed?.find((peer) => peer.uuid === OTHER)?.online).toBe(false);
+  });
+
+  it('follows a change of availability, and asks for the list again for an agent it does not hold', () => {
+    expect(patchPeers(peers, { uuid: ME, state: '1', online: true })?.find((peer) => peer.uuid === ME)?.state).toBe('1');
+    expect(patchPeers(peers, { uuid: '33333333-3333-4333-8333-333333333333', state: '0', online: true })).toBeUndefined();
   });
 });

@@ -1,4 +1,14 @@
-import type { Frame, Message, Visit, Visitor, VisitorState } from '@parley/protocol';
+import {
+  type AgentPeer,
+  type AgentStateData,
+  type Frame,
+  isFrame,
+  type Message,
+  SocketCode,
+  type Visit,
+  type Visitor,
+  type VisitorState,
+} from '@parley/protocol';
 import { addVisit, type ChatMessage, type Conversation, hasGap, mergeMessages, visitorFromFrame } from './model';
 
 /** What the workbench knows live: fed by HTTP reads, then kept current by socket frames. */
@@ -146,13 +156,13 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
   const token = tokenOf(payload);
   const code = frame.code;
 
-  if (code === '0000') return { data, effects: [{ kind: 'identify' }] };
-  if (code === '8000') return { data, effects: [{ kind: 'reload' }] };
+  if (code === SocketCode.hello) return { data, effects: [{ kind: 'identify' }] };
+  if (code === SocketCode.sessionInvalid) return { data, effects: [{ kind: 'reload' }] };
 
-  if (code === '8001') {
-    if (!isRecord(payload) || !token || typeof payload.state !== 'string' || !STATES.includes(payload.state)) return { data, effects };
-    const serviceID = typeof payload.serviceID === 'string' || payload.serviceID === null ? payload.serviceID : undefined;
-    return { data: setState(data, token, payload.state as VisitorState, serviceID, effects), effects };
+  if (isFrame(frame, SocketCode.visitorState)) {
+    const { YQToken, state, serviceID } = frame.data;
+    if (!STATES.includes(state)) return { data, effects };
+    return { data: setState(data, YQToken, state, serviceID, effects), effects };
   }
 
   const legacyState = STATE_CODES[code];
@@ -188,7 +198,7 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
     return { data: { ...data, visitors: { ...data.visitors, [token]: { ...held, online: false } }, typing }, effects };
   }
 
-  if (SERVICE_MESSAGE_CODES.has(code) || code === '8006' || code === '2017') {
+  if (SERVICE_MESSAGE_CODES.has(code) || code === SocketCode.visitorMessage || code === SocketCode.tip) {
     if (!isMessage(payload)) return { data, effects };
     const counter = code === '8006' ? 'umsg' : code === '2017' || payload.role === 'tip' ? null : 'smsg';
     const added = addMessage(data, payload, counter, effects);
@@ -205,29 +215,27 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
     return { data: next, effects };
   }
 
-  if (code === '8010') {
-    if (!isRecord(payload) || !token || typeof payload.URL !== 'string') return { data, effects };
-    const visit: Visit = {
-      URL: payload.URL,
-      title: typeof payload.title === 'string' ? payload.title : '',
-      created_at: typeof payload.created_at === 'string' ? payload.created_at : new Date().toISOString(),
-    };
-    return { data: { ...data, visits: { ...data.visits, [token]: addVisit(data.visits[token] ?? [], visit) } }, effects };
+  if (isFrame(frame, SocketCode.visit)) {
+    const { YQToken, URL, title, created_at } = frame.data;
+    const visit: Visit = { URL, title, created_at };
+    return { data: { ...data, visits: { ...data.visits, [YQToken]: addVisit(data.visits[YQToken] ?? [], visit) } }, effects };
   }
 
-  if (code === '8007') {
-    if (!isRecord(payload) || typeof payload.uuid !== 'string' || typeof payload.state !== 'string') return { data, effects };
-    return { data: { ...data, agents: { ...data.agents, [payload.uuid]: payload.state } }, effects };
+  if (isFrame(frame, SocketCode.agentState)) {
+    const { uuid, state } = frame.data;
+    return { data: { ...data, agents: { ...data.agents, [uuid]: state } }, effects };
   }
 
-  if (code === '8011') {
-    if (!isRecord(payload) || !token || typeof payload.text !== 'string') return { data, effects };
-    return { data: { ...data, typing: { ...data.typing, [token]: payload.text } }, effects };
+  if (isFrame(frame, SocketCode.typing)) {
+    const { YQToken, text } = frame.data;
+    if (!YQToken) return { data, effects };
+    return { data: { ...data, typing: { ...data.typing, [YQToken]: text } }, effects };
   }
 
-  if (code === '2015') {
-    if (!isRecord(payload) || !token || typeof payload.onlyID !== 'string') return { data, effects };
-    return { data: withdraw(data, token, payload.onlyID), effects };
+  if (isFrame(frame, SocketCode.withdrawn)) {
+    const { YQToken, onlyID } = frame.data;
+    if (!YQToken) return { data, effects };
+    return { data: withdraw(data, YQToken, onlyID), effects };
   }
 
   return { data, effects };
@@ -241,4 +249,13 @@ function isForMe(data: LiveData, frame: Frame, message: Message): boolean {
   if (message.role === 'service' && message.serviceID === data.me) return false;
   if (frame.recipient) return frame.recipient === data.me;
   return frame.code === '8006' && data.visitors[message.YQToken]?.state === 'wait';
+}
+
+/**
+ * The agent list (transfer targets, monitoredList) patched by an 8007: availability and whether a console
+ * is open. Undefined when the agent is not in the list, which must then be read again.
+ */
+export function patchPeers(peers: readonly AgentPeer[], change: AgentStateData): AgentPeer[] | undefined {
+  if (!peers.some((peer) => peer.uuid === change.uuid)) return undefined;
+  return peers.map((peer) => (peer.uuid === change.uuid ? { ...peer, state: change.state, online: change.online } : peer));
 }

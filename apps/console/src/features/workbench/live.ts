@@ -1,4 +1,15 @@
-import { type AgentIndex, type Frame, type Letter, type Message, type MessageType, SocketCode, type Visitor } from '@parley/protocol';
+import {
+  type AgentIndex,
+  type AgentPeer,
+  type AgentStateData,
+  type Frame,
+  isFrame,
+  type Message,
+  type MessageType,
+  frame as protocolFrame,
+  SocketCode,
+  type Visitor,
+} from '@parley/protocol';
 import { call } from '../../lib/api';
 import { toastError } from '../../lib/feedback';
 import { HttpError } from '../../lib/http';
@@ -9,7 +20,7 @@ import { useSession } from '../../stores/session';
 import { letterArrived } from '../letter/queries';
 import { blinkTitle, notifyDesktop, playSound } from './alerts';
 import { workbenchApi } from './api';
-import type { Effect } from './frames';
+import { type Effect, patchPeers } from './frames';
 import { type ChatMessage, lastSeq, newOnlyId, PAGE_SIZE } from './model';
 import { workbenchKeys } from './queries';
 import { useMonitoring } from './store';
@@ -124,21 +135,30 @@ function run(effect: Effect): void {
 const TYPING_STALE_MS = 15_000;
 
 export function handleFrame(frame: Frame): void {
-  if (frame.code === SocketCode.letter) {
-    void letterArrived(frame.data as Partial<Letter> | undefined);
+  if (isFrame(frame, SocketCode.letter)) {
+    void letterArrived(frame.data);
     return;
   }
   const { effects } = store().apply(frame);
   for (const effect of effects) run(effect);
-  const typingOf = frame.code === '8011' ? (frame.data as { YQToken?: unknown } | undefined)?.YQToken : undefined;
-  if (typeof typingOf === 'string')
-    debounce(`typing:${typingOf}`, TYPING_STALE_MS, () => store().apply({ code: '8011', data: { YQToken: typingOf, text: '' } }));
-  const data = frame.data as { uuid?: unknown; state?: unknown } | undefined;
+  const typingOf = isFrame(frame, SocketCode.typing) ? frame.data.YQToken : undefined;
+  if (typingOf)
+    debounce(`typing:${typingOf}`, TYPING_STALE_MS, () => store().apply(protocolFrame(SocketCode.typing, { YQToken: typingOf, text: '' })));
+  if (isFrame(frame, SocketCode.agentState)) agentChanged(frame.data);
+}
+
+/** Another agent's console opened or closed, or someone's availability changed: the agent list follows. */
+function agentChanged(change: AgentStateData): void {
   // This agent's own availability changed elsewhere (another tab): the toggle follows.
-  if (frame.code === '8007' && index && data?.uuid === index.info.uuid && (data.state === '0' || data.state === '1')) {
-    const state = data.state;
+  if (index && change.uuid === index.info.uuid) {
+    const { state } = change;
     queryClient.setQueryData<AgentIndex>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
   }
+  const peers = queryClient.getQueryData<AgentPeer[]>(workbenchKeys.agents);
+  if (!peers) return;
+  const patched = patchPeers(peers, change);
+  if (patched) queryClient.setQueryData<AgentPeer[]>(workbenchKeys.agents, patched);
+  else void queryClient.invalidateQueries({ queryKey: workbenchKeys.agents });
 }
 
 /** Seed §4: one connection once /api/index has loaded; a second call for the same agent changes nothing. */
@@ -157,6 +177,8 @@ export function startLive(info: AgentIndex): void {
     onStatus: (status) => store().setConnection(status),
     onReconnect: () => {
       void refreshList();
+      // Agents may have come and gone while this socket was away: their 8007s were missed.
+      void queryClient.invalidateQueries({ queryKey: workbenchKeys.agents });
       for (const [token, conversation] of Object.entries(store().data.conversations)) if (conversation.loaded) void catchUp(token);
     },
     onClose: (code) => {
@@ -201,7 +223,7 @@ export async function sendMessage(token: string, msg: string, type: MessageType 
   store().addPending(pending);
   try {
     const stored = await workbenchApi.send({ YQToken: token, msg, onlyID, type });
-    handleFrame({ code: '8005', recipient: index.info.uuid, data: stored });
+    handleFrame(protocolFrame(SocketCode.serviceMessage, stored, index.info.uuid));
   } catch (error) {
     store().markFailed(token, onlyID);
     toastError(errorText(error));

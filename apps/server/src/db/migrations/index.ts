@@ -7,6 +7,7 @@ import { presence } from './004_presence.js';
 import { visitorCredentials } from './005_visitor_credentials.js';
 import { uploadQuotas } from './006_upload_quotas.js';
 import { loginLimits } from './007_login_limits.js';
+import { letterHandling } from './008_letter_handling.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '005_visitor_credentials': visitorCredentials(),
     '006_upload_quotas': uploadQuotas(),
     '007_login_limits': loginLimits(),
+    '008_letter_handling': letterHandling(),
   };
 }

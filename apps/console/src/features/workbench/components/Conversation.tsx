@@ -62,6 +62,8 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
       const availability = !agent.online ? 'offline' : state === '0' ? 'online' : 'hidden';
       return {
         value: agent.uuid,
+        // The server refuses a transfer to an agent without a workbench open (409).
+        disabled: !agent.online,
         label: (
           <span className="wb-agent-option">
             <Badge status={availability === 'online' ? 'success' : 'default'} />

@@ -1,23 +1,7 @@
-import type { Channel, Message, MessageRole, MessageType, Visitor, VisitorState } from '@parley/protocol';
-import type { MessageRow, VisitorRow } from './repository.js';
-
-/** `publicId` is the visitor's public id, never its credential: messages reach agents too. */
-export function toMessage(row: MessageRow, publicId: string): Message {
-  return {
-    id: row.id,
-    YQToken: publicId,
-    seq: row.seq,
-    onlyID: row.only_id,
-    role: row.role as MessageRole,
-    type: row.type as MessageType,
-    // A withdrawn message keeps its place in the sequence but no longer shows what it said.
-    msg: row.withdrawn ? '' : row.msg,
-    nickname: row.nickname,
-    serviceID: row.service_id,
-    time: row.created_at,
-    withdrawn: row.withdrawn === 1,
-  };
-}
+import type { Channel, Visitor, VisitorState } from '@parley/protocol';
+import type { MessageRow } from '../conversations/repository.js';
+import { toMessage } from '../conversations/views.js';
+import type { VisitorRow } from './repository.js';
 
 /** A short name for a visitor who has not given one: the same in every language. */
 export function visitorNickname(row: Pick<VisitorRow, 'id' | 'name'>): string {

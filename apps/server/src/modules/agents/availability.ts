@@ -1,0 +1,59 @@
+import type { AgentIndex, AgentPeer, AgentState } from '@parley/protocol';
+import type { EventHub } from '../../lib/events.js';
+import { AgentPresenceStore } from '../../realtime/presence.js';
+import type { AuthContext } from '../auth/service.js';
+import type { AgentAvailabilityRepository } from './availability-repository.js';
+
+const asState = (value: string | undefined): AgentState => (value === '1' ? '1' : '0');
+
+/**
+ * Agents as the workbench sees them: the availability each chooses (online or hidden) and whether a
+ * console of theirs is open. Every change reaches the other agents (`agent.stateChanged`).
+ */
+export class AvailabilityService {
+  constructor(
+    private readonly repo: AgentAvailabilityRepository,
+    private readonly events: EventHub,
+    /** Runs when an agent may take conversations now: waiting visitors are handed out. */
+    private readonly onAvailable: () => Promise<void>,
+  ) {}
+
+  async index(auth: AuthContext): Promise<AgentIndex> {
+    const agent = await this.repo.findByUuid(this.repo.db, auth.uuid);
+    return {
+      info: { uuid: auth.uuid, nickname: auth.nickname, avatar: auth.avatar, state: asState(agent?.state) },
+      userVoice: '/sounds/visitor.wav',
+      msgVoice: '/sounds/message.wav',
+    };
+  }
+
+  /** Online ('0') or hidden ('1'); going online hands out waiting visitors. */
+  async setState(auth: AuthContext, state: AgentState): Promise<{ state: AgentState }> {
+    await this.repo.updateState(auth.uuid, state);
+    const online = await this.repo.isPresent(auth.uuid, AgentPresenceStore.freshSince());
+    await this.events.emit('agent.stateChanged', { uuid: auth.uuid, state, online });
+    if (state === '0') await this.onAvailable();
+    return { state };
+  }
+
+  /** A console of the agent opened or closed on this process: tells everyone whether one is open anywhere. */
+  async consoleChanged(uuid: string): Promise<void> {
+    const agent = await this.repo.findByUuid(this.repo.db, uuid);
+    if (!agent) return;
+    const online = await this.repo.isPresent(uuid, AgentPresenceStore.freshSince());
+    await this.events.emit('agent.stateChanged', { uuid, state: asState(agent.state), online });
+  }
+
+  async peers(): Promise<{ list: AgentPeer[] }> {
+    const rows = await this.repo.peers(AgentPresenceStore.freshSince());
+    return {
+      list: rows.map((row) => ({
+        uuid: row.uuid,
+        nickname: row.nickname,
+        avatar: row.avatar,
+        state: asState(row.state),
+        online: Boolean(row.present),
+      })),
+    };
+  }
+}

@@ -1,0 +1,124 @@
+import type { Selectable } from 'kysely';
+import type { Db, DbOrTx } from '../../db/index.js';
+import type { MessagesTable } from '../../db/schema.js';
+
+export type MessageRow = Selectable<MessagesTable>;
+
+export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn'>;
+
+/** SQL of conversations, their messages and the supervisors monitoring them. */
+export class ConversationRepository {
+  constructor(readonly db: Db) {}
+
+  findMessageByOnlyId(db: DbOrTx, visitorId: number, onlyId: string) {
+    return db.selectFrom('messages').selectAll().where('visitor_id', '=', visitorId).where('only_id', '=', onlyId).executeTakeFirst();
+  }
+
+  /** Stores a message under a seq already taken from the visitor's counter (VisitorRepository.takeSeq). */
+  insertMessageAt(tx: DbOrTx, visitorId: number, seq: number, message: NewMessage): Promise<MessageRow> {
+    return tx
+      .insertInto('messages')
+      .values({ ...message, visitor_id: visitorId, seq, withdrawn: 0 })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  listMessages(visitorId: number, options: { afterSeq?: number | undefined; beforeSeq?: number | undefined; limit: number }) {
+    let query = this.db.selectFrom('messages').selectAll().where('visitor_id', '=', visitorId);
+    if (options.afterSeq !== undefined) query = query.where('seq', '>', options.afterSeq);
+    if (options.beforeSeq !== undefined) {
+      // Scrolling back: the `limit` messages just before beforeSeq, still answered in seq order.
+      return query
+        .where('seq', '<', options.beforeSeq)
+        .orderBy('seq', 'desc')
+        .limit(options.limit)
+        .execute()
+        .then((rows) => rows.reverse());
+    }
+    if (options.afterSeq === undefined) {
+      return query
+        .orderBy('seq', 'desc')
+        .limit(options.limit)
+        .execute()
+        .then((rows) => rows.reverse());
+    }
+    return query.orderBy('seq', 'asc').limit(options.limit).execute();
+  }
+
+  /** Each visitor's newest message (the one at its last seq). */
+  async lastMessages(visitorIds: number[]): Promise<Map<number, MessageRow>> {
+    if (visitorIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('messages as m')
+      .selectAll('m')
+      .innerJoin('visitors as v', (join) => join.onRef('v.id', '=', 'm.visitor_id').onRef('v.last_seq', '=', 'm.seq'))
+      .where('m.visitor_id', 'in', visitorIds)
+      .execute();
+    return new Map(rows.map((row) => [row.visitor_id, row]));
+  }
+
+  async markWithdrawn(db: DbOrTx, messageId: number): Promise<void> {
+    await db.updateTable('messages').set({ withdrawn: 1 }).where('id', '=', messageId).execute();
+  }
+
+  async open(db: DbOrTx, visitorId: number, serviceId: string | null, firstSeq: number, at: string): Promise<void> {
+    await db
+      .insertInto('conversations')
+      .values({ visitor_id: visitorId, service_id: serviceId, first_seq: firstSeq, last_seq: firstSeq, comment: '', started_at: at })
+      .execute();
+  }
+
+  latest(db: DbOrTx, visitorId: number) {
+    return db.selectFrom('conversations').selectAll().where('visitor_id', '=', visitorId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  }
+
+  async update(
+    db: DbOrTx,
+    id: number,
+    changes: Partial<{ service_id: string | null; last_seq: number; ended_at: string; score: number; comment: string }>,
+  ): Promise<void> {
+    await db.updateTable('conversations').set(changes).where('id', '=', id).execute();
+  }
+
+  async addMonitor(visitorId: number, agentUuid: string, at: string): Promise<void> {
+    const exists = await this.db
+      .selectFrom('monitors')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('agent_uuid', '=', agentUuid)
+      .executeTakeFirst();
+    if (!exists) await this.db.insertInto('monitors').values({ visitor_id: visitorId, agent_uuid: agentUuid, created_at: at }).execute();
+  }
+
+  async monitorsOf(visitorId: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('monitors').select('agent_uuid').where('visitor_id', '=', visitorId).execute();
+    return rows.map((row) => row.agent_uuid);
+  }
+
+  async clearMonitors(db: DbOrTx, visitorId: number): Promise<void> {
+    await db.deleteFrom('monitors').where('visitor_id', '=', visitorId).execute();
+  }
+
+  /**
+   * Whether an agent took part in one of a visitor's conversations: was given one, or spoke in one (a
+   * transfer moves the conversation's agent, but the earlier agent's messages and tips keep its uuid).
+   */
+  async tookPart(db: DbOrTx, visitorId: number, agentUuid: string): Promise<boolean> {
+    const given = await db
+      .selectFrom('conversations')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('service_id', '=', agentUuid)
+      .limit(1)
+      .executeTakeFirst();
+    if (given) return true;
+    const spoke = await db
+      .selectFrom('messages')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('service_id', '=', agentUuid)
+      .limit(1)
+      .executeTakeFirst();
+    return spoke !== undefined;
+  }
+}

@@ -1,0 +1,104 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, DbOrTx } from '../../db/index.js';
+import type { AgentRef, EventHub } from '../../lib/events.js';
+import { isoNow } from '../../lib/time.js';
+import { AgentPresenceStore } from '../../realtime/presence.js';
+import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
+import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
+import type { ConversationRepository } from './repository.js';
+
+/**
+ * Who answers a visitor: a new conversation goes to the least loaded available agent, or waits in the
+ * queue; waiting visitors are handed out, oldest first, as agents come online or get room.
+ */
+export class Routing {
+  private draining: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: ConversationRepository,
+    private readonly visitors: VisitorRepository,
+    private readonly agents: AgentAvailabilityRepository,
+    private readonly events: EventHub,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Opens a conversation for a visitor without one, given to `agent` or waiting; the visitor as it is now. */
+  async open(tx: DbOrTx, visitor: VisitorRow, agent: AgentRef | null): Promise<VisitorRow> {
+    const now = isoNow();
+    const to = agent
+      ? { state: 'current', service_id: agent.uuid, wait_since: null }
+      : { state: 'wait', service_id: null, wait_since: now };
+    await this.visitors.transition(tx, visitor.id, { states: ['end'] }, to);
+    await this.repo.open(tx, visitor.id, agent?.uuid ?? null, visitor.last_seq + 1, now);
+    return { ...visitor, ...to };
+  }
+
+  /** Tells everyone concerned where a newly opened conversation went. */
+  async opened(visitor: VisitorRow, agent: AgentRef | null): Promise<void> {
+    await this.events.emit('conversation.opened', { visitor, agent });
+    if (!agent) await this.queueChanged();
+  }
+
+  /** The online, connected agent with the fewest open conversations below its limit. */
+  async pickAgent(tx: DbOrTx): Promise<AgentRef | undefined> {
+    const agents = await this.agents.available(tx, AgentPresenceStore.freshSince());
+    if (agents.length === 0) return undefined;
+    const load = await this.visitors.openLoad(tx);
+    let best: (typeof agents)[number] | undefined;
+    let bestLoad = Number.POSITIVE_INFINITY;
+    for (const agent of agents) {
+      const open = load.get(agent.uuid) ?? 0;
+      if (open < agent.max_chats && open < bestLoad) {
+        best = agent;
+        bestLoad = open;
+      }
+    }
+    return best && { uuid: best.uuid, nickname: best.nickname, avatar: best.avatar };
+  }
+
+  /** Tells each waiting visitor its place in the queue. */
+  async queueChanged(): Promise<void> {
+    const queue = await this.visitors.waiting(this.db);
+    await this.events.emit('queue.changed', { queue: queue.map((visitor) => visitor.public_id) });
+  }
+
+  /** Gives waiting visitors, oldest first, to agents with room; one drain at a time in this process. */
+  drain(): Promise<void> {
+    this.draining = this.draining.then(
+      () => this.drainQueue(),
+      () => this.drainQueue(),
+    );
+    return this.draining.catch((error: unknown) => this.log.error({ err: error }, 'queue drain failed'));
+  }
+
+  private async drainQueue(): Promise<void> {
+    let changed = false;
+    for (;;) {
+      const handed = await this.db.transaction().execute(async (tx) => {
+        const [next] = await this.visitors.waiting(tx);
+        if (!next) return undefined;
+        const agent = await this.pickAgent(tx);
+        if (!agent) return undefined;
+        if (
+          !(await this.visitors.transition(
+            tx,
+            next.id,
+            { states: ['wait'] },
+            { state: 'current', service_id: agent.uuid, wait_since: null },
+          ))
+        )
+          return null;
+        const conversation = await this.repo.latest(tx, next.id);
+        if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: agent.uuid });
+        const visitor = await this.visitors.findById(tx, next.id);
+        return visitor && { visitor, agent };
+      });
+      if (handed === undefined) break;
+      if (handed === null) continue;
+      changed = true;
+      await this.events.emit('conversation.assigned', { visitor: handed.visitor, agent: handed.agent, by: 'queue' });
+    }
+    if (changed) await this.queueChanged();
+  }
+}

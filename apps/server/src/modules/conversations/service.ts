@@ -1,0 +1,392 @@
+import { randomBytes } from 'node:crypto';
+import { ADMIN_ROLE, can, type Message, type MessageType, type TipKind, type Visit, type Visitor } from '@parley/protocol';
+import { isUniqueViolation } from '../../db/errors.js';
+import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { AgentRef, EventHub } from '../../lib/events.js';
+import { isoNow } from '../../lib/time.js';
+import { hashToken } from '../../lib/tokens.js';
+import { AgentPresenceStore } from '../../realtime/presence.js';
+import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
+import type { AuthContext } from '../auth/service.js';
+import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
+import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
+import { toVisitor, visitorNickname } from '../visitors/views.js';
+import type { ConversationRepository, MessageRow } from './repository.js';
+import type { Routing } from './routing.js';
+import { toMessage } from './views.js';
+
+export const WITHDRAW_WINDOW_MS = 2 * 60 * 1000;
+const CATCH_UP_LIMIT = 200;
+
+/** Who sent a message, for idempotency: a resend returns the stored message to its own sender only. */
+type Sender = { role: 'user' } | { role: 'service'; uuid: string };
+
+/** The stored message of a resent onlyID; 409 when someone else used that onlyID for this visitor. */
+function resentBy(sender: Sender, row: MessageRow): MessageRow {
+  const own = sender.role === 'user' ? row.role === 'user' : row.role === 'service' && row.service_id === sender.uuid;
+  if (!own) throw conflict('onlyIdTaken');
+  return row;
+}
+
+/** A supervisor may read and monitor any conversation. */
+export function isSupervisor(auth: AuthContext): boolean {
+  return can(auth, { role: [ADMIN_ROLE] }) || auth.permissions.includes('setPermissions:service');
+}
+
+/**
+ * Conversations: their messages and who answers them. Every message is stored (with its seq, in one
+ * transaction) before anyone is told; events go out once the transaction has committed.
+ */
+export class ConversationService {
+  constructor(
+    private readonly repo: ConversationRepository,
+    private readonly visitorRepo: VisitorRepository,
+    private readonly visitors: VisitorService,
+    private readonly agents: AgentAvailabilityRepository,
+    readonly routing: Routing,
+    private readonly events: EventHub,
+  ) {}
+
+  private get db() {
+    return this.repo.db;
+  }
+
+  // ---------------------------------------------------------------- visitor side
+
+  async visitorMessages(credential: string, afterSeq: number | undefined): Promise<{ list: Message[] }> {
+    const visitor = await this.visitors.orFail(credential);
+    const rows = await this.repo.listMessages(visitor.id, { afterSeq, limit: afterSeq === undefined ? INITIAL_MESSAGES : CATCH_UP_LIMIT });
+    return { list: rows.map((row) => toMessage(row, visitor.public_id)) };
+  }
+
+  /** A visitor's message; opens a conversation (agent or queue) when none is open. Idempotent on onlyID. */
+  async visitorMessage(credential: string, input: { msg: string; onlyID: string; type?: MessageType | undefined }): Promise<Message> {
+    let outcome: { row: MessageRow; visitor: VisitorRow; opened: { visitor: VisitorRow; agent: AgentRef | null } | undefined };
+    try {
+      outcome = await this.db.transaction().execute(async (tx) => {
+        // Most messages join an open conversation: one statement takes the seq and reads the visitor.
+        const tokenHash = hashToken(credential);
+        let visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
+        let opened: { visitor: VisitorRow; agent: AgentRef | null } | undefined;
+        if (!visitor) {
+          const closed = await this.visitors.orFail(credential, tx);
+          const agent = (await this.routing.pickAgent(tx)) ?? null;
+          await this.routing.open(tx, closed, agent);
+          visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
+          if (!visitor) throw new Error('a conversation just opened is not open');
+          opened = { visitor, agent };
+        }
+        // A resent onlyID fails the unique index here and rolls all of this back (see the catch).
+        const row = await this.repo.insertMessageAt(tx, visitor.id, visitor.last_seq, {
+          only_id: input.onlyID,
+          role: 'user',
+          type: input.type ?? 'text',
+          msg: input.msg,
+          nickname: visitorNickname(visitor),
+          service_id: visitor.service_id,
+          created_at: isoNow(),
+        });
+        return { row, visitor, opened };
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A resend of a stored message, or two copies of one send that raced: the stored one answers.
+      const visitor = await this.visitors.orFail(credential);
+      const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
+      if (!existing) throw error;
+      return toMessage(resentBy({ role: 'user' }, existing), visitor.public_id);
+    }
+    const message = toMessage(outcome.row, outcome.visitor.public_id);
+    if (outcome.opened) await this.routing.opened(outcome.opened.visitor, outcome.opened.agent);
+    await this.events.emit('message.stored', { visitor: outcome.visitor, message, visitorSees: false });
+    return message;
+  }
+
+  async rate(credential: string, score: number, comment: string | undefined): Promise<void> {
+    const visitor = await this.visitors.orFail(credential);
+    const conversation = await this.repo.latest(this.db, visitor.id);
+    if (!conversation) throw conflict('nothingToRate');
+    await this.repo.update(this.db, conversation.id, { score, comment: comment ?? '' });
+    await this.events.emit('conversation.rated', { visitor, conversationId: conversation.id, score, comment: comment ?? '' });
+  }
+
+  // ---------------------------------------------------------------- visitor presence
+
+  /** A visitor's widget connected: agents hear of it, and the widget learns at once where it stands. */
+  async visitorOnline(publicId: string): Promise<void> {
+    const visitor = await this.visitors.markOnline(publicId);
+    if (!visitor) return;
+    if (visitor.state === 'current' && visitor.service_id) {
+      const agent = await this.agents.findByUuid(this.db, visitor.service_id);
+      if (agent)
+        await this.events.emit('visitor.reconnected', {
+          visitor,
+          agent: { uuid: agent.uuid, nickname: agent.nickname, avatar: agent.avatar },
+        });
+    } else if (visitor.state === 'wait') {
+      await this.routing.queueChanged();
+    }
+  }
+
+  /** Called after the grace period once a visitor's last socket has closed. */
+  async visitorLeft(publicId: string): Promise<void> {
+    const visitor = await this.visitors.markOffline(publicId);
+    if (!visitor) return;
+    if (visitor.state === 'wait') {
+      await this.close(visitor, null, 'tip.visitorLeft', false);
+    } else if (visitor.state === 'current') {
+      await this.addTip(visitor, 'tip.visitorLeft', visitorNickname(visitor), false);
+    }
+  }
+
+  // ---------------------------------------------------------------- agent side
+
+  /**
+   * Who reads a visitor's messages and pages: supervisors always; while a conversation is open its agent
+   * and monitors; while it waits any agent (who may take it). Once no conversation is open, its past
+   * conversations are read by holders of seeHistorical and the agents who took part in one of them; the
+   * pages of a visitor browsing now stay open to every agent, who may greet it from them.
+   */
+  private async canRead(auth: AuthContext, visitor: VisitorRow, what: 'messages' | 'visits'): Promise<boolean> {
+    if (isSupervisor(auth)) return true;
+    if (visitor.state === 'current' && visitor.service_id)
+      return visitor.service_id === auth.uuid || (await this.repo.monitorsOf(visitor.id)).includes(auth.uuid);
+    if (visitor.state !== 'end') return true;
+    if (what === 'visits' && visitor.online === 1) return true;
+    if (visitor.last_seq === 0 || auth.permissions.includes('seePermissions:seeHistorical')) return true;
+    return this.repo.tookPart(this.db, visitor.id, auth.uuid);
+  }
+
+  private async readable(auth: AuthContext, publicId: string, what: 'messages' | 'visits'): Promise<VisitorRow> {
+    const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
+    if (!visitor) throw notFound();
+    if (!(await this.canRead(auth, visitor, what))) throw forbidden();
+    return visitor;
+  }
+
+  async userList(auth: AuthContext): Promise<{ list: Visitor[] }> {
+    const rows = await this.visitorRepo.listActive();
+    const supervisor = isSupervisor(auth);
+    const visible = rows.filter((row) => supervisor || row.state !== 'current' || row.service_id === auth.uuid);
+    const last = await this.repo.lastMessages(visible.map((row) => row.id));
+    return { list: visible.map((row) => toVisitor(row, last.get(row.id))) };
+  }
+
+  async agentMessages(
+    auth: AuthContext,
+    publicId: string,
+    query: { afterSeq?: number | undefined; beforeSeq?: number | undefined; limit?: number | undefined },
+  ) {
+    const visitor = await this.readable(auth, publicId, 'messages');
+    const rows = await this.repo.listMessages(visitor.id, {
+      afterSeq: query.afterSeq,
+      beforeSeq: query.beforeSeq,
+      limit: query.limit ?? INITIAL_MESSAGES,
+    });
+    if (visitor.service_id === auth.uuid && visitor.unread > 0) await this.visitorRepo.update(this.db, visitor.id, { unread: 0 });
+    return { list: rows.map((row) => toMessage(row, publicId)) };
+  }
+
+  async visits(auth: AuthContext, publicId: string): Promise<{ list: Visit[] }> {
+    const visitor = await this.readable(auth, publicId, 'visits');
+    const rows = await this.visitorRepo.listVisits(visitor.id, 100);
+    return { list: rows.map((row) => ({ URL: row.url, title: row.title, created_at: row.created_at })) };
+  }
+
+  /** Takes a waiting (or browsing) visitor; 409 when another agent already has it. */
+  async accept(auth: AuthContext, publicId: string): Promise<Visitor> {
+    const me: AgentRef = { uuid: auth.uuid, nickname: auth.nickname, avatar: auth.avatar };
+    const result = await this.db.transaction().execute(async (tx) => {
+      const visitor = await this.visitorRepo.findByPublicId(tx, publicId);
+      if (!visitor) throw notFound();
+      if (visitor.state === 'current') {
+        if (visitor.service_id === auth.uuid) return { visitor, change: undefined };
+        throw conflict('conversationTaken');
+      }
+      if (visitor.state === 'end') return { visitor: await this.routing.open(tx, visitor, me), change: 'opened' as const };
+      if (
+        !(await this.visitorRepo.transition(
+          tx,
+          visitor.id,
+          { states: [visitor.state] },
+          { state: 'current', service_id: auth.uuid, wait_since: null },
+        ))
+      ) {
+        throw conflict('conversationTaken');
+      }
+      const conversation = await this.repo.latest(tx, visitor.id);
+      if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: auth.uuid });
+      return { visitor: { ...visitor, state: 'current', service_id: auth.uuid, wait_since: null }, change: 'assigned' as const };
+    });
+    if (result.change) {
+      if (result.change === 'opened') await this.events.emit('conversation.opened', { visitor: result.visitor, agent: me });
+      else await this.events.emit('conversation.assigned', { visitor: result.visitor, agent: me, by: 'agent' });
+      await this.addTip(result.visitor, 'tip.accepted', auth.nickname, true);
+      await this.routing.queueChanged();
+    }
+    return this.visitorView(result.visitor.id);
+  }
+
+  private async visitorView(id: number): Promise<Visitor> {
+    const row = await this.visitorRepo.findById(this.db, id);
+    if (!row) throw notFound();
+    const last = await this.repo.lastMessages([id]);
+    return toVisitor(row, last.get(id));
+  }
+
+  /** An agent's message; sending to a waiting visitor takes the conversation first. Idempotent on onlyID. */
+  async agentSend(
+    auth: AuthContext,
+    input: { YQToken: string; msg: string; onlyID: string; type?: MessageType | undefined },
+  ): Promise<Message> {
+    const publicId = input.YQToken;
+    const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
+    if (!visitor) throw notFound();
+    const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
+    const sender: Sender = { role: 'service', uuid: auth.uuid };
+    if (existing) return toMessage(resentBy(sender, existing), publicId);
+    if (visitor.state !== 'current' || visitor.service_id !== auth.uuid) {
+      if (visitor.state === 'current') throw new ApiError(403, 'notYourConversation');
+      await this.accept(auth, publicId);
+    }
+    let stored: { row: MessageRow; visitor: VisitorRow };
+    try {
+      stored = await this.db.transaction().execute(async (tx) => {
+        const current = await this.visitorRepo.findByPublicId(tx, publicId);
+        if (!current) throw notFound();
+        if (current.state !== 'current' || current.service_id !== auth.uuid) throw new ApiError(403, 'notYourConversation');
+        const seq = await this.visitorRepo.takeSeq(tx, current.id, 'smsg');
+        const row = await this.repo.insertMessageAt(tx, current.id, seq, {
+          only_id: input.onlyID,
+          role: 'service',
+          type: input.type ?? 'text',
+          msg: input.msg,
+          nickname: auth.nickname,
+          service_id: auth.uuid,
+          created_at: isoNow(),
+        });
+        await this.visitorRepo.update(tx, current.id, { unread: 0 });
+        return { row, visitor: current };
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const again = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
+      if (!again) throw error;
+      return toMessage(resentBy(sender, again), publicId);
+    }
+    const message = toMessage(stored.row, publicId);
+    await this.events.emit('message.stored', { visitor: stored.visitor, message, visitorSees: true });
+    return message;
+  }
+
+  /** Hands an open conversation to another agent, who must have a console open to see it. */
+  async transfer(auth: AuthContext, publicId: string, serviceID: string): Promise<Visitor> {
+    const target = await this.agents.findByUuid(this.db, serviceID);
+    if (!target || target.disabled === 1 || target.uuid === auth.uuid) throw new ApiError(400, 'transferTarget');
+    const before = await this.visitorRepo.findByPublicId(this.db, publicId);
+    if (!before) throw notFound();
+    if (before.state !== 'current') throw conflict('conversationClosed');
+    if (before.service_id !== auth.uuid && !isSupervisor(auth)) throw new ApiError(403, 'notYourConversation');
+    if (!(await this.agents.isPresent(target.uuid, AgentPresenceStore.freshSince()))) throw conflict('agentNotConnected');
+    const moved = await this.db.transaction().execute(async (tx) => {
+      if (
+        !(await this.visitorRepo.transition(
+          tx,
+          before.id,
+          { states: ['current'], serviceId: before.service_id },
+          { state: 'current', service_id: target.uuid },
+        ))
+      )
+        return false;
+      const conversation = await this.repo.latest(tx, before.id);
+      if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: target.uuid });
+      return true;
+    });
+    if (!moved) throw conflict('conversationTaken');
+    const after: VisitorRow = { ...before, service_id: target.uuid };
+    const to: AgentRef = { uuid: target.uuid, nickname: target.nickname, avatar: target.avatar };
+    await this.events.emit('conversation.transferred', { visitor: after, from: before.service_id, to });
+    await this.addTip(after, 'tip.transferred', target.nickname, true, before);
+    return this.visitorView(before.id);
+  }
+
+  async end(auth: AuthContext, publicId: string): Promise<Visitor> {
+    const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
+    if (!visitor) throw notFound();
+    if (visitor.state === 'end') throw conflict('conversationClosed');
+    if (visitor.state === 'current' && visitor.service_id !== auth.uuid && !isSupervisor(auth))
+      throw new ApiError(403, 'notYourConversation');
+    await this.close(visitor, auth.nickname, 'tip.ended', true);
+    return this.visitorView(visitor.id);
+  }
+
+  private async close(visitor: VisitorRow, by: string | null, tip: TipKind, tellVisitor: boolean): Promise<void> {
+    const closed = await this.db.transaction().execute(async (tx) => {
+      if (
+        !(await this.visitorRepo.transition(
+          tx,
+          visitor.id,
+          { states: [visitor.state] },
+          { state: 'end', service_id: visitor.service_id, wait_since: null },
+        ))
+      )
+        return false;
+      const conversation = await this.repo.latest(tx, visitor.id);
+      const fresh = await this.visitorRepo.findById(tx, visitor.id);
+      if (conversation && !conversation.ended_at)
+        await this.repo.update(tx, conversation.id, { ended_at: isoNow(), last_seq: fresh?.last_seq ?? visitor.last_seq });
+      await this.repo.clearMonitors(tx, visitor.id);
+      return true;
+    });
+    if (!closed) return;
+    // An ended conversation's events reach every agent, those who followed it included.
+    await this.addTip({ ...visitor, state: 'end' }, tip, by ?? visitorNickname(visitor), tellVisitor);
+    const rate = tellVisitor && (await this.visitors.widgetSettings(visitor.lang)).rating;
+    await this.events.emit('conversation.ended', { visitor, by, tellVisitor, rate });
+    if (visitor.state === 'wait') await this.routing.queueChanged();
+    else void this.routing.drain();
+  }
+
+  /** Stores a system tip in the conversation; its agents see it (and the visitor, if asked). */
+  private async addTip(visitor: VisitorRow, kind: TipKind, name: string, visitorSees: boolean, before?: VisitorRow): Promise<void> {
+    const row = await this.db.transaction().execute(async (tx) => {
+      const seq = await this.visitorRepo.takeSeq(tx, visitor.id, null);
+      return this.repo.insertMessageAt(tx, visitor.id, seq, {
+        only_id: `tip-${randomBytes(8).toString('hex')}`,
+        role: 'tip',
+        type: 'text',
+        msg: kind,
+        nickname: name,
+        service_id: visitor.service_id,
+        created_at: isoNow(),
+      });
+    });
+    const message = toMessage(row, visitor.public_id);
+    await this.events.emit('message.stored', { visitor, message, visitorSees, ...(before ? { alsoAgentsOf: before } : {}) });
+  }
+
+  async withdraw(auth: AuthContext, publicId: string, onlyID: string): Promise<void> {
+    const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
+    if (!visitor) throw notFound();
+    const message = await this.repo.findMessageByOnlyId(this.db, visitor.id, onlyID);
+    if (!message) throw notFound('messageMissing');
+    if (message.role !== 'service' || message.service_id !== auth.uuid) throw new ApiError(403, 'withdrawNotSender');
+    if (message.withdrawn) return;
+    if (Date.now() - Date.parse(message.created_at) > WITHDRAW_WINDOW_MS) throw conflict('withdrawTooLate');
+    await this.repo.markWithdrawn(this.db, message.id);
+    await this.events.emit('message.withdrawn', { visitor, onlyID });
+  }
+
+  async monitor(auth: AuthContext, publicId: string): Promise<Visitor> {
+    if (!isSupervisor(auth)) throw new ApiError(403, 'supervisorOnly');
+    const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
+    if (!visitor) throw notFound();
+    await this.repo.addMonitor(visitor.id, auth.uuid, isoNow());
+    return this.visitorView(visitor.id);
+  }
+
+  async markRead(auth: AuthContext, publicId: string): Promise<void> {
+    const visitor = await this.readable(auth, publicId, 'messages');
+    if (visitor.service_id === auth.uuid) await this.visitorRepo.update(this.db, visitor.id, { unread: 0 });
+  }
+}

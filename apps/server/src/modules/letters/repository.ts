@@ -1,0 +1,116 @@
+import type { LetterState } from '@parley/protocol';
+import type { Db } from '../../db/index.js';
+import { type Page, paginate } from '../../db/paginate.js';
+import { containsText } from '../../db/sql.js';
+
+export interface LetterFilter {
+  state?: LetterState | undefined;
+  keyword?: string | undefined;
+  /** ISO instants: `from` included, `to` included unless `toExcluded`. */
+  from?: string | undefined;
+  to?: string | undefined;
+  toExcluded?: boolean;
+}
+
+const letterColumns = [
+  'letters.id',
+  'visitors.public_id',
+  'letters.name',
+  'letters.phone',
+  'letters.email',
+  'letters.content',
+  'letters.created_at',
+  'letters.read',
+  'letters.handled',
+  'letters.handled_by',
+  'letters.note',
+] as const;
+
+/** SQL of leave-messages. */
+export class LetterRepository {
+  constructor(readonly db: Db) {}
+
+  async insert(row: {
+    visitor_id: number | null;
+    name: string;
+    phone: string;
+    email: string;
+    content: string;
+    ip: string;
+    created_at: string;
+  }): Promise<number> {
+    const inserted = await this.db
+      .insertInto('letters')
+      .values({ ...row, read: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  private joined() {
+    return this.db.selectFrom('letters').leftJoin('visitors', 'visitors.id', 'letters.visitor_id');
+  }
+
+  private filtered(filter: LetterFilter) {
+    let query = this.joined();
+    if (filter.state === 'unread') query = query.where('letters.read', '=', 0);
+    if (filter.state === 'read') query = query.where('letters.read', '=', 1).where('letters.handled', '=', 0);
+    if (filter.state === 'handled') query = query.where('letters.handled', '=', 1);
+    const { keyword, from, to } = filter;
+    if (keyword)
+      query = query.where((eb) =>
+        eb.or(['letters.name', 'letters.phone', 'letters.email', 'letters.content'].map((column) => containsText(column, keyword))),
+      );
+    if (from) query = query.where('letters.created_at', '>=', from);
+    if (to) query = query.where('letters.created_at', filter.toExcluded ? '<' : '<=', to);
+    return query;
+  }
+
+  list(filter: LetterFilter, page: Page) {
+    return paginate(
+      () => this.filtered(filter),
+      (query) => query.select(letterColumns).orderBy('letters.created_at', 'desc').orderBy('letters.id', 'desc'),
+      page,
+    );
+  }
+
+  findById(id: number) {
+    return this.joined().select(letterColumns).where('letters.id', '=', id).executeTakeFirst();
+  }
+
+  async markRead(ids: number[], at: string): Promise<void> {
+    await this.db.updateTable('letters').set({ read: 1, read_at: at }).where('id', 'in', ids).where('read', '=', 0).execute();
+  }
+
+  /** Handling reads the letter too; un-handling forgets who handled it. Undefined `note` keeps the note. */
+  async setHandled(id: number, handledBy: string | null, at: string, note: string | undefined): Promise<boolean> {
+    const handled = handledBy !== null;
+    const result = await this.db
+      .updateTable('letters')
+      .set({
+        handled: handled ? 1 : 0,
+        handled_by: handledBy,
+        handled_at: handled ? at : null,
+        ...(note === undefined ? {} : { note }),
+      })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (handled) await this.db.updateTable('letters').set({ read: 1, read_at: at }).where('id', '=', id).where('read', '=', 0).execute();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async deleteMany(ids: number[]): Promise<void> {
+    await this.db.deleteFrom('letters').where('id', 'in', ids).execute();
+  }
+
+  async unread(): Promise<{ count: number; latest: string | null }> {
+    const row = await this.db
+      .selectFrom('letters')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('created_at').as('latest')])
+      .where('read', '=', 0)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), latest: row.latest ?? null };
+  }
+}
+
+export type LetterRow = NonNullable<Awaited<ReturnType<LetterRepository['findById']>>>;

@@ -1,0 +1,144 @@
+import type { ExpressionBuilder, Selectable, UpdateObject } from 'kysely';
+import type { Db, DbOrTx } from '../../db/index.js';
+import type { Database, VisitorsTable } from '../../db/schema.js';
+
+export type VisitorRow = Selectable<VisitorsTable>;
+
+/** Which side's counter a new message moves: 'umsg' (the visitor's, also unread), 'smsg' (agents'), or none (tips). */
+export type MessageCounter = 'umsg' | 'smsg' | null;
+
+/** A new message's seq, and its side's counter. */
+function nextSeq(counter: MessageCounter) {
+  return (eb: ExpressionBuilder<Database, 'visitors'>): UpdateObject<Database, 'visitors'> => ({
+    last_seq: eb('last_seq', '+', 1),
+    ...(counter === 'umsg' ? { umsg: eb('umsg', '+', 1), unread: eb('unread', '+', 1) } : {}),
+    ...(counter === 'smsg' ? { smsg: eb('smsg', '+', 1) } : {}),
+  });
+}
+
+/** SQL of visitors (with their conversation state and message counters) and of the pages they visit. */
+export class VisitorRepository {
+  constructor(readonly db: Db) {}
+
+  /** The visitor API's lookup: by the hash of the credential. */
+  findByTokenHash(db: DbOrTx, tokenHash: string) {
+    return db.selectFrom('visitors').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  }
+
+  /** The agents' lookup: by the public id. */
+  findByPublicId(db: DbOrTx, publicId: string) {
+    return db.selectFrom('visitors').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  }
+
+  findById(db: DbOrTx, id: number) {
+    return db.selectFrom('visitors').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(db: DbOrTx, row: Omit<VisitorRow, 'id'>): Promise<VisitorRow> {
+    return db.insertInto('visitors').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(db: DbOrTx, id: number, changes: Partial<Omit<VisitorRow, 'id' | 'token_hash' | 'public_id'>>): Promise<void> {
+    await db.updateTable('visitors').set(changes).where('id', '=', id).execute();
+  }
+
+  /**
+   * Moves a visitor from one of `from` states to a new state and agent, only if it is still in one of
+   * them: the row update is the lock, so of two racing agents exactly one sees a change.
+   */
+  async transition(
+    db: DbOrTx,
+    id: number,
+    from: { states: string[]; serviceId?: string | null },
+    to: { state: string; service_id: string | null; wait_since?: string | null },
+  ): Promise<boolean> {
+    let query = db.updateTable('visitors').set(to).where('id', '=', id).where('state', 'in', from.states);
+    if (from.serviceId !== undefined) {
+      query = from.serviceId === null ? query.where('service_id', 'is', null) : query.where('service_id', '=', from.serviceId);
+    }
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Takes the visitor's next message seq and moves its side's counter. Must run inside a transaction: the
+   * update locks the visitor's row, so seqs are gap-free and in commit order.
+   */
+  async takeSeq(tx: DbOrTx, id: number, counter: MessageCounter): Promise<number> {
+    const bumped = await tx
+      .updateTable('visitors')
+      .set(nextSeq(counter))
+      .where('id', '=', id)
+      .returning('last_seq')
+      .executeTakeFirstOrThrow();
+    return bumped.last_seq;
+  }
+
+  /**
+   * The hot path of a visitor's message, in one statement: a visitor with an open conversation gets
+   * its next seq and its counters bumped, and comes back whole. Undefined when the credential is unknown
+   * or no conversation is open (the caller then opens one first). Inside a transaction, like takeSeq.
+   */
+  takeSeqInConversation(tx: DbOrTx, tokenHash: string): Promise<VisitorRow | undefined> {
+    return tx
+      .updateTable('visitors')
+      .set(nextSeq('umsg'))
+      .where('token_hash', '=', tokenHash)
+      .where('state', '<>', 'end')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async insertVisit(visitorId: number, url: string, title: string, at: string): Promise<void> {
+    await this.db.insertInto('visits').values({ visitor_id: visitorId, url, title, created_at: at }).execute();
+  }
+
+  listVisits(visitorId: number, limit: number) {
+    return this.db
+      .selectFrom('visits')
+      .select(['url', 'title', 'created_at'])
+      .where('visitor_id', '=', visitorId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Visitors online now or in an open conversation. */
+  listActive() {
+    return this.db
+      .selectFrom('visitors')
+      .selectAll()
+      .where((eb) => eb.or([eb('online', '=', 1), eb('state', 'in', ['wait', 'current', 'robot'])]))
+      .orderBy('last_seen_at', 'desc')
+      .limit(1000)
+      .execute();
+  }
+
+  /** The queue, oldest first. */
+  waiting(db: DbOrTx) {
+    return db
+      .selectFrom('visitors')
+      .select(['id', 'public_id', 'wait_since'])
+      .where('state', '=', 'wait')
+      .orderBy('wait_since')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Open conversations per agent uuid. */
+  async openLoad(db: DbOrTx): Promise<Map<string, number>> {
+    const rows = await db
+      .selectFrom('visitors')
+      .select((eb) => ['service_id', eb.fn.countAll<number>().as('n')])
+      .where('state', '=', 'current')
+      .where('service_id', 'is not', null)
+      .groupBy('service_id')
+      .execute();
+    return new Map(rows.map((row) => [row.service_id ?? '', Number(row.n)]));
+  }
+
+  /** On a start without other processes, nobody's socket survived the previous run. */
+  async markAllOffline(): Promise<void> {
+    await this.db.updateTable('visitors').set({ online: 0 }).where('online', '=', 1).execute();
+  }
+}

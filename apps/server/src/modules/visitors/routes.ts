@@ -1,0 +1,16 @@
+import { clientMeta, type DefineRoute } from '../../lib/http.js';
+import type { VisitorService } from './service.js';
+
+/** The visitor API: no agent token; the YQToken handed out by init is the visitor's credential. */
+export function visitorRoutes(route: DefineRoute, visitors: VisitorService): void {
+  route('POST /api/visitor/init', {
+    access: 'public',
+    limit: 'visitorInit',
+    handler: ({ body, req }) => visitors.init(body, clientMeta(req)),
+  });
+  route('POST /api/visitor/visit', {
+    access: 'public',
+    limit: 'visitorVisit',
+    handler: ({ body }) => visitors.visit(body.YQToken, body.url, body.title ?? ''),
+  });
+}

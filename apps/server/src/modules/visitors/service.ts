@@ -1,0 +1,165 @@
+import type { VisitorInit, VisitorState, WidgetSettings } from '@parley/protocol';
+import type { DbOrTx } from '../../db/index.js';
+import { ApiError } from '../../lib/errors.js';
+import type { EventHub } from '../../lib/events.js';
+import { isoNow } from '../../lib/time.js';
+import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
+import { AgentPresenceStore } from '../../realtime/presence.js';
+import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
+import { defaultWidgetSettings } from '../chat/settings.js';
+import type { ConversationRepository } from '../conversations/repository.js';
+import { toMessage } from '../conversations/views.js';
+import { parseSource, parseUserAgent, regionOf } from './client-info.js';
+import type { VisitorRepository, VisitorRow } from './repository.js';
+import { toVisitor } from './views.js';
+
+export const INITIAL_MESSAGES = 50;
+
+export const unknownVisitor = () => new ApiError(401, 'visitorUnknown');
+
+/**
+ * Visitors: who they are, the pages they visit and whether a widget of theirs is open.
+ *
+ * A visitor has two names: its `credential` (the YQToken init hands to the widget; only its hash is
+ * stored) opens the visitor API, and its `publicId` (`YQToken` in everything agents see) names it to
+ * agents and grants nothing on the visitor API.
+ */
+export class VisitorService {
+  constructor(
+    readonly repo: VisitorRepository,
+    private readonly conversations: ConversationRepository,
+    private readonly agents: AgentAvailabilityRepository,
+    private readonly events: EventHub,
+  ) {}
+
+  private get db() {
+    return this.repo.db;
+  }
+
+  async init(
+    input: {
+      YQToken?: string | undefined;
+      url: string;
+      title?: string | undefined;
+      referrer?: string | undefined;
+      lang?: string | undefined;
+      channel?: string | undefined;
+    },
+    client: { ip: string; userAgent: string },
+  ): Promise<VisitorInit> {
+    const now = isoNow();
+    let credential = input.YQToken ?? '';
+    let visitor = credential ? await this.byCredential(this.db, credential) : undefined;
+    if (visitor) {
+      await this.repo.update(this.db, visitor.id, { last_seen_at: now, lang: input.lang ?? visitor.lang });
+    } else {
+      // A credential the server has never handed out is not adopted: visitors get fresh random ones only.
+      const agent = parseUserAgent(client.userAgent);
+      const source = parseSource(input.referrer ?? '', input.url);
+      credential = newVisitorCredential();
+      visitor = await this.repo.insert(this.db, {
+        token_hash: hashToken(credential),
+        public_id: newVisitorPublicId(),
+        name: '',
+        phone: '',
+        email: '',
+        channel: input.channel ?? 'web',
+        state: 'end',
+        service_id: null,
+        online: 0,
+        unread: 0,
+        umsg: 0,
+        smsg: 0,
+        last_seq: 0,
+        ip: client.ip,
+        region: regionOf(client.ip),
+        user_agent: client.userAgent.slice(0, 512),
+        platform: agent.platform,
+        browser: agent.browser,
+        device: agent.device,
+        referrer: (input.referrer ?? '').slice(0, 2048),
+        engine: source.engine,
+        keyword: source.keyword,
+        first_url: input.url,
+        lang: input.lang ?? '',
+        wait_since: null,
+        created_at: now,
+        last_seen_at: now,
+      });
+    }
+    await this.recordVisit(visitor, input.url, input.title ?? '', now);
+    const messages = await this.conversations.listMessages(visitor.id, { limit: INITIAL_MESSAGES });
+    const publicId = visitor.public_id;
+    return {
+      YQToken: credential,
+      id: publicId,
+      state: visitor.state as VisitorState,
+      serviceID: visitor.service_id,
+      settings: await this.widgetSettings(input.lang),
+      messages: messages.map((row) => toMessage(row, publicId)),
+    };
+  }
+
+  async widgetSettings(lang: string | undefined): Promise<WidgetSettings> {
+    const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
+    return { ...defaultWidgetSettings(lang?.toLowerCase().startsWith('en') ? 'en' : 'zh'), online };
+  }
+
+  async visit(credential: string, url: string, title: string): Promise<void> {
+    const visitor = await this.orFail(credential);
+    await this.recordVisit(visitor, url, title, isoNow());
+  }
+
+  private async recordVisit(visitor: VisitorRow, url: string, title: string, at: string): Promise<void> {
+    await this.repo.insertVisit(visitor.id, url, title.slice(0, 512), at);
+    await this.events.emit('visit.recorded', { visitor, visit: { URL: url, title, created_at: at } });
+  }
+
+  byCredential(db: DbOrTx, credential: string): Promise<VisitorRow | undefined> {
+    return this.repo.findByTokenHash(db, hashToken(credential));
+  }
+
+  /** The visitor API's lookup: 401 unless the credential is one init handed out. */
+  async orFail(credential: string, db: DbOrTx = this.db): Promise<VisitorRow> {
+    const visitor = await this.byCredential(db, credential);
+    if (!visitor) throw unknownVisitor();
+    return visitor;
+  }
+
+  /** The public id of the visitor with this credential, which its sockets are kept under. */
+  async publicIdOf(credential: string): Promise<string | undefined> {
+    return (await this.byCredential(this.db, credential))?.public_id;
+  }
+
+  async typing(publicId: string, text: string): Promise<void> {
+    const visitor = await this.repo.findByPublicId(this.db, publicId);
+    if (visitor) await this.events.emit('visitor.typing', { visitor, text });
+  }
+
+  /** Marks the visitor's widget open; agents hear of it when it was closed before. */
+  async markOnline(publicId: string): Promise<VisitorRow | undefined> {
+    const visitor = await this.repo.findByPublicId(this.db, publicId);
+    if (!visitor) return undefined;
+    await this.repo.update(this.db, visitor.id, { online: 1, last_seen_at: isoNow() });
+    if (visitor.online === 0) {
+      const online = { ...visitor, online: 1 };
+      const last = await this.conversations.lastMessages([visitor.id]);
+      await this.events.emit('visitor.online', { visitor: online, view: toVisitor(online, last.get(visitor.id)) });
+    }
+    return visitor;
+  }
+
+  /** Marks the visitor gone; the visitor as it was, or undefined when it was not online. */
+  async markOffline(publicId: string): Promise<VisitorRow | undefined> {
+    const visitor = await this.repo.findByPublicId(this.db, publicId);
+    if (!visitor || visitor.online === 0) return undefined;
+    await this.repo.update(this.db, visitor.id, { online: 0, last_seen_at: isoNow() });
+    await this.events.emit('visitor.offline', { visitor });
+    return visitor;
+  }
+
+  /** A name, phone and email the visitor gave (in a leave-message) fill a visitor not named yet. */
+  async rememberContact(visitor: VisitorRow, contact: { name: string; phone: string; email: string }): Promise<void> {
+    if (!visitor.name) await this.repo.update(this.db, visitor.id, contact);
+  }
+}

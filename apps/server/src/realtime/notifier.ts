@@ -1,0 +1,116 @@
+import { frame, type KnownFrame, SocketCode, type VisitorState } from '@parley/protocol';
+import type { AgentRef, EventHub } from '../lib/events.js';
+import type { AgentAvailabilityRepository } from '../modules/agents/availability-repository.js';
+import type { ConversationRepository } from '../modules/conversations/repository.js';
+import type { VisitorRow } from '../modules/visitors/repository.js';
+import type { Bus } from './bus.js';
+
+type Audience = Pick<VisitorRow, 'id' | 'state' | 'service_id'>;
+
+/**
+ * Turns domain events into socket frames and addresses them. A visitor's events go to its agent and the
+ * supervisors monitoring it while the conversation is someone's; to every agent while it is waiting or
+ * unassigned; and never to another visitor.
+ */
+export class Notifier {
+  constructor(
+    private readonly bus: Bus,
+    private readonly conversations: ConversationRepository,
+    private readonly agents: AgentAvailabilityRepository,
+  ) {}
+
+  subscribe(events: EventHub): void {
+    events.on('visit.recorded', ({ visitor, visit }) =>
+      this.toAgentsOf(visitor, frame(SocketCode.visit, { YQToken: visitor.public_id, ...visit })),
+    );
+    events.on('visitor.typing', ({ visitor, text }) =>
+      this.toAgentsOf(visitor, frame(SocketCode.typing, { YQToken: visitor.public_id, text })),
+    );
+    events.on('visitor.online', ({ visitor, view }) => this.toAgentsOf(visitor, frame(SocketCode.visitorOnline, view)));
+    events.on('visitor.offline', ({ visitor }) =>
+      this.toAgentsOf(visitor, frame(SocketCode.visitorOffline, { YQToken: visitor.public_id })),
+    );
+    events.on('visitor.reconnected', ({ visitor, agent }) => this.accepted(visitor, agent));
+    events.on('queue.changed', async ({ queue }) => {
+      for (const [index, publicId] of queue.entries()) {
+        await this.toVisitor(publicId, frame(SocketCode.waiting, { position: index + 1 }));
+      }
+    });
+    events.on('conversation.opened', async ({ visitor, agent }) => {
+      await this.stateChanged(visitor);
+      if (agent) await this.accepted(visitor, agent);
+    });
+    events.on('conversation.assigned', async ({ visitor, agent }) => {
+      await this.stateChanged(visitor);
+      await this.accepted(visitor, agent);
+    });
+    events.on('conversation.transferred', async ({ visitor, to }) => {
+      await this.stateChanged(visitor);
+      await this.accepted(visitor, to);
+    });
+    events.on('conversation.ended', async ({ visitor, tellVisitor, rate }) => {
+      await this.stateChanged({ ...visitor, state: 'end' });
+      if (tellVisitor) await this.toVisitor(visitor.public_id, frame(SocketCode.ended, { rate }));
+    });
+    events.on('message.stored', async ({ visitor, message, visitorSees, alsoAgentsOf }) => {
+      if (message.role === 'user') {
+        await this.toAgentsOf(visitor, frame(SocketCode.visitorMessage, message, visitor.service_id ?? undefined));
+        return;
+      }
+      if (message.role === 'tip') {
+        const current = await this.agentsOf(visitor);
+        const before = alsoAgentsOf ? await this.agentsOf(alsoAgentsOf) : [];
+        const to = current === 'all' || before === 'all' ? 'all' : [...new Set([...current, ...before])];
+        await this.toAgents(to, frame(SocketCode.tip, message, visitor.service_id ?? undefined));
+        if (visitorSees) await this.toVisitor(visitor.public_id, frame(SocketCode.tip, message));
+        return;
+      }
+      await this.toAgentsOf(visitor, frame(SocketCode.serviceMessage, message, message.serviceID ?? undefined));
+      await this.toVisitor(visitor.public_id, frame(SocketCode.serviceMessage, message));
+    });
+    events.on('message.withdrawn', async ({ visitor, onlyID }) => {
+      await this.toAgentsOf(visitor, frame(SocketCode.withdrawn, { YQToken: visitor.public_id, onlyID }));
+      await this.toVisitor(visitor.public_id, frame(SocketCode.withdrawn, { onlyID }));
+    });
+    // Leave-messages are for those who may read them: seeHistorical (and the Admin role, which holds everything).
+    events.on('letter.created', async ({ letter }) =>
+      this.toAgents(await this.agents.holdersOf('seePermissions:seeHistorical'), frame(SocketCode.letter, letter)),
+    );
+    events.on('agent.stateChanged', ({ uuid, state, online }) =>
+      this.toAgents('all', frame(SocketCode.agentState, { uuid, state, online })),
+    );
+  }
+
+  private stateChanged(visitor: Pick<VisitorRow, 'public_id' | 'state' | 'service_id'>): Promise<void> {
+    return this.toAgents(
+      'all',
+      frame(SocketCode.visitorState, { YQToken: visitor.public_id, state: visitor.state as VisitorState, serviceID: visitor.service_id }),
+    );
+  }
+
+  private accepted(visitor: Pick<VisitorRow, 'public_id'>, agent: AgentRef): Promise<void> {
+    return this.toVisitor(
+      visitor.public_id,
+      frame(SocketCode.accepted, { serviceID: agent.uuid, nickname: agent.nickname, avatar: agent.avatar }),
+    );
+  }
+
+  private async agentsOf(visitor: Audience): Promise<string[] | 'all'> {
+    if (visitor.state !== 'current' || !visitor.service_id) return 'all';
+    const monitors = await this.conversations.monitorsOf(visitor.id);
+    return [...new Set([visitor.service_id, ...monitors])];
+  }
+
+  private async toAgentsOf(visitor: Audience, frame: KnownFrame): Promise<void> {
+    await this.toAgents(await this.agentsOf(visitor), frame);
+  }
+
+  private async toAgents(to: string[] | 'all', frame: KnownFrame): Promise<void> {
+    await this.bus.publish({ type: 'frame.agents', to, frame });
+  }
+
+  /** To every socket of the visitor with this public id. */
+  private async toVisitor(publicId: string, frame: KnownFrame): Promise<void> {
+    await this.bus.publish({ type: 'frame.visitor', token: publicId, frame });
+  }
+}
