@@ -42,7 +42,8 @@ test('letters: a new letter raises the bell at once; the inbox reads, handles wi
   expect(left.ok()).toBe(true);
 
   // No reload: the socket's 8012 brings the row, the bell and the menu badge up to date.
-  const row = page.getByRole('row').filter({ hasText: name });
+  const inbox = page.getByTestId('letter-page');
+  const row = inbox.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('Unread');
   await expect.poll(async () => (await shownCount(bell)) === (await expectedBell(request, token))).toBe(true);
   await expect(menuBadge).toBeVisible();
@@ -65,7 +66,7 @@ test('letters: a new letter raises the bell at once; the inbox reads, handles wi
   // The state filter keeps it among the handled letters and out of the unread ones.
   await choose(page, 'State', 'Unread');
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(0);
+  await expect(inbox.getByRole('row').filter({ hasText: name })).toHaveCount(0);
   await choose(page, 'State', 'Handled');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(row).toBeVisible();
@@ -76,5 +77,5 @@ test('letters: a new letter raises the bell at once; the inbox reads, handles wi
   await row.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: 'Deleted' })).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(0);
+  await expect(inbox.getByRole('row').filter({ hasText: name })).toHaveCount(0);
 });
