@@ -290,12 +290,13 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   talkRoutes(route, conversations);
   uploadRoutes(app, route, db, config.dataDir, config.uploads);
   const historyRepo = new HistoryRepository(db);
-  historyRoutes(route, new HistoryService(historyRepo, config.siteTimeZone));
+  historyRoutes(route, new HistoryService(historyRepo, visitorRepo, config.siteTimeZone));
   visitorRecordRoutes(
     route,
     new VisitorRecordService(
       new VisitorRecordRepository(db),
       historyRepo,
+      visitorRepo,
       bus,
       join(config.dataDir, 'uploads'),
       config.siteTimeZone,

@@ -121,7 +121,7 @@ describe('POST /api/service/doEdit', () => {
       { token: admin },
     );
     expect(badRole.status).toBe(400);
-    expect(badRole.body.msg).toContain('roleId');
+    expect(badRole.body.msg).toBe('Invalid field roleId: names something that does not exist');
     const badName = await server.post(
       '/api/service/doEdit',
       { username: 'has space', nickname: 'n', password: 'secret-1', roleId: agentRoleId },

@@ -1,4 +1,4 @@
-import type { AgentPeer, ChatLink } from '@parley/protocol';
+import type { AgentPeer, ChatLink, Conversation, VisitorRecord } from '@parley/protocol';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,11 @@ describe('visitors arriving through a link', () => {
     expect(message.serviceID).toBe(pinnedUuid);
     expect((await linked.socket.frame('2000')).data).toMatchObject({ serviceID: pinnedUuid, nickname: 'pinned-agent' });
     expect(await row(id)).toMatchObject({ visitors: 1, conversations: 1 });
+    // The link names where the visitor came from, in the visitor archive and in the history.
+    const archived = await server.get<{ list: VisitorRecord[] }>('/api/user/getList?keyword=', { token: admin });
+    expect(archived.body.data.list.find((record) => record.YQToken === linked.id)?.source).toBe('Pinned');
+    const history = await server.get<{ list: Conversation[] }>('/api/history/getList', { token: admin });
+    expect(history.body.data.list.find((conversation) => conversation.YQToken === linked.id)?.source).toBe('Pinned');
 
     const plain = await visitor(server, 'https://shop.example/');
     expect((await plain.say('hello from nowhere')).serviceID).toBe(firstUuid);

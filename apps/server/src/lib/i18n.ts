@@ -123,6 +123,7 @@ const messages = {
   reasonOneOf: { zh: '必须是 {values} 之一', en: 'must be one of {values}' },
   reasonUnknownKeys: { zh: '包含未知字段', en: 'has unknown keys' },
   reasonInvalid: { zh: '无效', en: 'is invalid' },
+  reasonMissing: { zh: '所指的记录不存在', en: 'names something that does not exist' },
   reasonCommonPassword: { zh: '过于常见，请换一个更难猜的密码', en: 'is too common, choose one that is harder to guess' },
   reasonControl: { zh: '含有不允许的控制字符', en: 'contains control characters' },
 } as const satisfies Record<string, Record<Lang, string>>;

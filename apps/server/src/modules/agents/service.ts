@@ -14,6 +14,7 @@ import type { Db, DbOrTx } from '../../db/index.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { assertUncommonPassword, hashPassword } from '../../lib/password.js';
 import { isoNow } from '../../lib/time.js';
+import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from '../roles/repository.js';
@@ -80,7 +81,7 @@ export class AgentService {
     const revoke: number[] = [];
     const id = await this.db.transaction().execute(async (tx) => {
       const role = await this.roles.findById(tx, input.roleId);
-      if (!role) throw badRequest('invalidField', { field: 'roleId' });
+      if (!role) throw new ValidationError('roleId', 'reasonMissing', {});
       assertGrantable(actor, role);
       const sameName = await this.repo.findIdByUsername(tx, input.username);
       if (input.id === undefined) {

@@ -10,7 +10,7 @@ import type { AgentAvailabilityRepository } from '../agents/availability-reposit
 import type { AuthContext } from '../auth/service.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
-import { toVisitor, visitorNickname } from '../visitors/views.js';
+import { toVisit, toVisitor, visitorNickname } from '../visitors/views.js';
 import type { ConversationRepository, MessageRow } from './repository.js';
 import type { Routing } from './routing.js';
 import { toMessage } from './views.js';
@@ -190,7 +190,7 @@ export class ConversationService {
   async visits(auth: AuthContext, publicId: string): Promise<{ list: Visit[] }> {
     const visitor = await this.readable(auth, publicId, 'visits');
     const rows = await this.visitorRepo.listVisits(visitor.id, 100);
-    return { list: rows.map((row) => ({ URL: row.url, title: row.title, created_at: row.created_at })) };
+    return { list: rows.map(toVisit) };
   }
 
   /** Takes a waiting (or browsing) visitor; 409 when another agent already has it. */

@@ -105,45 +105,49 @@ export class HistoryRepository {
   }
 
   private withColumns(query: ReturnType<HistoryRepository['filtered']>) {
-    return query.leftJoin('agents', 'agents.uuid', 'conversations.service_id').select((eb) => [
-      'conversations.id',
-      'conversations.service_id',
-      'conversations.first_seq',
-      'conversations.score',
-      'conversations.comment',
-      'conversations.started_at',
-      'conversations.ended_at',
-      'visitors.id as visitor_id',
-      'visitors.public_id',
-      'visitors.name',
-      'visitors.channel',
-      'visitors.region',
-      'visitors.engine',
-      'visitors.keyword',
-      'visitors.referrer',
-      'agents.nickname as agent_nickname',
-      lastSeq(eb).as('last_seq'),
-      messagesIn(eb)
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .where('messages.role', '<>', 'tip')
-        .as('messages'),
-      messagesIn(eb)
-        .select((inner) => inner.fn.min('messages.created_at').as('at'))
-        .where('messages.role', '=', 'user')
-        .as('first_visitor_at'),
-      // The first agent message after the visitor's first message: how long the visitor waited for a person.
-      messagesIn(eb)
-        .select((inner) => inner.fn.min('messages.created_at').as('at'))
-        .where('messages.role', '=', 'service')
-        .where(
-          'messages.seq',
-          '>',
-          messagesIn(eb)
-            .select((inner) => inner.fn.min('messages.seq').as('seq'))
-            .where('messages.role', '=', 'user'),
-        )
-        .as('first_response_at'),
-    ]);
+    return query
+      .leftJoin('agents', 'agents.uuid', 'conversations.service_id')
+      .leftJoin('links', 'links.id', 'visitors.link_id')
+      .select((eb) => [
+        'conversations.id',
+        'conversations.service_id',
+        'conversations.first_seq',
+        'conversations.score',
+        'conversations.comment',
+        'conversations.started_at',
+        'conversations.ended_at',
+        'visitors.id as visitor_id',
+        'visitors.public_id',
+        'visitors.name',
+        'visitors.channel',
+        'visitors.region',
+        'visitors.engine',
+        'visitors.keyword',
+        'visitors.referrer',
+        'links.name as link_name',
+        'agents.nickname as agent_nickname',
+        lastSeq(eb).as('last_seq'),
+        messagesIn(eb)
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .where('messages.role', '<>', 'tip')
+          .as('messages'),
+        messagesIn(eb)
+          .select((inner) => inner.fn.min('messages.created_at').as('at'))
+          .where('messages.role', '=', 'user')
+          .as('first_visitor_at'),
+        // The first agent message after the visitor's first message: how long the visitor waited for a person.
+        messagesIn(eb)
+          .select((inner) => inner.fn.min('messages.created_at').as('at'))
+          .where('messages.role', '=', 'service')
+          .where(
+            'messages.seq',
+            '>',
+            messagesIn(eb)
+              .select((inner) => inner.fn.min('messages.seq').as('seq'))
+              .where('messages.role', '=', 'user'),
+          )
+          .as('first_response_at'),
+      ]);
   }
 
   list(filter: ConversationFilter, page: Page) {
@@ -196,16 +200,6 @@ export class HistoryRepository {
       .where('seq', '>=', firstSeq)
       .where('seq', '<=', lastSeq)
       .orderBy('seq')
-      .execute();
-  }
-
-  visits(visitorId: number, limit: number) {
-    return this.db
-      .selectFrom('visits')
-      .select(['url', 'title', 'created_at'])
-      .where('visitor_id', '=', visitorId)
-      .orderBy('id', 'desc')
-      .limit(limit)
       .execute();
   }
 }

@@ -6,6 +6,8 @@ import type { Lang } from '../../lib/i18n.js';
 import { timeRange } from '../../lib/time.js';
 import type { AuthContext } from '../auth/service.js';
 import { toMessage } from '../conversations/views.js';
+import type { VisitorRepository } from '../visitors/repository.js';
+import { toVisit } from '../visitors/views.js';
 import { conversationsCsv } from './csv.js';
 import type { ConversationFilter, HistoryRepository } from './repository.js';
 import { toConversation } from './views.js';
@@ -31,6 +33,7 @@ const DETAIL_VISITS = 500;
 export class HistoryService {
   constructor(
     private readonly repo: HistoryRepository,
+    private readonly visitors: VisitorRepository,
     private readonly timezone: string,
   ) {}
 
@@ -60,12 +63,12 @@ export class HistoryService {
     }
     const [messages, visits] = await Promise.all([
       this.repo.messages(row.visitor_id, row.first_seq, Number(row.last_seq)),
-      this.repo.visits(row.visitor_id, DETAIL_VISITS),
+      this.visitors.listVisits(row.visitor_id, DETAIL_VISITS),
     ]);
     return {
       conversation: toConversation(row),
       messages: messages.map((message) => toMessage(message, row.public_id)),
-      visits: visits.map((visit) => ({ URL: visit.url, title: visit.title, created_at: visit.created_at })),
+      visits: visits.map(toVisit),
     };
   }
 

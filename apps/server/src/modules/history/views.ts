@@ -31,6 +31,6 @@ export function toConversation(row: ConversationRow): Conversation {
     region: row.region,
     engine: row.engine,
     keyword: row.keyword,
-    source: sourceOf(row.referrer),
+    source: row.link_name ?? sourceOf(row.referrer),
   };
 }

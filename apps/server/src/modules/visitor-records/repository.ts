@@ -31,11 +31,13 @@ export class VisitorRecordRepository {
   private withColumns(query: ReturnType<VisitorRecordRepository['filtered']>) {
     return query
       .leftJoin('visitor_notes', 'visitor_notes.visitor_id', 'visitors.id')
+      .leftJoin('links', 'links.id', 'visitors.link_id')
       .leftJoin('messages as last', (join) => join.onRef('last.visitor_id', '=', 'visitors.id').onRef('last.seq', '=', 'visitors.last_seq'))
       .selectAll('visitors')
       .select((eb) => [
         'visitor_notes.remark',
         'visitor_notes.tags',
+        'links.name as link_name',
         eb
           .selectFrom('visits')
           .select((inner) => inner.fn.countAll<number>().as('n'))
@@ -69,16 +71,6 @@ export class VisitorRecordRepository {
 
   find(db: DbOrTx, publicId: string) {
     return this.withColumns(this.filtered({}, db)).where('visitors.public_id', '=', publicId).executeTakeFirst();
-  }
-
-  visits(visitorId: number, limit: number) {
-    return this.db
-      .selectFrom('visits')
-      .select(['url', 'title', 'created_at'])
-      .where('visitor_id', '=', visitorId)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
   }
 
   idOf(db: DbOrTx, publicId: string) {

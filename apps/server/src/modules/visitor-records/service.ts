@@ -9,6 +9,8 @@ import type { Bus } from '../../realtime/bus.js';
 import type { HistoryRepository } from '../history/repository.js';
 import { toConversation } from '../history/views.js';
 import { uploadNameIn } from '../uploads/sweep.js';
+import type { VisitorRepository } from '../visitors/repository.js';
+import { toVisit } from '../visitors/views.js';
 import type { VisitorRecordRepository } from './repository.js';
 import { toVisitorRecord } from './views.js';
 
@@ -31,6 +33,7 @@ export class VisitorRecordService {
   constructor(
     private readonly repo: VisitorRecordRepository,
     private readonly history: HistoryRepository,
+    private readonly visitors: VisitorRepository,
     private readonly bus: Bus,
     private readonly uploadsDir: string,
     private readonly timezone: string,
@@ -63,12 +66,12 @@ export class VisitorRecordService {
     const row = await this.repo.find(this.repo.db, publicId);
     if (!row) throw notFound();
     const [visits, conversations] = await Promise.all([
-      this.repo.visits(row.id, DETAIL_VISITS),
+      this.visitors.listVisits(row.id, DETAIL_VISITS),
       this.history.list({ visitorId: row.id }, { pageNo: 1, pageSize: DETAIL_CONVERSATIONS }),
     ]);
     return {
       visitor: toVisitorRecord(row),
-      visits: visits.map((visit) => ({ URL: visit.url, title: visit.title, created_at: visit.created_at })),
+      visits: visits.map(toVisit),
       conversations: conversations.rows.map(toConversation),
     };
   }

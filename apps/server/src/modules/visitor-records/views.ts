@@ -1,6 +1,7 @@
-import type { Channel, MessageRole, MessageType, VisitorRecord, VisitorState } from '@parley/protocol';
+import type { VisitorRecord } from '@parley/protocol';
+import type { MessageRow } from '../conversations/repository.js';
 import { sourceOf } from '../history/views.js';
-import { visitorNickname } from '../visitors/views.js';
+import { toVisitor } from '../visitors/views.js';
 import type { VisitorRecordRepository } from './repository.js';
 
 export type VisitorRecordRow = NonNullable<Awaited<ReturnType<VisitorRecordRepository['find']>>>;
@@ -15,48 +16,33 @@ function tagsOf(stored: string | null): string[] {
   }
 }
 
+/** The visitor's last message, selected beside it under `last_*` names, as the messages table holds it. */
+function lastMessageOf(row: VisitorRecordRow): MessageRow | undefined {
+  if (row.last_id === null) return undefined;
+  return {
+    id: row.last_id,
+    visitor_id: row.id,
+    seq: Number(row.last_message_seq),
+    only_id: row.last_only_id ?? '',
+    role: row.last_role ?? '',
+    type: row.last_type ?? '',
+    msg: row.last_msg ?? '',
+    nickname: row.last_nickname ?? '',
+    service_id: row.last_service_id,
+    withdrawn: row.last_withdrawn ?? 0,
+    created_at: row.last_created_at ?? '',
+  };
+}
+
 export function toVisitorRecord(row: VisitorRecordRow): VisitorRecord {
   return {
-    YQToken: row.public_id,
-    nickname: visitorNickname(row),
-    state: row.state as VisitorState,
-    serviceID: row.service_id,
-    unreadNumber: row.unread,
-    umsg: row.umsg,
-    smsg: row.smsg,
-    online: row.online === 1,
-    channel: row.channel as Channel,
-    region: row.region,
-    platform: row.platform,
-    browser: row.browser,
-    referrer: row.referrer,
-    engine: row.engine,
-    keyword: row.keyword,
-    firstUrl: row.first_url,
-    created_at: row.created_at,
-    lastMessage:
-      row.last_id === null
-        ? null
-        : {
-            id: row.last_id,
-            YQToken: row.public_id,
-            seq: Number(row.last_message_seq),
-            onlyID: row.last_only_id ?? '',
-            role: row.last_role as MessageRole,
-            type: row.last_type as MessageType,
-            // A withdrawn message keeps its place but no longer shows what it said.
-            msg: row.last_withdrawn ? '' : (row.last_msg ?? ''),
-            nickname: row.last_nickname ?? '',
-            serviceID: row.last_service_id,
-            time: row.last_created_at ?? '',
-            withdrawn: row.last_withdrawn === 1,
-          },
+    ...toVisitor(row, lastMessageOf(row)),
     name: row.name,
     phone: row.phone,
     email: row.email,
     remark: row.remark ?? '',
     tags: tagsOf(row.tags),
-    source: sourceOf(row.referrer),
+    source: row.link_name ?? sourceOf(row.referrer),
     device: row.device,
     visits: Number(row.visit_count ?? 0),
     conversations: Number(row.conversation_count ?? 0),

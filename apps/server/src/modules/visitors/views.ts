@@ -1,7 +1,11 @@
-import type { Channel, Visitor, VisitorState } from '@parley/protocol';
+import type { Channel, Visit, Visitor, VisitorState } from '@parley/protocol';
 import type { MessageRow } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { VisitorRow } from './repository.js';
+
+export function toVisit(row: { url: string; title: string; created_at: string }): Visit {
+  return { URL: row.url, title: row.title, created_at: row.created_at };
+}
 
 /** A short name for a visitor who has not given one: the same in every language. */
 export function visitorNickname(row: Pick<VisitorRow, 'id' | 'name'>): string {
