@@ -41,8 +41,8 @@ const FIELDS: Field<VisitorRecord>[] = [
   { key: 'region', label: 'records.visitor.region', in: ['column'], width: 100 },
   { key: 'device', label: 'records.visitor.device', in: ['column'], width: 120, render: (row) => device(row) || '-' },
   { key: 'source', label: 'records.visitor.source', in: ['column'], width: 140, ellipsis: true },
-  { key: 'visits', label: 'records.visitor.visits', in: ['column'], width: 80, sorter: true },
-  { key: 'conversations', label: 'records.visitor.conversations', in: ['column'], width: 110, sorter: true },
+  { key: 'visits', label: 'records.visitor.visits', in: ['column'], width: 100, sorter: true },
+  { key: 'conversations', label: 'records.visitor.conversations', in: ['column'], width: 140, sorter: true },
   { key: 'created_at', label: 'records.visitor.firstSeen', kind: 'date', in: ['search', 'column'], width: 170, sorter: true },
   { key: 'lastSeen', label: 'records.visitor.lastSeen', kind: 'date', in: ['column'], width: 170, sorter: true },
 ];

@@ -18,6 +18,7 @@ import { queryClient } from '../../lib/queryClient';
 import { AgentSocket, agentSocketUrl, isSessionClose } from '../../lib/socket';
 import { useSession } from '../../stores/session';
 import { letterArrived } from '../letter/queries';
+import { listQueryKey } from '../shared/list';
 import { blinkTitle, notifyDesktop, playSound } from './alerts';
 import { workbenchApi } from './api';
 import { type Effect, patchPeers } from './frames';
@@ -154,6 +155,8 @@ function agentChanged(change: AgentStateData): void {
     const { state } = change;
     queryClient.setQueryData<AgentIndex>(workbenchKeys.index, (old) => (old ? { ...old, info: { ...old.info, state } } : old));
   }
+  // The agent list shows each agent's presence: it is read again when one changes.
+  void queryClient.invalidateQueries({ queryKey: listQueryKey('service') });
   const peers = queryClient.getQueryData<AgentPeer[]>(workbenchKeys.agents);
   if (!peers) return;
   const patched = patchPeers(peers, change);
