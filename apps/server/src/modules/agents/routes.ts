@@ -1,3 +1,4 @@
+import { crudRoutes } from '../../lib/crud.js';
 import type { DefineRoute } from '../../lib/http.js';
 import type { RoleService } from '../roles/service.js';
 import type { AgentService } from './service.js';
@@ -7,20 +8,6 @@ const access = { permission: 'setPermissions:service' } as const;
 export function agentRoutes(route: DefineRoute, agents: AgentService, roles: RoleService): void {
   // The agent form's role picker: managing agents must not need the role-management permission too.
   // Which of these roles the caller may give is decided by grantable(), here and on save.
-  route('GET /api/service/roles', {
-    access,
-    handler: () => roles.list({ pageNo: 1, pageSize: 100 }),
-  });
-  route('GET /api/service/getList', {
-    access,
-    handler: ({ query }) => agents.list(query),
-  });
-  route('POST /api/service/doEdit', {
-    access,
-    handler: ({ body, auth }) => agents.save(body, auth),
-  });
-  route('POST /api/service/doDelete', {
-    access,
-    handler: ({ body, auth }) => agents.remove(body.ids, auth),
-  });
+  route('GET /api/service/roles', { access, handler: () => roles.list({ pageNo: 1, pageSize: 100 }) });
+  crudRoutes(route, 'service', access, agents);
 }

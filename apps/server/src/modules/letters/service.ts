@@ -73,7 +73,7 @@ export class LetterService {
     await this.repo.markRead(ids, isoNow());
   }
 
-  async edit(auth: AuthContext, input: { id: number; handled: boolean; note?: string | undefined }): Promise<Letter> {
+  async save(input: { id: number; handled: boolean; note?: string | undefined }, auth: AuthContext): Promise<Letter> {
     const changed = await this.repo.setHandled(input.id, input.handled ? auth.nickname : null, isoNow(), input.note);
     const row = changed ? await this.repo.findById(input.id) : undefined;
     if (!row) throw notFound();

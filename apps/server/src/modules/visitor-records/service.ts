@@ -80,7 +80,7 @@ export class VisitorRecordService {
    * A visitor has one display name: its `name`, or a generated `V0042` while it has none. So a nickname
    * given without a name becomes the name.
    */
-  async edit(input: VisitorEdit): Promise<VisitorRecord> {
+  async save(input: VisitorEdit): Promise<VisitorRecord> {
     const name = input.name ?? input.nickname;
     await this.repo.db.transaction().execute(async (tx) => {
       const visitor = await this.repo.idOf(tx, input.YQToken);
@@ -100,7 +100,7 @@ export class VisitorRecordService {
    * their open sockets are closed. Unknown ids are skipped (already erased). A file that cannot be removed
    * now has no row any more, so the upload sweep removes it later.
    */
-  async erase(publicIds: string[]): Promise<void> {
+  async remove(publicIds: string[]): Promise<void> {
     const { erased, files } = await this.repo.db.transaction().execute(async (tx) => {
       const visitors = await this.repo.visitorsByPublicId(tx, publicIds);
       if (visitors.length === 0) return { erased: [], files: [] };
