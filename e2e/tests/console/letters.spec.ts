@@ -61,6 +61,8 @@ test('letters: a new letter raises the bell at once; the inbox reads, handles wi
   await drawer.getByRole('button', { name: 'Save' }).click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: 'Saved' })).toBeVisible();
   await expect(row).toContainText('Handled');
+  // Saving closes the drawer, which hands the focus back to the row when it has gone: wait for that.
+  await expect(drawer).toBeHidden();
   await expect.poll(async () => (await shownCount(bell)) === (await expectedBell(request, token))).toBe(true);
 
   // The state filter keeps it among the handled letters and out of the unread ones.

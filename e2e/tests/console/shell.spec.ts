@@ -110,7 +110,7 @@ test('the theme drawer opens on the theme event, applies a layout and saves it',
 });
 
 test('a page not built yet says so honestly', async ({ page, request }) => {
-  await openConsole(page, '/link/link', { token: await apiLogin(request) });
+  await openConsole(page, '/census/census', { token: await apiLogin(request) });
   await expect(page.getByTestId('not-available')).toBeVisible();
 });
 
