@@ -1,26 +1,11 @@
-import type { Message, VisitorState, WidgetSettings } from '@parley/protocol';
+import type { Message, ResponseOf, WidgetSettings } from '@parley/protocol';
 
 export { MAX_MESSAGE_LENGTH } from '@parley/protocol';
 
 /** `data` of `POST /api/visitor/init` (CONTRACT §5). */
-export interface InitData {
-  /** The visitor's credential, for the visitor API and socket only. */
-  YQToken: string;
-  /** The visitor's public id: what agents see, and what Message.YQToken carries. */
-  id: string;
-  state: VisitorState;
-  serviceID: string | null;
-  settings: WidgetSettings;
-  messages: Message[];
-}
-
+export type InitData = ResponseOf<'POST /api/visitor/init'>;
 /** `data` of `POST /api/visitor/upload`. */
-export interface UploadData {
-  url: string;
-  name: string;
-  size: number;
-  type: string;
-}
+export type UploadData = ResponseOf<'POST /api/visitor/upload'>;
 
 export const DEFAULT_SETTINGS: WidgetSettings = {
   color: '#1677ff',
