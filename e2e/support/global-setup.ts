@@ -32,6 +32,12 @@ async function waitUntilUp(child: ChildProcess): Promise<void> {
 
 /** Builds, then starts the server as `npm start` would, in its own data directory; stops it afterwards. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Another run's server on this port would answer in place of ours, and the two runs would share data.
+  const taken = await fetch(`${BASE_URL}/api/publicKey`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`something already answers on ${BASE_URL}: stop it, or run the suites on another E2E_PORT`);
   build();
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   // The suites run against a snapshot of the built front ends, so a rebuild elsewhere during the run
