@@ -20,6 +20,7 @@ import {
   socialLoginBody,
   type UserInfo,
 } from './api.js';
+import { backOfficeEndpoints } from './back-office.js';
 import {
   type AgentPeer,
   agentMessageBody,
@@ -142,7 +143,7 @@ const workbench = endpointGroup({
  * Every `/api` call of CONTRACT.md: its input schema and the type of its `data`. The server's routes and
  * the console's calls are both declared by a key of this table, so neither re-declares a shape.
  */
-export const endpoints = { ...session, ...management, ...navigation, ...visitor, ...workbench, ...recordEndpoints };
+export const endpoints = { ...session, ...management, ...navigation, ...visitor, ...workbench, ...recordEndpoints, ...backOfficeEndpoints };
 
 export type Endpoints = typeof endpoints;
 export type Endpoint = keyof Endpoints;

@@ -1,5 +1,6 @@
 export * from './access.js';
 export * from './api.js';
+export * from './back-office.js';
 export * from './chat.js';
 export * from './endpoints.js';
 export * from './permissions.js';

@@ -126,6 +126,7 @@ const messages = {
   reasonMissing: { zh: '所指的记录不存在', en: 'names something that does not exist' },
   reasonCommonPassword: { zh: '过于常见，请换一个更难猜的密码', en: 'is too common, choose one that is harder to guess' },
   reasonControl: { zh: '含有不允许的控制字符', en: 'contains control characters' },
+  reasonWrongPassword: { zh: '与当前密码不符', en: 'does not match the current password' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof messages;

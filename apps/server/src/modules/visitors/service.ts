@@ -10,7 +10,8 @@ import { defaultWidgetSettings } from '../chat/settings.js';
 import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { LinkRouting } from '../links/service.js';
-import { parseSource, parseUserAgent, regionOf } from './client-info.js';
+import { lookUpRegion } from '../regions/ip-region.js';
+import { parseSource, parseUserAgent } from './client-info.js';
 import type { VisitorRepository, VisitorRow } from './repository.js';
 import { toVisitor } from './views.js';
 
@@ -59,6 +60,7 @@ export class VisitorService {
       // A credential the server has never handed out is not adopted: visitors get fresh random ones only.
       const agent = parseUserAgent(client.userAgent);
       const source = parseSource(input.referrer ?? '', input.url);
+      const region = lookUpRegion(client.ip);
       credential = newVisitorCredential();
       visitor = await this.repo.insert(this.db, {
         token_hash: hashToken(credential),
@@ -75,7 +77,8 @@ export class VisitorService {
         smsg: 0,
         last_seq: 0,
         ip: client.ip,
-        region: regionOf(client.ip),
+        region: region.name,
+        region_code: region.code,
         user_agent: client.userAgent.slice(0, 512),
         platform: agent.platform,
         browser: agent.browser,
