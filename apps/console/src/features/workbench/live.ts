@@ -198,10 +198,16 @@ export function startLive(info: AgentIndex): void {
   socket.open();
 }
 
-/** The team's alert defaults; until they arrive (or if they cannot be read) the built-in defaults apply. */
+/**
+ * The team's alert defaults and the agent's own choices; until they arrive (or if they cannot be read)
+ * the built-in defaults apply.
+ */
 async function readAlertSources(): Promise<void> {
-  const team = await call('GET /api/settings/desktopSetting', undefined, { silent: true }).catch(() => undefined);
-  if (team) setAlertSources({ team });
+  const [team, personal] = await Promise.all([
+    call('GET /api/settings/desktopSetting', undefined, { silent: true }).catch(() => undefined),
+    call('GET /api/personal', undefined, { silent: true }).catch(() => undefined),
+  ]);
+  setAlertSources({ ...(team ? { team } : {}), ...(personal ? { personal: personal.notify } : {}) });
 }
 
 export function stopLive(): void {
