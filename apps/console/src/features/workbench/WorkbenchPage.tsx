@@ -17,7 +17,7 @@ function AlertSettings() {
   const { t } = useTranslation();
   const [prefs, setPrefs] = useState(() => {
     const alerts = currentAlerts();
-    return { sound: alerts.newUserSound || alerts.newMsgSound, newUser: alerts.notifyNewUser, newMsg: alerts.notifyNewMsg };
+    return { sound: alerts.newUserSound !== '' || alerts.newMsgSound !== '', newUser: alerts.notifyNewUser, newMsg: alerts.notifyNewMsg };
   });
   const toggle = async (name: PreferenceName, on: boolean) => {
     // A desktop notification needs the browser's permission first; without it the switch stays off.

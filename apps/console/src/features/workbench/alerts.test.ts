@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type DesktopDefaults, effectiveAlerts } from './alerts';
 
-const TEAM: DesktopDefaults = { newUserSound: true, newMsgSound: false, notifyNewUser: true, notifyNewMsg: false, titleBlink: true };
+const TEAM: DesktopDefaults = {
+  newUserSound: '/sounds/visitor.wav',
+  newMsgSound: '',
+  notifyNewUser: true,
+  notifyNewMsg: false,
+  titleBlink: true,
+};
 
 describe('effectiveAlerts', () => {
   it("follows the team's defaults when the agent chose nothing", () => {
@@ -9,25 +15,30 @@ describe('effectiveAlerts', () => {
     expect(effectiveAlerts(TEAM, { newUser: null, newMsg: null, sound: null }, {})).toEqual(TEAM);
   });
 
-  it("lets the agent's personal choices override the team's, the sound switch standing for both sounds", () => {
+  it("lets the agent's personal choices override the team's; the sound switch silences both sounds", () => {
     expect(effectiveAlerts(TEAM, { newUser: false, newMsg: true, sound: false }, {})).toEqual({
-      newUserSound: false,
-      newMsgSound: false,
+      newUserSound: '',
+      newMsgSound: '',
       notifyNewUser: false,
       notifyNewMsg: true,
       titleBlink: true,
     });
-    expect(effectiveAlerts(TEAM, { sound: true }, {})).toMatchObject({ newUserSound: true, newMsgSound: true, notifyNewUser: true });
+    // Sound on plays the team's sounds: a sound the team left empty stays silent.
+    expect(effectiveAlerts(TEAM, { newUser: true, newMsg: true, sound: true }, {})).toMatchObject({
+      newUserSound: '/sounds/visitor.wav',
+      newMsgSound: '',
+    });
   });
 
   it('lets a switch set in this browser win over both', () => {
-    expect(effectiveAlerts(TEAM, { newUser: false, sound: false }, { newUser: true, sound: true, newMsg: false })).toEqual({
-      newUserSound: true,
-      newMsgSound: true,
+    expect(effectiveAlerts(TEAM, { newUser: false, newMsg: true, sound: false }, { newUser: true, newMsg: false, sound: true })).toEqual({
+      newUserSound: '/sounds/visitor.wav',
+      newMsgSound: '',
       notifyNewUser: true,
       notifyNewMsg: false,
       titleBlink: true,
     });
+    expect(effectiveAlerts(TEAM, undefined, { sound: false })).toMatchObject({ newUserSound: '', notifyNewUser: true });
   });
 
   it("keeps the title blink the team's choice", () => {

@@ -13,24 +13,25 @@ export type PersonalNotify = Partial<Record<PreferenceName, boolean | null>>;
 /** The switches set in this browser; one never touched here is left out. */
 export type LocalChoices = Partial<Record<PreferenceName, boolean>>;
 
-/** What the workbench does when a visitor arrives or writes. */
+/** What the workbench does when a visitor arrives or writes; a sound is its address, '' for none. */
 export interface AlertChoices {
-  newUserSound: boolean;
-  newMsgSound: boolean;
+  newUserSound: string;
+  newMsgSound: string;
   notifyNewUser: boolean;
   notifyNewMsg: boolean;
   titleBlink: boolean;
 }
 
 /**
- * A switch set in this browser wins, then the agent's personal choice, then the team's default. The
- * single personal sound switch stands for both sounds; the title blink is the team's alone.
+ * A switch set in this browser wins, then the agent's personal choice, then the team's default. The team
+ * picks the sounds ('' for none); the agent's one sound switch only silences them. The title blink is the
+ * team's alone.
  */
 export function effectiveAlerts(team: DesktopDefaults, personal: PersonalNotify | undefined, local: LocalChoices): AlertChoices {
-  const sound = local.sound ?? personal?.sound ?? null;
+  const sound = local.sound ?? personal?.sound ?? true;
   return {
-    newUserSound: sound ?? team.newUserSound,
-    newMsgSound: sound ?? team.newMsgSound,
+    newUserSound: sound ? team.newUserSound : '',
+    newMsgSound: sound ? team.newMsgSound : '',
     notifyNewUser: local.newUser ?? personal?.newUser ?? team.notifyNewUser,
     notifyNewMsg: local.newMsg ?? personal?.newMsg ?? team.notifyNewMsg,
     titleBlink: team.titleBlink,

@@ -108,14 +108,14 @@ function run(effect: Effect): void {
       return;
     case 'newVisitor': {
       const alerts = currentAlerts();
-      if (alerts.newUserSound) playSound(index?.userVoice ?? '');
+      playSound(alerts.newUserSound);
       if (alerts.titleBlink) blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
       if (alerts.notifyNewUser) notifyDesktop('newUser', i18n.t('workbench.notify.newUser'), effect.visitor.nickname);
       return;
     }
     case 'newMessage': {
       const alerts = currentAlerts();
-      if (alerts.newMsgSound) playSound(index?.msgVoice ?? '');
+      playSound(alerts.newMsgSound);
       if (alerts.titleBlink) blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
       if (alerts.notifyNewMsg)
         notifyDesktop(
