@@ -161,7 +161,9 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links);
-  const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events);
+  const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events, () =>
+    settings.current('autoAnswer'),
+  );
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);
   const mailer = LetterMailer.fromConfig(config.mail, config.siteLanguage, app.log);

@@ -6,7 +6,7 @@ export interface AutoAnswerTexts {
 }
 
 /** Reads the texts as they are configured now, so that a change applies to the next conversation. */
-export type AutoAnswerSource = () => Promise<AutoAnswerTexts>;
+export type AutoAnswerSource = () => AutoAnswerTexts;
 
 /** Where a newly opened conversation went, as the auto answers need it. */
 export type Opening = { kind: 'agent' } | { kind: 'queued'; position: number } | { kind: 'noAgent' };

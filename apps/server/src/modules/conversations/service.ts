@@ -113,7 +113,7 @@ export class ConversationService {
       const position = (await this.visitorRepo.waiting(this.db)).findIndex((row) => row.id === visitor.id) + 1;
       opening = anyoneOnline && position > 0 ? { kind: 'queued', position } : { kind: 'noAgent' };
     }
-    for (const text of openingAnswers(await this.autoAnswers(), firstConversation, opening)) {
+    for (const text of openingAnswers(this.autoAnswers(), firstConversation, opening)) {
       await this.storeTip(visitor, text, '', true);
     }
   }
