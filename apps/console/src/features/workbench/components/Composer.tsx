@@ -150,6 +150,8 @@ export function Composer({ token, disabled, disabledReason, onSend }: Props) {
           onOpenChange={setQuickOpen}
           trigger="click"
           placement="topLeft"
+          // On a narrow screen the picker slides left to stay whole rather than run off the edge.
+          align={{ overflow: { adjustX: 1, adjustY: 1, shiftX: true } }}
           destroyOnHidden
           content={
             <QuickRepliesPicker
