@@ -43,7 +43,7 @@ import { historyRoutes } from './modules/history/routes.js';
 import { HistoryService } from './modules/history/service.js';
 import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
-import { LetterMailer } from './modules/letters/mailer.js';
+import { LetterMailer, mailTarget } from './modules/letters/mailer.js';
 import { LetterRepository } from './modules/letters/repository.js';
 import { letterRoutes } from './modules/letters/routes.js';
 import { LetterService } from './modules/letters/service.js';
@@ -158,8 +158,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events);
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);
-  const mailer = LetterMailer.fromConfig(config.mail, config.siteLanguage, app.log);
-  mailer?.subscribe(events);
+  const mailer = new LetterMailer(() => mailTarget(config.mail, settings.current('softwareSetting').smtp), config.siteLanguage, app.log);
+  mailer.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   const consoleChanged = (uuid: string) =>
     availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed'));
@@ -367,7 +367,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     await visitorSockets.shared?.stop();
     await presence.stop();
     await limits.close();
-    await mailer?.close();
+    await mailer.close();
   });
   return app;
 }

@@ -5,7 +5,9 @@ import { buildApp } from '../src/app.js';
 import { RedisBus } from '../src/realtime/bus.js';
 import { visitor } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
+import { smtpListener } from './smtp.js';
 import { TestSocket } from './sockets.js';
+import { waitFor } from './waiting.js';
 
 let server: TestServer;
 let admin: string;
@@ -214,6 +216,62 @@ describe('the widget', () => {
       expect(((await response.json()) as { msg: string }).msg).toBe('Visitors may not upload files on this site');
     } finally {
       await server.post('/api/settings/appSetting', {}, { token: admin });
+    }
+  });
+});
+
+describe('software settings', () => {
+  it('make the site zone the one agents are told, and go back to the configured one when cleared', async () => {
+    await server.post('/api/settings/softwareSetting', { timezone: 'America/New_York' }, { token: admin });
+    expect((await server.get<{ timezone: string }>('/api/userInfo', { token: agent })).body.data.timezone).toBe('America/New_York');
+    await server.post('/api/settings/softwareSetting', {}, { token: admin });
+    expect((await server.get<{ timezone: string }>('/api/userInfo', { token: agent })).body.data.timezone).toBe(server.config.siteTimeZone);
+  });
+
+  it('cap uploads at uploadMaxMB', async () => {
+    const credential = (await server.post<{ YQToken: string }>('/api/visitor/init', { url: 'https://shop.example/' })).body.data.YQToken;
+    await server.post('/api/settings/softwareSetting', { uploadMaxMB: 1 }, { token: admin });
+    try {
+      const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(1024 * 1024 + 10)]);
+      const form = new FormData();
+      form.append('file', new Blob([png], { type: 'image/png' }), 'big.png');
+      const response = await fetch(`${server.url}/api/visitor/upload?YQToken=${credential}`, {
+        method: 'POST',
+        body: form,
+        headers: { 'accept-language': 'en' },
+      });
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { msg: string }).msg).toBe('The file is too large; the limit is 1 MB');
+    } finally {
+      await server.post('/api/settings/softwareSetting', {}, { token: admin });
+    }
+  });
+
+  it('send leave-message mails through the SMTP they name, with the stored password', async () => {
+    const smtp = await smtpListener();
+    try {
+      const page = {
+        smtp: {
+          host: '127.0.0.1',
+          port: smtp.port,
+          secure: false,
+          user: 'mailer',
+          password: 'mail-pass',
+          from: 'desk@shop.example',
+          to: ['team@shop.example'],
+        },
+      };
+      expect((await server.post('/api/settings/softwareSetting', page, { token: admin })).status).toBe(200);
+      // Saved again as the form sends it back, without the password: the stored one still signs in.
+      await server.post('/api/settings/softwareSetting', { smtp: { ...page.smtp, password: '' } }, { token: admin });
+      const letter = await server.post('/api/visitor/letter', { name: 'Hana', content: 'Please call me back' });
+      expect(letter.status).toBe(200);
+      await waitFor(() => smtp.mails.length > 0, 10_000, 'the mail');
+      expect(smtp.mails[0]).toMatchObject({ from: 'desk@shop.example', to: ['team@shop.example'] });
+      expect(smtp.mails[0]?.raw).toContain('Please call me back');
+    } finally {
+      await server.post('/api/settings/softwareSetting', {}, { token: admin });
+      await smtp.close();
     }
   });
 });
