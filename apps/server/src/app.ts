@@ -60,6 +60,8 @@ import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
 import { originAllowed } from './modules/settings/origins.js';
 import { SettingsRepository } from './modules/settings/repository.js';
+import { RetentionPurge } from './modules/settings/retention.js';
+import { RetentionRepository } from './modules/settings/retention-repository.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { SettingsService } from './modules/settings/service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
@@ -332,6 +334,9 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     visitorSockets,
     liveness,
   );
+  const retention = new RetentionPurge(new RetentionRepository(db), () => settings.current('softwareSetting').retentionDays, app.log, now);
+  app.addHook('onReady', async () => retention.start());
+  settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language.
   settings.onChanged(async () => {
     const byLang = { zh: await visitors.widgetSettings('zh'), en: await visitors.widgetSettings('en') };
@@ -368,6 +373,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     await presence.stop();
     await limits.close();
     await mailer.close();
+    await retention.stop();
   });
   return app;
 }

@@ -275,3 +275,31 @@ describe('software settings', () => {
     }
   });
 });
+
+describe('retentionDays', () => {
+  it('purges visits and letters older than the period once saved, and keeps what is recent or still going on', async () => {
+    const old = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    const guest = await visitor(server, 'https://shop.example/old-page');
+    await guest.say('an old question still being answered');
+    const oldLetter = await server.post<{ id: number }>('/api/visitor/letter', { name: 'Old', content: 'old letter' });
+    const { db } = server.storage;
+    const visitorRow = await db.selectFrom('visitors').select('id').where('public_id', '=', guest.id).executeTakeFirstOrThrow();
+    await db.updateTable('visits').set({ created_at: old }).where('visitor_id', '=', visitorRow.id).execute();
+    await db.updateTable('messages').set({ created_at: old }).where('visitor_id', '=', visitorRow.id).execute();
+    await db.updateTable('letters').set({ created_at: old }).where('id', '=', oldLetter.body.data.id).execute();
+    const newLetter = await server.post<{ id: number }>('/api/visitor/letter', { name: 'New', content: 'new letter' });
+
+    await server.post('/api/settings/softwareSetting', { retentionDays: 30 }, { token: admin });
+    try {
+      const lettersLeft = async () => (await db.selectFrom('letters').select('id').execute()).map((row) => row.id);
+      await waitFor(async () => !(await lettersLeft()).includes(oldLetter.body.data.id), 10_000, 'the old letter purged');
+      expect(await lettersLeft()).toContain(newLetter.body.data.id);
+      expect(await db.selectFrom('visits').select('id').where('visitor_id', '=', visitorRow.id).execute()).toEqual([]);
+      const messages = await db.selectFrom('messages').select('msg').where('visitor_id', '=', visitorRow.id).execute();
+      expect(messages.map((row) => row.msg)).toContain('an old question still being answered');
+    } finally {
+      await server.post('/api/settings/softwareSetting', {}, { token: admin });
+      guest.socket.close();
+    }
+  });
+});
