@@ -195,12 +195,23 @@ test('the agent sees the visitor typing, uses a quick reply, withdraws a message
   browser,
   request,
 }) => {
+  // The team's quick replies are the settings page's: one is added to it first, as an administrator would.
+  const admin = await apiLogin(request);
+  const stamp = Date.now();
+  const team = await api<{ groups: { name: string; items: { title: string; content: string }[] }[] }>(
+    request,
+    admin,
+    '/api/settings/quickReply',
+  );
+  const greeting = { title: `Greeting ${stamp}`, content: 'Hello! How can I help you today?' };
+  await api(request, admin, '/api/settings/quickReply', { groups: [...team.groups, { name: 'Openers', items: [greeting] }] });
+
   const agent = await openWorkbench(browser, request);
   const visitorContext = await browser.newContext({ locale: 'en-US' });
   const visitor = await visitorContext.newPage();
   await openShop(visitor);
   await launcher(visitor).click();
-  const hello = `Do you ship abroad ${Date.now()}?`;
+  const hello = `Do you ship abroad ${stamp}?`;
   await visitorSays(visitor, hello);
   await openConversationOf(agent.page, hello);
 
@@ -208,9 +219,12 @@ test('the agent sees the visitor typing, uses a quick reply, withdraws a message
   await widget(visitor).locator('.composer textarea').pressSequentially('And to Ice', { delay: 30 });
   await expect(agent.page.getByTestId('wb-typing')).toContainText('And to Ice');
 
-  // A quick reply lands in the draft; Enter sends it.
+  // A team quick reply is found by its title from the keyboard and lands in the draft; Enter sends it.
   await agent.page.getByTestId('wb-quick-open').click();
-  await agent.page.getByTestId('wb-quick').getByRole('button', { name: 'Hello! How can I help you today?' }).click();
+  await agent.page.getByTestId('wb-quick-search').fill(greeting.title);
+  await expect(agent.page.getByTestId('wb-quick').getByRole('option')).toHaveCount(1);
+  await agent.page.getByTestId('wb-quick-search').press('Enter');
+  await expect(agent.page.getByTestId('wb-quick')).toBeHidden();
   await expect(agent.page.getByTestId('wb-input')).toHaveValue('Hello! How can I help you today?');
   await agent.page.getByTestId('wb-input').press('Enter');
   await expect(widget(visitor).locator('.row.them .bubble', { hasText: 'Hello! How can I help you today?' })).toBeVisible();

@@ -25,6 +25,10 @@ export interface AgentsTable {
   disabled: number;
   /** 1 while a self-registered account waits for an administrator to enable it. */
   pending: number;
+  /** Personal notification choices (1 = on). */
+  notify_new_user: Generated<number>;
+  notify_new_msg: Generated<number>;
+  notify_sound: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -74,6 +78,8 @@ export interface VisitorsTable {
   last_seq: number;
   ip: string;
   region: string;
+  /** GB/T 2260 code of `region` (a province, city or the abroad pseudo-code), '' when unknown. */
+  region_code: Generated<string>;
   user_agent: string;
   platform: string;
   browser: string;
@@ -211,6 +217,15 @@ export interface LinksTable {
   created_at: string;
 }
 
+/** One chat-window settings page; `value` is the page's JSON, validated when saved and read. */
+export interface SettingsTable {
+  page: string;
+  value: string;
+  updated_at: string;
+  /** The uuid of the agent who saved it last. */
+  updated_by: string | null;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -228,4 +243,5 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   friendly: FriendlyTable;
   links: LinksTable;
+  settings: SettingsTable;
 }

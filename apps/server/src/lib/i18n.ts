@@ -48,6 +48,8 @@ const messages = {
   noticeLetters: { zh: '{count} 条未读留言', en: 'Unread leave-messages: {count}' },
   noticeLettersTitle: { zh: '访客留言', en: 'Leave-messages' },
   noticeRegistrationsTitle: { zh: '待审核账号', en: 'Accounts to approve' },
+  visitorUploadsOff: { zh: '此站点未开放访客上传文件', en: 'Visitors may not upload files on this site' },
+  originNotAllowed: { zh: '此网站未获准嵌入在线客服', en: 'This website is not allowed to embed the chat' },
   visitorUnknown: { zh: '访客身份无效，请刷新页面', en: 'Unknown visitor, please reload the page' },
   conversationTaken: { zh: '该对话已被其他客服接入', en: 'Another agent already has this conversation' },
   notYourConversation: { zh: '这不是你的对话', en: 'This conversation is not yours' },
@@ -126,6 +128,7 @@ const messages = {
   reasonMissing: { zh: '所指的记录不存在', en: 'names something that does not exist' },
   reasonCommonPassword: { zh: '过于常见，请换一个更难猜的密码', en: 'is too common, choose one that is harder to guess' },
   reasonControl: { zh: '含有不允许的控制字符', en: 'contains control characters' },
+  reasonWrongPassword: { zh: '与当前密码不符', en: 'does not match the current password' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof messages;

@@ -4,7 +4,7 @@ import { Avatar, Badge, Button, Drawer, Empty, Popover, Segmented, Spin, Switch,
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../stores/settings';
-import { askNotificationPermission, type PreferenceName, readPreference, writePreference } from './alerts';
+import { askNotificationPermission, currentAlerts, type PreferenceName, writePreference } from './alerts';
 import { Conversation } from './components/Conversation';
 import { VisitorList } from './components/VisitorList';
 import { VisitorPanel } from './components/VisitorPanel';
@@ -15,11 +15,10 @@ import './workbench.css';
 
 function AlertSettings() {
   const { t } = useTranslation();
-  const [prefs, setPrefs] = useState(() => ({
-    sound: readPreference('sound'),
-    newUser: readPreference('newUser'),
-    newMsg: readPreference('newMsg'),
-  }));
+  const [prefs, setPrefs] = useState(() => {
+    const alerts = currentAlerts();
+    return { sound: alerts.newUserSound !== '' || alerts.newMsgSound !== '', newUser: alerts.notifyNewUser, newMsg: alerts.notifyNewMsg };
+  });
   const toggle = async (name: PreferenceName, on: boolean) => {
     // A desktop notification needs the browser's permission first; without it the switch stays off.
     const allowed = name === 'sound' || !on || (await askNotificationPermission());

@@ -1,17 +1,54 @@
-/** Local preferences of the workbench's alerts, read and written as the seed names them. */
+import { type SettingsOf, settingsDefaults } from '@parley/protocol';
+
+/** This browser's own alert switches, read and written as the seed names them. */
 export const PREFERENCE_KEYS = { newUser: 'newUser', newMsg: 'newMsg', sound: 'workbench-sound' } as const;
 export type PreferenceName = keyof typeof PREFERENCE_KEYS;
 
 export const BLINK_MS = 600;
 
-export function readPreference(name: PreferenceName): boolean {
-  try {
-    const value = localStorage.getItem(PREFERENCE_KEYS[name]);
-    // Sound is on unless turned off; desktop notifications are off unless turned on ('1').
-    return name === 'sound' ? value !== '0' : value === '1';
-  } catch {
-    return name === 'sound';
+/** The team's defaults: the `desktopSetting` settings page. */
+export type DesktopDefaults = SettingsOf<'desktopSetting'>;
+/** The agent's own choices (personal `notify`); one left unset follows the team's default. */
+export type PersonalNotify = Partial<Record<PreferenceName, boolean | null>>;
+/** The switches set in this browser; one never touched here is left out. */
+export type LocalChoices = Partial<Record<PreferenceName, boolean>>;
+
+/** What the workbench does when a visitor arrives or writes; a sound is its address, '' for none. */
+export interface AlertChoices {
+  newUserSound: string;
+  newMsgSound: string;
+  notifyNewUser: boolean;
+  notifyNewMsg: boolean;
+  titleBlink: boolean;
+}
+
+/**
+ * A switch set in this browser wins, then the agent's personal choice, then the team's default. The team
+ * picks the sounds ('' for none); the agent's one sound switch only silences them. The title blink is the
+ * team's alone.
+ */
+export function effectiveAlerts(team: DesktopDefaults, personal: PersonalNotify | undefined, local: LocalChoices): AlertChoices {
+  const sound = local.sound ?? personal?.sound ?? true;
+  return {
+    newUserSound: sound ? team.newUserSound : '',
+    newMsgSound: sound ? team.newMsgSound : '',
+    notifyNewUser: local.newUser ?? personal?.newUser ?? team.notifyNewUser,
+    notifyNewMsg: local.newMsg ?? personal?.newMsg ?? team.notifyNewMsg,
+    titleBlink: team.titleBlink,
+  };
+}
+
+export function readLocalChoices(): LocalChoices {
+  const choices: LocalChoices = {};
+  for (const name of Object.keys(PREFERENCE_KEYS) as PreferenceName[]) {
+    try {
+      const value = localStorage.getItem(PREFERENCE_KEYS[name]);
+      if (value !== null) choices[name] = value === '1';
+    } catch {
+      // Storage may be blocked: the personal and team choices then apply.
+    }
   }
+  return choices;
 }
 
 export function writePreference(name: PreferenceName, on: boolean): void {
@@ -22,10 +59,24 @@ export function writePreference(name: PreferenceName, on: boolean): void {
   }
 }
 
+let team: DesktopDefaults = settingsDefaults.desktopSetting;
+let personal: PersonalNotify | undefined;
+
+/** Keeps what the server said last: the team's defaults and, once read, the agent's own choices. */
+export function setAlertSources(sources: { team?: DesktopDefaults; personal?: PersonalNotify }): void {
+  if (sources.team) team = sources.team;
+  if (sources.personal) personal = sources.personal;
+}
+
+/** The choices as they stand now: a switch flipped in this browser applies to the next alert. */
+export function currentAlerts(): AlertChoices {
+  return effectiveAlerts(team, personal, readLocalChoices());
+}
+
 const sounds = new Map<string, HTMLAudioElement>();
 
 export function playSound(url: string): void {
-  if (!url || !readPreference('sound')) return;
+  if (!url) return;
   let audio = sounds.get(url);
   if (!audio) {
     audio = new Audio(url);
@@ -61,9 +112,9 @@ export function blinkTitle(on: string, off: string): void {
 
 export { stopBlink };
 
-/** A desktop notification when the agent asked for this kind ('newUser' or 'newMsg') and the browser allows it. */
+/** A desktop notification of this kind ('newUser' or 'newMsg'), when the browser allows it. */
 export function notifyDesktop(kind: 'newUser' | 'newMsg', title: string, body: string): void {
-  if (!readPreference(kind) || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   try {
     const notification = new Notification(title, { body, tag: `parley-${kind}` });
     notification.onclick = () => {

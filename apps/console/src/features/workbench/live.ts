@@ -19,7 +19,7 @@ import { AgentSocket, agentSocketUrl, isSessionClose } from '../../lib/socket';
 import { useSession } from '../../stores/session';
 import { letterArrived } from '../letter/queries';
 import { listQueryKey } from '../shared/list';
-import { blinkTitle, notifyDesktop, playSound } from './alerts';
+import { blinkTitle, currentAlerts, notifyDesktop, playSound, setAlertSources } from './alerts';
 import { workbenchApi } from './api';
 import { type Effect, patchPeers } from './frames';
 import { type ChatMessage, lastSeq, newOnlyId, PAGE_SIZE } from './model';
@@ -106,20 +106,25 @@ function run(effect: Effect): void {
       }
       window.location.reload();
       return;
-    case 'newVisitor':
-      playSound(index?.userVoice ?? '');
-      blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
-      notifyDesktop('newUser', i18n.t('workbench.notify.newUser'), effect.visitor.nickname);
+    case 'newVisitor': {
+      const alerts = currentAlerts();
+      playSound(alerts.newUserSound);
+      if (alerts.titleBlink) blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
+      if (alerts.notifyNewUser) notifyDesktop('newUser', i18n.t('workbench.notify.newUser'), effect.visitor.nickname);
       return;
-    case 'newMessage':
-      playSound(index?.msgVoice ?? '');
-      blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
-      notifyDesktop(
-        'newMsg',
-        i18n.t('workbench.notify.newMsg', { name: effect.message.nickname || describeVisitor(effect.message.YQToken) }),
-        preview(effect.message),
-      );
+    }
+    case 'newMessage': {
+      const alerts = currentAlerts();
+      playSound(alerts.newMsgSound);
+      if (alerts.titleBlink) blinkTitle(i18n.t('workbench.blink.on'), i18n.t('workbench.blink.off'));
+      if (alerts.notifyNewMsg)
+        notifyDesktop(
+          'newMsg',
+          i18n.t('workbench.notify.newMsg', { name: effect.message.nickname || describeVisitor(effect.message.YQToken) }),
+          preview(effect.message),
+        );
       return;
+    }
     case 'catchUp':
       debounce(`catchUp:${effect.YQToken}`, 200, () => void catchUp(effect.YQToken));
       return;
@@ -174,6 +179,7 @@ export function startLive(info: AgentIndex): void {
   index = info;
   store().reset(info.info.uuid);
   void refreshList();
+  void readAlertSources();
   socket = new AgentSocket({
     url: () => agentSocketUrl(useSession.getState().token),
     onFrame: handleFrame,
@@ -190,6 +196,18 @@ export function startLive(info: AgentIndex): void {
     },
   });
   socket.open();
+}
+
+/**
+ * The team's alert defaults and the agent's own choices; until they arrive (or if they cannot be read)
+ * the built-in defaults apply.
+ */
+async function readAlertSources(): Promise<void> {
+  const [team, personal] = await Promise.all([
+    call('GET /api/settings/desktopSetting', undefined, { silent: true }).catch(() => undefined),
+    call('GET /api/personal', undefined, { silent: true }).catch(() => undefined),
+  ]);
+  setAlertSources({ ...(team ? { team } : {}), ...(personal ? { personal: personal.notify } : {}) });
 }
 
 export function stopLive(): void {

@@ -1,11 +1,13 @@
 import { ADMIN_ROLE, type AgentIndex, can } from '@parley/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAccess } from '../../lib/access';
+import { call } from '../../lib/api';
 import { workbenchApi } from './api';
 
 export const workbenchKeys = {
   index: ['workbench', 'index'] as const,
   agents: ['workbench', 'agents'] as const,
+  quickReplies: ['settings', 'quickReply'] as const,
 };
 
 /** The agent's own identity, availability and alert sounds; the socket opens once this has loaded. */
@@ -39,5 +41,14 @@ export function useAgentPeers() {
     queryKey: workbenchKeys.agents,
     queryFn: () => workbenchApi.agents().then((data) => data.list),
     staleTime: 60_000,
+  });
+}
+
+/** The team's quick replies; read again each time the picker opens, so an edit shows without a reload. */
+export function useQuickReplies() {
+  return useQuery({
+    queryKey: workbenchKeys.quickReplies,
+    queryFn: () => call('GET /api/settings/quickReply', undefined, { silent: true }),
+    staleTime: 0,
   });
 }

@@ -1,23 +1,22 @@
-/** The agent's own quick replies, kept in this browser until the settings page provides shared ones. */
-export const QUICK_REPLIES_KEY = 'workbench-quick-replies';
+import type { SettingsOf } from '@parley/protocol';
 
-export function readQuickReplies(defaults: string[]): string[] {
-  try {
-    const raw = localStorage.getItem(QUICK_REPLIES_KEY);
-    if (raw === null) return defaults;
-    const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : defaults;
-  } catch {
-    return defaults;
-  }
-}
+/** The team's quick replies, as the `quickReply` settings page keeps them. */
+export type QuickReplyGroup = SettingsOf<'quickReply'>['groups'][number];
+export type QuickReply = QuickReplyGroup['items'][number];
 
-export function writeQuickReplies(list: string[]): void {
-  try {
-    localStorage.setItem(QUICK_REPLIES_KEY, JSON.stringify(list.map((item) => item.trim()).filter(Boolean)));
-  } catch {
-    // Storage may be blocked: the list then lasts until the page is reloaded.
-  }
+/**
+ * The groups holding replies whose title or content contains every word of `query` (any case), in
+ * their configured order; groups left without a reply are dropped.
+ */
+export function searchQuickReplies(groups: readonly QuickReplyGroup[], query: string): QuickReplyGroup[] {
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  const matches = (reply: QuickReply) => {
+    const text = `${reply.title}\n${reply.content}`.toLocaleLowerCase();
+    return words.every((word) => text.includes(word));
+  };
+  return groups
+    .map((group) => ({ ...group, items: group.items.filter((reply) => reply.content.trim() !== '' && matches(reply)) }))
+    .filter((group) => group.items.length > 0);
 }
 
 /** A small built-in set: common in support conversations, and the same in every language. */

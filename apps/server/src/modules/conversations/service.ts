@@ -11,6 +11,7 @@ import type { AuthContext } from '../auth/service.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
 import { toVisit, toVisitor, visitorNickname } from '../visitors/views.js';
+import { type AutoAnswerSource, type Opening, openingAnswers } from './auto-answers.js';
 import type { ConversationRepository, MessageRow } from './repository.js';
 import type { Routing } from './routing.js';
 import { toMessage } from './views.js';
@@ -45,6 +46,7 @@ export class ConversationService {
     private readonly agents: AgentAvailabilityRepository,
     readonly routing: Routing,
     private readonly events: EventHub,
+    private readonly autoAnswers: AutoAnswerSource,
   ) {}
 
   private get db() {
@@ -99,7 +101,21 @@ export class ConversationService {
     const message = toMessage(outcome.row, outcome.visitor.public_id);
     if (outcome.opened) await this.routing.opened(outcome.opened.visitor, outcome.opened.agent);
     await this.events.emit('message.stored', { visitor: outcome.visitor, message, visitorSees: false });
+    if (outcome.opened) await this.answerOpening(outcome.visitor, message.seq === 1, outcome.opened.agent);
     return message;
+  }
+
+  /** The configured auto answers of a conversation the visitor's message just opened, stored as tips. */
+  private async answerOpening(visitor: VisitorRow, firstConversation: boolean, agent: AgentRef | null): Promise<void> {
+    let opening: Opening = { kind: 'agent' };
+    if (!agent) {
+      const anyoneOnline = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
+      const position = (await this.visitorRepo.waiting(this.db)).findIndex((row) => row.id === visitor.id) + 1;
+      opening = anyoneOnline && position > 0 ? { kind: 'queued', position } : { kind: 'noAgent' };
+    }
+    for (const text of openingAnswers(this.autoAnswers(), firstConversation, opening)) {
+      await this.storeTip(visitor, text, '', true);
+    }
   }
 
   async rate(credential: string, score: number, comment: string | undefined): Promise<void> {
@@ -348,14 +364,19 @@ export class ConversationService {
   }
 
   /** Stores a system tip in the conversation; its agents see it (and the visitor, if asked). */
-  private async addTip(visitor: VisitorRow, kind: TipKind, name: string, visitorSees: boolean, before?: VisitorRow): Promise<void> {
+  private addTip(visitor: VisitorRow, kind: TipKind, name: string, visitorSees: boolean, before?: VisitorRow): Promise<void> {
+    return this.storeTip(visitor, kind, name, visitorSees, before);
+  }
+
+  /** A tip's msg is a TipKind each client words in its own language, or a configured text shown as it is. */
+  private async storeTip(visitor: VisitorRow, msg: string, name: string, visitorSees: boolean, before?: VisitorRow): Promise<void> {
     const row = await this.db.transaction().execute(async (tx) => {
       const seq = await this.visitorRepo.takeSeq(tx, visitor.id, null);
       return this.repo.insertMessageAt(tx, visitor.id, seq, {
         only_id: `tip-${randomBytes(8).toString('hex')}`,
         role: 'tip',
         type: 'text',
-        msg: kind,
+        msg,
         nickname: name,
         service_id: visitor.service_id,
         created_at: isoNow(),

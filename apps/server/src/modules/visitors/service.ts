@@ -1,4 +1,4 @@
-import type { VisitorInit, VisitorState, WidgetSettings } from '@parley/protocol';
+import { toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
@@ -6,11 +6,12 @@ import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
-import { defaultWidgetSettings } from '../chat/settings.js';
 import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { LinkRouting } from '../links/service.js';
-import { parseSource, parseUserAgent, regionOf } from './client-info.js';
+import { lookUpRegion } from '../regions/ip-region.js';
+import type { SettingsService } from '../settings/service.js';
+import { parseSource, parseUserAgent } from './client-info.js';
 import type { VisitorRepository, VisitorRow } from './repository.js';
 import { toVisitor } from './views.js';
 
@@ -32,6 +33,7 @@ export class VisitorService {
     private readonly agents: AgentAvailabilityRepository,
     private readonly events: EventHub,
     private readonly links: LinkRouting,
+    private readonly settings: Pick<SettingsService, 'all' | 'siteTimeZone'>,
   ) {}
 
   private get db() {
@@ -59,6 +61,7 @@ export class VisitorService {
       // A credential the server has never handed out is not adopted: visitors get fresh random ones only.
       const agent = parseUserAgent(client.userAgent);
       const source = parseSource(input.referrer ?? '', input.url);
+      const region = lookUpRegion(client.ip);
       credential = newVisitorCredential();
       visitor = await this.repo.insert(this.db, {
         token_hash: hashToken(credential),
@@ -75,7 +78,8 @@ export class VisitorService {
         smsg: 0,
         last_seq: 0,
         ip: client.ip,
-        region: regionOf(client.ip),
+        region: region.name,
+        region_code: region.code,
         user_agent: client.userAgent.slice(0, 512),
         platform: agent.platform,
         browser: agent.browser,
@@ -100,14 +104,20 @@ export class VisitorService {
       id: publicId,
       state: visitor.state as VisitorState,
       serviceID: visitor.service_id,
-      settings: await this.widgetSettings(input.lang),
+      settings: await this.widgetSettings(input.lang, visitor.region),
       messages: messages.map((row) => toMessage(row, publicId)),
     };
   }
 
-  async widgetSettings(lang: string | undefined): Promise<WidgetSettings> {
+  /** The widget's settings in the visitor's language, from the settings pages and whether an agent is online now. */
+  async widgetSettings(lang: string | undefined, region?: string): Promise<WidgetSettings> {
     const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
-    return { ...defaultWidgetSettings(lang?.toLowerCase().startsWith('en') ? 'en' : 'zh'), online };
+    return toWidgetSettings(this.settings.all(), {
+      lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh',
+      online,
+      region: region ? [region] : [],
+      siteTimeZone: this.settings.siteTimeZone(),
+    });
   }
 
   async visit(credential: string, url: string, title: string): Promise<void> {

@@ -6,9 +6,9 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../../lib/feedback';
 import { uploadFile } from '../api';
-import { EMOJI, readQuickReplies, writeQuickReplies } from '../quickReplies';
+import { EMOJI } from '../quickReplies';
 import { REPEAT_MARKER, useMonitoring } from '../store';
-import { QuickRepliesEditor, QuickRepliesList } from './QuickReplies';
+import { QuickRepliesPicker } from './QuickReplies';
 
 interface Props {
   token: string;
@@ -30,11 +30,6 @@ export function Composer({ token, disabled, disabledReason, onSend }: Props) {
   const imagePicker = useRef<HTMLInputElement>(null);
   const filePicker = useRef<HTMLInputElement>(null);
   const sendMessage = useMonitoring((state) => state.sendMessage);
-  const setSendMessage = useMonitoring((state) => state.setSendMessage);
-  const [replies, setReplies] = useState(() =>
-    readQuickReplies([t('workbench.quick.default1'), t('workbench.quick.default2'), t('workbench.quick.default3')]),
-  );
-  const [editingReplies, setEditingReplies] = useState<string[] | null>(null);
   const drafts = useRef(new Map<string, string>());
 
   // Each conversation keeps its own unsent draft.
@@ -155,16 +150,18 @@ export function Composer({ token, disabled, disabledReason, onSend }: Props) {
           onOpenChange={setQuickOpen}
           trigger="click"
           placement="topLeft"
+          // On a narrow screen the picker slides left to stay whole rather than run off the edge.
+          align={{ overflow: { adjustX: 1, adjustY: 1, shiftX: true } }}
+          destroyOnHidden
           content={
-            <QuickRepliesList
-              list={replies}
+            <QuickRepliesPicker
               onPick={(reply) => {
-                setSendMessage(reply);
                 setQuickOpen(false);
+                insert(reply.content);
               }}
-              onEdit={() => {
+              onClose={() => {
                 setQuickOpen(false);
-                setEditingReplies(replies);
+                input.current?.focus();
               }}
             />
           }
@@ -195,15 +192,6 @@ export function Composer({ token, disabled, disabledReason, onSend }: Props) {
           }}
         />
       </div>
-      <QuickRepliesEditor
-        list={editingReplies}
-        onCancel={() => setEditingReplies(null)}
-        onSave={(list) => {
-          writeQuickReplies(list);
-          setReplies(readQuickReplies([]));
-          setEditingReplies(null);
-        }}
-      />
       <Input.TextArea
         ref={input}
         value={draft}

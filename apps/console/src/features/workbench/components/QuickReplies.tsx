@@ -1,77 +1,113 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Empty, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { SearchOutlined } from '@ant-design/icons';
+import { Alert, Empty, Input, Spin } from 'antd';
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQuickReplies } from '../queries';
+import { type QuickReply, searchQuickReplies } from '../quickReplies';
 
-/** The agent's personal quick replies: one click puts a reply in the draft. */
-export function QuickRepliesList({ list, onPick, onEdit }: { list: string[]; onPick(reply: string): void; onEdit(): void }) {
+/**
+ * The team's quick replies (settings page `quickReply`), searchable by title and content. The search box
+ * keeps the focus: arrows move through the replies, Enter picks one, Escape closes the picker.
+ */
+export function QuickRepliesPicker({ onPick, onClose }: { onPick(reply: QuickReply): void; onClose(): void }) {
   const { t } = useTranslation();
+  const replies = useQuickReplies();
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  const list = useRef<HTMLDivElement>(null);
+  const groups = useMemo(() => searchQuickReplies(replies.data?.groups ?? [], query), [replies.data, query]);
+  const flat = useMemo(() => groups.flatMap((group) => group.items), [groups]);
+  const optionId = (index: number) => `${listId}-${index}`;
+
+  useEffect(() => {
+    list.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (flat.length === 0) return;
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((at) => (at + step + flat.length) % flat.length);
+    } else if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      const reply = flat[active];
+      if (reply) onPick(reply);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose();
+    }
+  };
+
+  let body: React.ReactNode;
+  if (replies.isPending) body = <Spin size="small" className="wb-quick-state" />;
+  else if (replies.isError) body = <Alert type="error" showIcon title={t('workbench.quick.loadFailed')} />;
+  else if (flat.length === 0)
+    body = (
+      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query.trim() ? t('workbench.quick.noMatch') : t('workbench.quick.empty')} />
+    );
+  else {
+    let index = -1;
+    body = (
+      <div className="wb-quick-list" id={listId} role="listbox" aria-label={t('workbench.quick.title')} ref={list}>
+        {groups.map((group, groupIndex) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: group names need not be unique; the order is the page's
+          <fieldset className="wb-quick-group" key={groupIndex}>
+            {group.name && <legend>{group.name}</legend>}
+            {group.items.map((reply) => {
+              index += 1;
+              const at = index;
+              return (
+                // The search box keeps the focus (aria-activedescendant); a click picks too.
+                <button
+                  type="button"
+                  tabIndex={-1}
+                  key={at}
+                  id={optionId(at)}
+                  data-index={at}
+                  role="option"
+                  aria-selected={at === active}
+                  className={`wb-quick-item${at === active ? ' active' : ''}`}
+                  onMouseEnter={() => setActive(at)}
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => onPick(reply)}
+                >
+                  {reply.title && <span className="wb-quick-title">{reply.title}</span>}
+                  <span className="wb-quick-content">{reply.content}</span>
+                </button>
+              );
+            })}
+          </fieldset>
+        ))}
+      </div>
+    );
+  }
+
   return (
     <div className="wb-quick" data-testid="wb-quick">
-      <div className="wb-quick-head">
-        <span>{t('workbench.quick.title')}</span>
-        <Button size="small" type="link" icon={<EditOutlined />} onClick={onEdit}>
-          {t('workbench.quick.edit')}
-        </Button>
-      </div>
-      {list.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workbench.quick.empty')} />
-      ) : (
-        <ul className="wb-quick-list">
-          {list.map((reply) => (
-            <li key={reply}>
-              <button type="button" onClick={() => onPick(reply)}>
-                {reply}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <div className="wb-quick-head">{t('workbench.quick.title')}</div>
+      <Input
+        autoFocus
+        allowClear
+        size="small"
+        prefix={<SearchOutlined />}
+        value={query}
+        onChange={(event) => {
+          // A new search starts again at its first reply.
+          setQuery(event.target.value);
+          setActive(0);
+        }}
+        onKeyDown={onKeyDown}
+        placeholder={t('workbench.quick.search')}
+        aria-label={t('workbench.quick.search')}
+        role="combobox"
+        aria-expanded={flat.length > 0}
+        aria-controls={listId}
+        aria-activedescendant={flat.length > 0 ? optionId(active) : undefined}
+        data-testid="wb-quick-search"
+      />
+      {body}
     </div>
-  );
-}
-
-/** Edits the list; it lives outside the popover so that typing in it does not close the popover under it. */
-export function QuickRepliesEditor({ list, onSave, onCancel }: { list: string[] | null; onSave(list: string[]): void; onCancel(): void }) {
-  const { t } = useTranslation();
-  const [rows, setRows] = useState<string[]>([]);
-  return (
-    <Modal
-      open={list !== null}
-      title={t('workbench.quick.editTitle')}
-      onCancel={onCancel}
-      onOk={() => onSave(rows)}
-      okText={t('workbench.quick.save')}
-      cancelText={t('workbench.quick.cancel')}
-      afterOpenChange={(open) => {
-        if (open) setRows(list ?? []);
-      }}
-      destroyOnHidden
-    >
-      <div className="wb-quick-edit">
-        {rows.map((reply, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place and only removed explicitly
-          <div className="wb-quick-edit-row" key={index}>
-            <Input.TextArea
-              value={reply}
-              autoSize={{ minRows: 1, maxRows: 4 }}
-              maxLength={500}
-              aria-label={t('workbench.quick.item', { n: index + 1 })}
-              onChange={(event) => setRows((all) => all.map((row, at) => (at === index ? event.target.value : row)))}
-            />
-            <Button
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              aria-label={t('workbench.quick.remove')}
-              onClick={() => setRows((all) => all.filter((_, at) => at !== index))}
-            />
-          </div>
-        ))}
-        <Button type="dashed" block icon={<PlusOutlined />} onClick={() => setRows((all) => [...all, ''])}>
-          {t('workbench.quick.add')}
-        </Button>
-      </div>
-    </Modal>
   );
 }

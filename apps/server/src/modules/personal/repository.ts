@@ -1,0 +1,29 @@
+import type { Db } from '../../db/index.js';
+
+/** SQL of an agent's own profile (the `/api/personal` area). */
+export class PersonalRepository {
+  constructor(private readonly db: Db) {}
+
+  find(agentId: number) {
+    return this.db
+      .selectFrom('agents')
+      .select(['username', 'nickname', 'avatar', 'password_hash', 'notify_new_user', 'notify_new_msg', 'notify_sound'])
+      .where('id', '=', agentId)
+      .executeTakeFirst();
+  }
+
+  async update(
+    agentId: number,
+    fields: {
+      nickname: string;
+      avatar: string;
+      password_hash?: string;
+      notify_new_user: number;
+      notify_new_msg: number;
+      notify_sound: number;
+      updated_at: string;
+    },
+  ): Promise<void> {
+    await this.db.updateTable('agents').set(fields).where('id', '=', agentId).execute();
+  }
+}

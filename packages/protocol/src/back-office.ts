@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { avatarUrl, MAX_PASSWORD_LENGTH, password } from './api.js';
+import { endpointGroup, returns } from './endpoint.js';
+import { line } from './strings.js';
+
+// ——— Region tree (`/api/area/getList`, seed §3) ———
+
+/** The macro regions a province belongs to (seed §3 `region`). */
+export const MACRO_REGIONS = ['north', 'northeast', 'east', 'central', 'south', 'southwest', 'northwest'] as const;
+export type MacroRegion = (typeof MACRO_REGIONS)[number];
+
+/** A node of the GB/T 2260 tree: province, city/prefecture or district/county, by six-digit code. */
+export interface Region {
+  name: string;
+  code: string;
+  children: Region[];
+  region?: MacroRegion;
+  autonomousRegion?: boolean;
+  provinceLevelCity?: boolean;
+}
+
+/** The pseudo-province every address outside China falls in (not a GB/T 2260 code). */
+export const ABROAD_REGION_CODE = '990000';
+
+/** Whether a rule's code covers a visitor's region code: a province covers its cities and districts, a city its districts. */
+export function regionCovers(ruleCode: string, visitorCode: string): boolean {
+  if (!ruleCode || !visitorCode) return false;
+  if (ruleCode === visitorCode) return true;
+  if (ruleCode.endsWith('0000')) return visitorCode.slice(0, 2) === ruleCode.slice(0, 2);
+  if (ruleCode.endsWith('00')) return visitorCode.slice(0, 4) === ruleCode.slice(0, 4);
+  return false;
+}
+
+// ——— Personal (`/api/personal`) ———
+
+export interface Personal {
+  username: string;
+  nickname: string;
+  avatar: string;
+  notify: { newUser: boolean; newMsg: boolean; sound: boolean };
+}
+
+/** A new `password` needs the current one in `oldPassword` (the server checks both). */
+export const personalBody = z.object({
+  nickname: line(z.string().trim().min(1).max(64)),
+  avatar: avatarUrl,
+  password: password.optional(),
+  oldPassword: line(z.string().max(MAX_PASSWORD_LENGTH)).optional(),
+  notify: z.object({ newUser: z.boolean(), newMsg: z.boolean(), sound: z.boolean() }),
+});
+
+// ——— Integration (`/api/access`) ———
+
+export interface Integration {
+  /** The snippet a site pastes into its pages. */
+  script: string;
+  /** The standalone chat page. */
+  chatUrl: string;
+  /** `chatUrl` as a QR code: a `data:` URL of a PNG. */
+  qrCode: string;
+  links: { id: number; name: string; url: string }[];
+}
+
+/** Region tree, personal profile and integration (CONTRACT §7). */
+export const backOfficeEndpoints = endpointGroup({
+  'GET /api/area/getList': { response: returns<{ list: Region[] }>() },
+  'GET /api/personal': { response: returns<Personal>() },
+  'POST /api/personal': { body: personalBody, response: returns<Personal>() },
+  'GET /api/access': { response: returns<Integration>() },
+});
