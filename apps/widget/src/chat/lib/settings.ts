@@ -1,17 +1,51 @@
-import { type Message, type ResponseOf, settingsDefaults, toWidgetSettings, type WidgetSettings } from '@parley/protocol';
+import type { Message, ResponseOf, WidgetSettings } from '@parley/protocol';
 
-export { MAX_MESSAGE_LENGTH } from '@parley/protocol';
+import { MAX_MESSAGE_LENGTH } from '@parley/protocol';
+
+export { MAX_MESSAGE_LENGTH };
 
 /** `data` of `POST /api/visitor/init` (CONTRACT §5). */
 export type InitData = ResponseOf<'POST /api/visitor/init'>;
 /** `data` of `POST /api/visitor/upload`. */
 export type UploadData = ResponseOf<'POST /api/visitor/upload'>;
 
-/** The settings pages' defaults; title and welcome stay empty so the widget's own UI strings show. */
 export const DEFAULT_SETTINGS: WidgetSettings = {
-  ...toWidgetSettings(settingsDefaults, { lang: 'zh', online: true }),
+  color: '#1677ff',
   title: '',
   welcome: '',
+  launcherText: '',
+  position: 'right',
+  icon: '',
+  launcher: {
+    pc: { show: true, style: 'bubble', position: 'right', bottom: 24, side: 24, color: '#1677ff', text: '', image: '', delaySeconds: 0 },
+    mobile: {
+      show: true,
+      style: 'bubble',
+      position: 'right',
+      bottom: 16,
+      side: 16,
+      color: '#1677ff',
+      text: '',
+      image: '',
+      delaySeconds: 0,
+    },
+  },
+  floatNavigation: { enabled: false, side: 'right', top: 40, color: '#1677ff', items: [] },
+  window: { logo: '', agentAvatar: '', intro: '', ad: { image: '', url: '' }, width: 380, height: 600 },
+  preChat: { enabled: false, fields: [], required: [] },
+  letter: { fields: ['name', 'phone', 'email'], required: ['name'] },
+  invitation: { enabled: false, delaySeconds: 10, text: '' },
+  invitationBox: {
+    pc: { enabled: false, delaySeconds: 15, intervalSeconds: 60, maxTimes: 3, text: '', acceptText: '', laterText: '', image: '' },
+    mobile: { enabled: false, delaySeconds: 20, intervalSeconds: 60, maxTimes: 3, text: '', acceptText: '', laterText: '', image: '' },
+  },
+  online: true,
+  workHours: { enabled: false, open: true, offlineText: '' },
+  rating: true,
+  autoCloseMinutes: 30,
+  maxLength: MAX_MESSAGE_LENGTH,
+  region: { blocked: false, text: '' },
+  upload: { enabled: true, maxBytes: 10 * 1024 * 1024, types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] },
 };
 
 type Record_ = Record<string, unknown>;
@@ -44,16 +78,12 @@ export function normalizeSettings(raw: unknown): WidgetSettings {
     launcherText: str(s.launcherText, d.launcherText),
     position: s.position === 'left' ? 'left' : 'right',
     icon: str(s.icon, d.icon),
-    preChat: {
-      enabled: bool(preChat.enabled, false),
-      fields: fields(preChat.fields, d.preChat.fields),
-      required: fields(preChat.required, []),
-    },
+    preChat: { enabled: bool(preChat.enabled, false), fields: fields(preChat.fields, []), required: fields(preChat.required, []) },
     letter: { fields: fields(letter.fields, d.letter.fields), required: fields(letter.required, d.letter.required) },
     invitation: {
       enabled: bool(invitation.enabled, false),
       delaySeconds: Math.max(0, num(invitation.delaySeconds, d.invitation.delaySeconds)),
-      text: str(invitation.text, d.invitation.text),
+      text: str(invitation.text, ''),
     },
     online: bool(s.online, true),
     rating: bool(s.rating, true),
