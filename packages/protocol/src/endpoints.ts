@@ -45,6 +45,7 @@ import {
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
 import { recordEndpoints } from './records.js';
 import type { RouteRecord } from './routes.js';
+import { settingsEndpoints } from './settings.js';
 
 export * from './endpoint.js';
 
@@ -143,7 +144,16 @@ const workbench = endpointGroup({
  * Every `/api` call of CONTRACT.md: its input schema and the type of its `data`. The server's routes and
  * the console's calls are both declared by a key of this table, so neither re-declares a shape.
  */
-export const endpoints = { ...session, ...management, ...navigation, ...visitor, ...workbench, ...recordEndpoints, ...backOfficeEndpoints };
+export const endpoints = {
+  ...session,
+  ...management,
+  ...navigation,
+  ...visitor,
+  ...workbench,
+  ...recordEndpoints,
+  ...settingsEndpoints,
+  ...backOfficeEndpoints,
+};
 
 export type Endpoints = typeof endpoints;
 export type Endpoint = keyof Endpoints;

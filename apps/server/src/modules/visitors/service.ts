@@ -1,4 +1,4 @@
-import type { VisitorInit, VisitorState, WidgetSettings } from '@parley/protocol';
+import { settingsDefaults, toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
@@ -6,7 +6,6 @@ import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
-import { defaultWidgetSettings } from '../chat/settings.js';
 import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { LinkRouting } from '../links/service.js';
@@ -110,7 +109,7 @@ export class VisitorService {
 
   async widgetSettings(lang: string | undefined): Promise<WidgetSettings> {
     const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
-    return { ...defaultWidgetSettings(lang?.toLowerCase().startsWith('en') ? 'en' : 'zh'), online };
+    return toWidgetSettings(settingsDefaults, { lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh', online });
   }
 
   async visit(credential: string, url: string, title: string): Promise<void> {
