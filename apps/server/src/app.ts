@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import { CloseCode } from '@parley/protocol';
+import { CloseCode, settingsDefaults } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.js';
@@ -61,6 +61,7 @@ import { PersonalService } from './modules/personal/service.js';
 import { RecordRepository } from './modules/records/repository.js';
 import { recordRoutes } from './modules/records/routes.js';
 import { regionRoutes } from './modules/regions/routes.js';
+import { RegionRules } from './modules/regions/rules.js';
 import { RoleRepository } from './modules/roles/repository.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
@@ -147,7 +148,9 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links);
-  const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links);
+  // The region page is read from the settings store once it exists; until then its defaults (no rules).
+  const regionRules = new RegionRules(visitorRepo, () => Promise.resolve(settingsDefaults.region));
+  const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
   const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events);
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, config.siteTimeZone);
