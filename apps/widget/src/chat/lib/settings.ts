@@ -44,7 +44,11 @@ export function normalizeSettings(raw: unknown): WidgetSettings {
     launcherText: str(s.launcherText, d.launcherText),
     position: s.position === 'left' ? 'left' : 'right',
     icon: str(s.icon, d.icon),
-    preChat: { enabled: bool(preChat.enabled, false), fields: fields(preChat.fields, d.preChat.fields), required: fields(preChat.required, []) },
+    preChat: {
+      enabled: bool(preChat.enabled, false),
+      fields: fields(preChat.fields, d.preChat.fields),
+      required: fields(preChat.required, []),
+    },
     letter: { fields: fields(letter.fields, d.letter.fields), required: fields(letter.required, d.letter.required) },
     invitation: {
       enabled: bool(invitation.enabled, false),
