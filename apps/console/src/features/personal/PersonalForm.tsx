@@ -1,10 +1,11 @@
 import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { MIN_PASSWORD_LENGTH, type Personal } from '@parley/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Avatar, Button, Divider, Form, Input, Skeleton, Space, Switch, Upload } from 'antd';
+import { Avatar, Button, Divider, Form, Input, Skeleton, Space, Switch, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
+import { toastError, toastSuccess } from '../../lib/feedback';
 import { endSession } from '../../lib/request';
 import { userInfoKey } from '../auth/queries';
 import { uploadFile } from '../workbench/api';
@@ -23,7 +24,6 @@ const personalKey = ['personal'] as const;
 /** The agent's own profile: name, picture, notifications and password. The page and the avatar menu's drawer share it. */
 export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
   const [uploading, setUploading] = useState(false);
@@ -41,7 +41,7 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
     onSuccess: async (saved, values) => {
       if (values.password) {
         // The server ended every session of the account: the agent signs in again with the new password.
-        message.success(t('personal.passwordChanged'));
+        toastSuccess(t('personal.passwordChanged'));
         endSession();
         window.location.reload();
         return;
@@ -49,7 +49,7 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
       queryClient.setQueryData(personalKey, saved);
       await queryClient.invalidateQueries({ queryKey: userInfoKey });
       form.setFieldsValue({ oldPassword: '', password: '', confirm: '' });
-      message.success(t('common.saved'));
+      toastSuccess(t('common.saved'));
       onSaved?.();
     },
   });
@@ -60,7 +60,7 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
       const uploaded = await uploadFile(file);
       form.setFieldValue('avatar', uploaded.url);
     } catch (error) {
-      message.error(error instanceof Error ? error.message : t('personal.uploadFailed'));
+      toastError(error instanceof Error ? error.message : t('personal.uploadFailed'));
     } finally {
       setUploading(false);
     }
