@@ -17,14 +17,14 @@ export class RegionRules implements RegionRouting {
   constructor(
     private readonly visitors: VisitorRepository,
     /** The region page as saved (defaults filled in). */
-    private readonly page: () => Promise<SettingsOf<'region'>>,
+    private readonly page: () => SettingsOf<'region'>,
   ) {}
 
   /** The first rule naming the region, its city or its province. */
-  async ruleFor(regionCode: string): Promise<RegionRule | undefined> {
+  ruleFor(regionCode: string): RegionRule | undefined {
     const codes = regionCodesOf(regionCode);
     if (codes.length === 0) return undefined;
-    return regionRuleFor({ region: await this.page() }, codes);
+    return regionRuleFor({ region: this.page() }, codes);
   }
 
   private async ruleOfVisitor(db: DbOrTx, visitorId: number): Promise<RegionRule | undefined> {

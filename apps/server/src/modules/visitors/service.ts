@@ -1,4 +1,4 @@
-import { settingsDefaults, toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
+import { regionCodesOf, toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
@@ -10,6 +10,7 @@ import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { LinkRouting } from '../links/service.js';
 import { lookUpRegion } from '../regions/ip-region.js';
+import type { SettingsService } from '../settings/service.js';
 import { parseSource, parseUserAgent } from './client-info.js';
 import type { VisitorRepository, VisitorRow } from './repository.js';
 import { toVisitor } from './views.js';
@@ -32,6 +33,7 @@ export class VisitorService {
     private readonly agents: AgentAvailabilityRepository,
     private readonly events: EventHub,
     private readonly links: LinkRouting,
+    private readonly settings: Pick<SettingsService, 'all' | 'siteTimeZone'>,
   ) {}
 
   private get db() {
@@ -102,14 +104,23 @@ export class VisitorService {
       id: publicId,
       state: visitor.state as VisitorState,
       serviceID: visitor.service_id,
-      settings: await this.widgetSettings(input.lang),
+      settings: await this.widgetSettings(input.lang, regionCodesOf(visitor.region_code)),
       messages: messages.map((row) => toMessage(row, publicId)),
     };
   }
 
-  async widgetSettings(lang: string | undefined): Promise<WidgetSettings> {
+  /**
+   * The widget's settings in the visitor's language, from the settings pages and whether an agent is online
+   * now; `regionCodes` (the visitor's region, its city and province) select the region rule that applies.
+   */
+  async widgetSettings(lang: string | undefined, regionCodes: readonly string[] = []): Promise<WidgetSettings> {
     const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
-    return toWidgetSettings(settingsDefaults, { lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh', online });
+    return toWidgetSettings(this.settings.all(), {
+      lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh',
+      online,
+      region: regionCodes,
+      siteTimeZone: this.settings.siteTimeZone(),
+    });
   }
 
   async visit(credential: string, url: string, title: string): Promise<void> {
