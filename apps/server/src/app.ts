@@ -61,6 +61,7 @@ import { PersonalService } from './modules/personal/service.js';
 import { RecordRepository } from './modules/records/repository.js';
 import { recordRoutes } from './modules/records/routes.js';
 import { regionRoutes } from './modules/regions/routes.js';
+import { RegionRules } from './modules/regions/rules.js';
 import { RoleRepository } from './modules/roles/repository.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
@@ -162,7 +163,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
-  const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links);
+  const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
+  const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
   const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events, () =>
     settings.current('autoAnswer'),
   );

@@ -22,13 +22,13 @@ export interface Region {
 /** The pseudo-province every address outside China falls in (not a GB/T 2260 code). */
 export const ABROAD_REGION_CODE = '990000';
 
-/** Whether a rule's code covers a visitor's region code: a province covers its cities and districts, a city its districts. */
-export function regionCovers(ruleCode: string, visitorCode: string): boolean {
-  if (!ruleCode || !visitorCode) return false;
-  if (ruleCode === visitorCode) return true;
-  if (ruleCode.endsWith('0000')) return visitorCode.slice(0, 2) === ruleCode.slice(0, 2);
-  if (ruleCode.endsWith('00')) return visitorCode.slice(0, 4) === ruleCode.slice(0, 4);
-  return false;
+/**
+ * A region code with the codes of the city and province it lies in, for the region rules (a rule naming
+ * a province covers its cities and districts); none for an unknown region.
+ */
+export function regionCodesOf(code: string): string[] {
+  if (!/^\d{6}$/.test(code)) return [];
+  return [...new Set([code, `${code.slice(0, 4)}00`, `${code.slice(0, 2)}0000`])];
 }
 
 // ——— Personal (`/api/personal`) ———

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { logout } from '../../features/auth/api';
 import { useUserInfo } from '../../features/auth/queries';
+import { PersonalDrawer } from '../../features/personal/PersonalDrawer';
 import { endSession } from '../../lib/request';
 import { type Language, settings } from '../../lib/settings';
 import { routeTree } from '../../routes';
@@ -300,7 +301,8 @@ export function AvatarControl() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data } = useUserInfo();
-  // The personal centre is guarded like its route; a user who may not open it does not see it.
+  const [personalOpen, setPersonalOpen] = useState(false);
+  // The personal page is guarded like its route; every other agent edits the same profile in a drawer.
   const personal = findChain(routeTree, PERSONAL_PATH);
   const mayOpenPersonal = personal.length > 0 && personal.every((route) => can(data ?? NOBODY, route.meta?.guard));
   // The server revokes the token; the login page then carries the page being left, and a reload
@@ -311,27 +313,32 @@ export function AvatarControl() {
     window.location.reload();
   };
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        items: [
-          ...(mayOpenPersonal ? [{ key: 'personal', label: t('header.personal'), icon: <UserOutlined /> }] : []),
-          { key: 'theme', label: t('theme.open'), icon: <BgColorsOutlined /> },
-          { type: 'divider' },
-          { key: 'logout', label: t('header.logout'), icon: <LogoutOutlined />, danger: true },
-        ],
-        onClick: ({ key }) => {
-          if (key === 'personal') navigate(PERSONAL_PATH);
-          else if (key === 'theme') window.dispatchEvent(new Event('theme'));
-          else void signOut();
-        },
-      }}
-    >
-      <button type="button" className="header-avatar" data-testid="header-avatar">
-        <Avatar size="small" src={data?.avatar || undefined} icon={<UserOutlined />} />
-        <span className="header-username">{data?.username ?? ''}</span>
-      </button>
-    </Dropdown>
+    <>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: [
+            { key: 'personal', label: t('header.personal'), icon: <UserOutlined /> },
+            { key: 'theme', label: t('theme.open'), icon: <BgColorsOutlined /> },
+            { type: 'divider' },
+            { key: 'logout', label: t('header.logout'), icon: <LogoutOutlined />, danger: true },
+          ],
+          onClick: ({ key }) => {
+            if (key === 'personal') {
+              if (mayOpenPersonal) navigate(PERSONAL_PATH);
+              else setPersonalOpen(true);
+            } else if (key === 'theme') window.dispatchEvent(new Event('theme'));
+            else void signOut();
+          },
+        }}
+      >
+        <button type="button" className="header-avatar" data-testid="header-avatar">
+          <Avatar size="small" src={data?.avatar || undefined} icon={<UserOutlined />} />
+          <span className="header-username">{data?.username ?? ''}</span>
+        </button>
+      </Dropdown>
+      <PersonalDrawer open={personalOpen} onClose={() => setPersonalOpen(false)} />
+    </>
   );
 }
 

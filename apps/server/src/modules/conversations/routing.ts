@@ -5,6 +5,7 @@ import { isoNow } from '../../lib/time.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { LinkRouting } from '../links/service.js';
+import type { RegionRouting } from '../regions/rules.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import type { ConversationRepository } from './repository.js';
 
@@ -23,7 +24,13 @@ export class Routing {
     private readonly events: EventHub,
     private readonly log: FastifyBaseLogger,
     private readonly links: LinkRouting,
+    private readonly regions: RegionRouting,
   ) {}
+
+  /** Whether a region rule keeps the visitor from opening a conversation. */
+  blocked(tx: DbOrTx, visitorId: number): Promise<boolean> {
+    return this.regions.blocks(tx, visitorId);
+  }
 
   /** Opens a conversation for a visitor without one, given to `agent` or waiting; the visitor as it is now. */
   async open(tx: DbOrTx, visitor: VisitorRow, agent: AgentRef | null): Promise<VisitorRow> {
@@ -43,14 +50,15 @@ export class Routing {
   }
 
   /**
-   * The agent the visitor's chat link pins it to, when that agent is available with room; else the
-   * online, connected agent with the fewest open conversations below its limit.
+   * The agent the visitor's chat link (or else a rule of its region) names, when that agent is available
+   * with room; else the online, connected agent with the fewest open conversations below its limit.
    */
   async pickAgent(tx: DbOrTx, visitorId: number): Promise<AgentRef | undefined> {
     const agents = await this.agents.available(tx, AgentPresenceStore.freshSince());
     if (agents.length === 0) return undefined;
     const load = await this.visitors.openLoad(tx);
-    const pinned = await this.links.pinnedAgentOf(tx, visitorId);
+    // A chat link names its visitors' agent more precisely than their region does.
+    const pinned = (await this.links.pinnedAgentOf(tx, visitorId)) ?? (await this.regions.assignedAgentOf(tx, visitorId));
     let best: (typeof agents)[number] | undefined;
     let bestLoad = Number.POSITIVE_INFINITY;
     for (const agent of agents) {

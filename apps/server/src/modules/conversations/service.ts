@@ -72,6 +72,7 @@ export class ConversationService {
         let opened: { visitor: VisitorRow; agent: AgentRef | null } | undefined;
         if (!visitor) {
           const closed = await this.visitors.orFail(credential, tx);
+          if (await this.routing.blocked(tx, closed.id)) throw forbidden();
           const agent = (await this.routing.pickAgent(tx, closed.id)) ?? null;
           await this.routing.open(tx, closed, agent);
           visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);

@@ -30,6 +30,12 @@ export class VisitorRepository {
     return db.selectFrom('visitors').selectAll().where('public_id', '=', publicId).executeTakeFirst();
   }
 
+  /** The GB/T 2260 code of the visitor's region ('' when unknown or no such visitor). */
+  async regionCodeOf(db: DbOrTx, id: number): Promise<string> {
+    const row = await db.selectFrom('visitors').select('region_code').where('id', '=', id).executeTakeFirst();
+    return row?.region_code ?? '';
+  }
+
   findById(db: DbOrTx, id: number) {
     return db.selectFrom('visitors').selectAll().where('id', '=', id).executeTakeFirst();
   }

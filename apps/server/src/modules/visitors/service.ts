@@ -1,4 +1,4 @@
-import { toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
+import { regionCodesOf, toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
@@ -104,18 +104,21 @@ export class VisitorService {
       id: publicId,
       state: visitor.state as VisitorState,
       serviceID: visitor.service_id,
-      settings: await this.widgetSettings(input.lang, visitor.region),
+      settings: await this.widgetSettings(input.lang, regionCodesOf(visitor.region_code)),
       messages: messages.map((row) => toMessage(row, publicId)),
     };
   }
 
-  /** The widget's settings in the visitor's language, from the settings pages and whether an agent is online now. */
-  async widgetSettings(lang: string | undefined, region?: string): Promise<WidgetSettings> {
+  /**
+   * The widget's settings in the visitor's language, from the settings pages and whether an agent is online
+   * now; `regionCodes` (the visitor's region, its city and province) select the region rule that applies.
+   */
+  async widgetSettings(lang: string | undefined, regionCodes: readonly string[] = []): Promise<WidgetSettings> {
     const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
     return toWidgetSettings(this.settings.all(), {
       lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh',
       online,
-      region: region ? [region] : [],
+      region: regionCodes,
       siteTimeZone: this.settings.siteTimeZone(),
     });
   }

@@ -1,0 +1,159 @@
+import { UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { MIN_PASSWORD_LENGTH, type Personal } from '@parley/protocol';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Avatar, Button, Divider, Form, Input, Skeleton, Space, Switch, Upload } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../lib/api';
+import { toastError, toastSuccess } from '../../lib/feedback';
+import { endSession } from '../../lib/request';
+import { userInfoKey } from '../auth/queries';
+import { uploadFile } from '../workbench/api';
+
+interface Values {
+  nickname: string;
+  avatar: string;
+  notify: Personal['notify'];
+  oldPassword?: string;
+  password?: string;
+  confirm?: string;
+}
+
+const personalKey = ['personal'] as const;
+
+/** The agent's own profile: name, picture, notifications and password. The page and the avatar menu's drawer share it. */
+export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const [uploading, setUploading] = useState(false);
+  const profile = useQuery({ queryKey: personalKey, queryFn: () => call('GET /api/personal') });
+  const avatar = Form.useWatch('avatar', form);
+
+  const save = useMutation({
+    mutationFn: ({ confirm: _confirm, ...values }: Values) =>
+      call('POST /api/personal', {
+        nickname: values.nickname,
+        avatar: values.avatar,
+        notify: values.notify,
+        ...(values.password ? { password: values.password, oldPassword: values.oldPassword ?? '' } : {}),
+      }),
+    onSuccess: async (saved, values) => {
+      if (values.password) {
+        // The server ended every session of the account: the agent signs in again with the new password.
+        toastSuccess(t('personal.passwordChanged'));
+        endSession();
+        window.location.reload();
+        return;
+      }
+      queryClient.setQueryData(personalKey, saved);
+      await queryClient.invalidateQueries({ queryKey: userInfoKey });
+      form.setFieldsValue({ oldPassword: '', password: '', confirm: '' });
+      toastSuccess(t('common.saved'));
+      onSaved?.();
+    },
+  });
+
+  const upload = async (file: File) => {
+    setUploading(true);
+    try {
+      const uploaded = await uploadFile(file);
+      form.setFieldValue('avatar', uploaded.url);
+    } catch (error) {
+      toastError(error instanceof Error ? error.message : t('personal.uploadFailed'));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  if (!profile.data) return <Skeleton active />;
+  const { username, ...initial } = profile.data;
+  return (
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      className="personal-form"
+      initialValues={initial}
+      onFinish={(values) => save.mutate(values)}
+      data-testid="personal-form"
+    >
+      <Form.Item label={t('personal.username')}>
+        <Input value={username} disabled />
+      </Form.Item>
+      <Form.Item label={t('personal.avatar')}>
+        <Space>
+          <Avatar size={64} src={avatar || undefined} icon={<UserOutlined />} />
+          <Upload
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              void upload(file);
+              return false;
+            }}
+          >
+            <Button icon={<UploadOutlined />} loading={uploading}>
+              {t('personal.upload')}
+            </Button>
+          </Upload>
+          {avatar ? <Button onClick={() => form.setFieldValue('avatar', '')}>{t('personal.removeAvatar')}</Button> : null}
+        </Space>
+      </Form.Item>
+      <Form.Item name="avatar" hidden>
+        <Input />
+      </Form.Item>
+      <Form.Item name="nickname" label={t('personal.nickname')} rules={[{ required: true, whitespace: true, max: 64 }]}>
+        <Input maxLength={64} data-testid="personal-nickname" />
+      </Form.Item>
+
+      <Divider titlePlacement="start">{t('personal.notifications')}</Divider>
+      <Form.Item name={['notify', 'newUser']} label={t('personal.notifyNewUser')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name={['notify', 'newMsg']} label={t('personal.notifyNewMsg')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name={['notify', 'sound']} label={t('personal.notifySound')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+
+      <Divider titlePlacement="start">{t('personal.changePassword')}</Divider>
+      <Form.Item
+        name="password"
+        label={t('personal.newPassword')}
+        extra={t('personal.passwordHint', { min: MIN_PASSWORD_LENGTH })}
+        rules={[{ min: MIN_PASSWORD_LENGTH, message: t('personal.passwordTooShort', { min: MIN_PASSWORD_LENGTH }) }]}
+      >
+        <Input.Password autoComplete="new-password" data-testid="personal-password" />
+      </Form.Item>
+      <Form.Item
+        name="confirm"
+        label={t('personal.confirmPassword')}
+        dependencies={['password']}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: (_rule, value) =>
+              (value ?? '') === (getFieldValue('password') ?? '') ? Promise.resolve() : Promise.reject(new Error(t('personal.mismatch'))),
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" data-testid="personal-confirm" />
+      </Form.Item>
+      <Form.Item
+        name="oldPassword"
+        label={t('personal.oldPassword')}
+        dependencies={['password']}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: (_rule, value) =>
+              !getFieldValue('password') || value ? Promise.resolve() : Promise.reject(new Error(t('personal.oldRequired'))),
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="current-password" data-testid="personal-old-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="personal-save">
+        {t('common.save')}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,42 @@
+import { regionCodesOf, regionRuleFor, type SettingsOf } from '@parley/protocol';
+import type { DbOrTx } from '../../db/index.js';
+import type { VisitorRepository } from '../visitors/repository.js';
+
+type RegionRule = SettingsOf<'region'>['rules'][number];
+
+/** What routing asks of the region rules (settings page `region`). */
+export interface RegionRouting {
+  /** The agent a rule of the visitor's region assigns it to, if any. */
+  assignedAgentOf(db: DbOrTx, visitorId: number): Promise<string | null>;
+  /** Whether a rule of the visitor's region keeps it from chatting. */
+  blocks(db: DbOrTx, visitorId: number): Promise<boolean>;
+}
+
+/** The region page's rules, applied by the region code looked up from a visitor's address at init. */
+export class RegionRules implements RegionRouting {
+  constructor(
+    private readonly visitors: VisitorRepository,
+    /** The region page as saved (defaults filled in). */
+    private readonly page: () => SettingsOf<'region'>,
+  ) {}
+
+  /** The first rule naming the region, its city or its province. */
+  ruleFor(regionCode: string): RegionRule | undefined {
+    const codes = regionCodesOf(regionCode);
+    if (codes.length === 0) return undefined;
+    return regionRuleFor({ region: this.page() }, codes);
+  }
+
+  private async ruleOfVisitor(db: DbOrTx, visitorId: number): Promise<RegionRule | undefined> {
+    return this.ruleFor(await this.visitors.regionCodeOf(db, visitorId));
+  }
+
+  async assignedAgentOf(db: DbOrTx, visitorId: number): Promise<string | null> {
+    const rule = await this.ruleOfVisitor(db, visitorId);
+    return rule?.action === 'assign' ? (rule.serviceID ?? null) : null;
+  }
+
+  async blocks(db: DbOrTx, visitorId: number): Promise<boolean> {
+    return (await this.ruleOfVisitor(db, visitorId))?.action === 'block';
+  }
+}

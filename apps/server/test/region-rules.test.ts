@@ -1,0 +1,111 @@
+import type { Message, VisitorInit } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentSocket, uuidOf } from './chat-harness.js';
+import { createAgent, startTestServer, type TestServer } from './harness.js';
+import type { TestSocket } from './sockets.js';
+
+let server: TestServer;
+let admin: string;
+
+/** A server whose trusted proxy is the test client, so each visitor's address is the one it forwards. */
+async function startServer(): Promise<void> {
+  server = await startTestServer({ TRUST_PROXY: '127.0.0.1' });
+  admin = await server.login();
+  // The administrator takes no conversations here: routing is between the agents the tests connect.
+  await server.post('/api/index/state', { state: '1' }, { token: admin });
+}
+
+const SHENZHEN = '120.24.78.68';
+const NANJING = '114.114.114.114';
+const HANGZHOU = '223.5.5.5';
+const GOOGLE_DNS = '8.8.8.8';
+
+async function init(address: string, lang = 'en') {
+  const response = await server.post<VisitorInit>(
+    '/api/visitor/init',
+    { url: 'https://shop.example/', lang },
+    { headers: { 'x-forwarded-for': address } },
+  );
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
+const say = (credential: string, msg: string) =>
+  server.post<Message>('/api/visitor/message', { YQToken: credential, msg, onlyID: `m-${Math.random().toString(36).slice(2)}` });
+
+async function saveRules(rules: unknown[]) {
+  const saved = await server.post('/api/settings/region', { rules }, { token: admin });
+  expect(saved.status).toBe(200);
+}
+
+describe('region rules, applied by the region looked up at init', () => {
+  beforeAll(startServer);
+  afterAll(() => server.close());
+
+  it('block: a province rule covers its cities; the widget is told, and the server refuses the visitor’s messages', async () => {
+    await saveRules([{ codes: ['440000'], action: 'block', text: 'Not served in this region' }]);
+    const blocked = await init(SHENZHEN);
+    expect(blocked.settings.region).toEqual({ blocked: true, text: 'Not served in this region' });
+    expect(blocked.settings.online).toBe(false);
+    const refused = await say(blocked.YQToken, 'hello?');
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(403);
+
+    // Visitors elsewhere are untouched.
+    const elsewhere = await init(NANJING);
+    expect(elsewhere.settings.region).toEqual({ blocked: false, text: '' });
+    expect((await say(elsewhere.YQToken, 'hello')).status).toBe(200);
+
+    // Lifting the rule lets the same visitor chat at its next init.
+    await saveRules([]);
+    const again = await server.post<VisitorInit>(
+      '/api/visitor/init',
+      { url: 'https://shop.example/', YQToken: blocked.YQToken },
+      { headers: { 'x-forwarded-for': SHENZHEN } },
+    );
+    expect(again.body.data.settings.region.blocked).toBe(false);
+    expect((await say(blocked.YQToken, 'hello again')).status).toBe(200);
+  });
+
+  it('tip: a city rule shows its text to the city’s visitors, who chat as usual; abroad has a code of its own', async () => {
+    await saveRules([
+      { codes: ['320100'], action: 'tip', text: 'Hello, Nanjing!' },
+      { codes: ['990000'], action: 'tip', text: 'We answer in Beijing time' },
+    ]);
+    const nanjing = await init(NANJING);
+    expect(nanjing.settings.region).toEqual({ blocked: false, text: 'Hello, Nanjing!' });
+    expect((await say(nanjing.YQToken, 'hi')).status).toBe(200);
+    expect((await init(GOOGLE_DNS)).settings.region.text).toBe('We answer in Beijing time');
+    expect((await init(SHENZHEN)).settings.region).toEqual({ blocked: false, text: '' });
+    await saveRules([]);
+  });
+});
+
+describe('the assign rule', () => {
+  let sockets: TestSocket[] = [];
+  // A server of its own: no visitor of the other tests waits in its queue to skew the agents' loads.
+  beforeAll(startServer);
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await server.close();
+  });
+
+  it('assign: the region’s visitors go to the named agent while it is available; others are routed as usual', async () => {
+    // `first` is older and as idle as `assigned`: without the rule, it would be chosen.
+    const first = (await createAgent(server, admin, { username: 'first-agent' })).token ?? '';
+    const assigned = (await createAgent(server, admin, { username: 'zhejiang-agent' })).token ?? '';
+    const firstUuid = await uuidOf(server, first);
+    const assignedUuid = await uuidOf(server, assigned);
+    sockets = [await agentSocket(server, first), await agentSocket(server, assigned)];
+    await saveRules([{ codes: ['330000'], action: 'assign', serviceID: assignedUuid }]);
+
+    const hangzhou = await init(HANGZHOU);
+    expect(hangzhou.settings.region).toEqual({ blocked: false, text: '' });
+    const message = await say(hangzhou.YQToken, 'hello from Hangzhou');
+    expect(message.status).toBe(200);
+    expect(message.body.data.serviceID).toBe(assignedUuid);
+
+    const shenzhen = await init(SHENZHEN);
+    expect((await say(shenzhen.YQToken, 'hello from Shenzhen')).body.data.serviceID).toBe(firstUuid);
+  });
+});
