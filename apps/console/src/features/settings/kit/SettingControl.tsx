@@ -137,7 +137,7 @@ function List({ field, name, path, checker }: ControlProps) {
       <legend>{label}</legend>
       <Form.List name={name} rules={listRules}>
         {(items, { add, remove }, { errors }) => (
-          <div className="settings-list">
+          <div className={field.inline ? 'settings-list inline' : 'settings-list'}>
             {items.map((item, index) => (
               <Card
                 key={item.key}

@@ -30,6 +30,8 @@ export interface SettingField {
   fields?: SettingField[];
   /** A list: what a new item starts as. */
   newItem?: Record<string, unknown>;
+  /** A list of short items: each item's fields side by side rather than one under another. */
+  inline?: boolean;
   /** A list: the i18n key of the add button. */
   addLabel?: string;
   /** A control of the page's own; the form hands it `value` and `onChange`. */

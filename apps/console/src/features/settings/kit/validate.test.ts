@@ -18,7 +18,12 @@ describe('checkPage', () => {
 
   it('names a value inside a list by its place in the list', () => {
     const checked = checkPage(settingsSchemas.windowSetting, {
-      workHours: { days: [{ day: 1, from: '09:00', to: '18:00' }, { day: 2, from: '9', to: '18:00' }] },
+      workHours: {
+        days: [
+          { day: 1, from: '09:00', to: '18:00' },
+          { day: 2, from: '9', to: '18:00' },
+        ],
+      },
       maxLength: 0,
     });
     expect(checked.problems.get('workHours.days.1.from')).toEqual({ key: 'kit.format' });

@@ -71,6 +71,7 @@ const windowSetting: PageSpec<'windowSetting'> = {
           name: 'days',
           label: 'settings.f.workDays',
           kind: 'list',
+          inline: true,
           addLabel: 'settings.add.workDay',
           newItem: { day: 1, from: '09:00', to: '18:00' },
           fields: [

@@ -1,3 +1,4 @@
+import { MessageFilled } from '@ant-design/icons';
 import type { SettingsOf } from '@parley/protocol';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +42,7 @@ export function LauncherPreview({ launcher, device }: { launcher: SettingsOf<'ta
           data-testid="preview-launcher"
           title={text}
         >
-          {launcher.style === 'bar' ? text : '💬'}
+          {launcher.style === 'bar' ? text : <MessageFilled aria-hidden />}
         </div>
       )}
     </Screen>
