@@ -1,4 +1,5 @@
 import { BUSINESS_ROUTES, type RouteRecord } from '@parley/protocol';
+import type { ComponentType } from 'react';
 import { type AppRoute, attachPages, ensureCatchAll, isExternal, type PageLoader } from './app/routeTree';
 import { DEMO_ROUTES } from './features/demo/routes';
 import { settings } from './lib/settings';
@@ -14,6 +15,11 @@ const PUBLIC_ROUTES: RouteRecord[] = [
 ];
 
 const notAvailable: PageLoader = () => import('./features/placeholder/NotAvailablePage');
+
+/** A page among the settings pages a module holds together (they share the form kit and previews). */
+function settingsPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): PageLoader {
+  return () => load().then((module) => ({ default: module[name] }));
+}
 
 /** Pages by route name; a business route without one shows the honest "not available yet" page. */
 const PAGES: Record<string, PageLoader> = {
@@ -39,6 +45,18 @@ const PAGES: Record<string, PageLoader> = {
   LinkIndex: () => import('./features/link/LinkPage'),
   PersonalIndex: () => import('./features/personal/PersonalPage'),
   AccessIndex: () => import('./features/access/AccessPage'),
+  System_takeIcon: settingsPage(() => import('./features/settings/pages/launcher'), 'TakeIconPage'),
+  System_floatNavigation: settingsPage(() => import('./features/settings/pages/launcher'), 'FloatNavigationPage'),
+  System_invitationBox: settingsPage(() => import('./features/settings/pages/launcher'), 'InvitationBoxPage'),
+  System_windowStyle: settingsPage(() => import('./features/settings/pages/window'), 'WindowStylePage'),
+  System_windowSetting: settingsPage(() => import('./features/settings/pages/window'), 'WindowSettingPage'),
+  System_region: settingsPage(() => import('./features/settings/pages/service'), 'RegionPage'),
+  System_quickReply: settingsPage(() => import('./features/settings/pages/service'), 'QuickReplyPage'),
+  System_autoAnswer: settingsPage(() => import('./features/settings/pages/service'), 'AutoAnswerPage'),
+  System_softwareSetting: settingsPage(() => import('./features/settings/pages/system'), 'SoftwareSettingPage'),
+  System_weChatSetting: settingsPage(() => import('./features/settings/pages/system'), 'WeChatSettingPage'),
+  System_desktopSetting: settingsPage(() => import('./features/settings/pages/system'), 'DesktopSettingPage'),
+  System_appSetting: settingsPage(() => import('./features/settings/pages/system'), 'AppSettingPage'),
   DemoTable: () => import('./features/demo/DemoTablePage'),
   DemoIcon: () => import('./features/demo/DemoIconPage'),
   NoColumnIndex: () => import('./features/demo/NoColumnPage'),

@@ -116,7 +116,7 @@ export interface Problem {
   values?: Record<string, unknown>;
 }
 
-function problemOf(issue: z.core.$ZodIssue): Problem {
+export function problemOf(issue: z.core.$ZodIssue): Problem {
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined || issue.input === null ? { key: 'kit.required' } : { key: 'kit.invalid' };

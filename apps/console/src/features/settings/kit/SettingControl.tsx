@@ -1,0 +1,202 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Card, ColorPicker, Form, Input, InputNumber, Select, Switch } from 'antd';
+import type { Color } from 'antd/es/color-picker';
+import type { Rule } from 'antd/es/form';
+import { useTranslation } from 'react-i18next';
+import { optionText } from '../../shared/FieldControl';
+import type { Problem } from '../../shared/fields';
+import type { FormValues, SettingField } from './spec';
+import { type FieldPath, pathKey } from './validate';
+
+/** What a control needs of the page: the problem of a field now, and the form's values for `visible`. */
+export interface Checker {
+  problemAt(path: FieldPath): Problem | undefined;
+  values(): FormValues;
+}
+
+interface ControlProps {
+  field: SettingField;
+  /** The Form.Item name: relative inside a list item, absolute elsewhere. */
+  name: FieldPath;
+  /** The value's place in the page, as the schema's issues name it. */
+  path: FieldPath;
+  checker: Checker;
+}
+
+function useRules(label: string, path: FieldPath, checker: Checker): Rule[] {
+  const { t } = useTranslation();
+  return [
+    {
+      validator: async () => {
+        const problem = checker.problemAt(path);
+        if (problem) throw new Error(t(problem.key, { label, ...problem.values }));
+      },
+    },
+  ];
+}
+
+function testId(path: FieldPath): string {
+  return `setting-${pathKey(path)}`;
+}
+
+function Leaf({ field, name, path, checker }: ControlProps) {
+  const { t } = useTranslation();
+  const label = t(field.label);
+  const rules = useRules(label, path, checker);
+  const id = testId(path);
+  const options = (field.options ?? []).map((option) => ({ value: option.value, label: optionText(option, t) }));
+  const item = { name, label, rules, extra: field.hint ? t(field.hint) : undefined };
+  if (field.input) return <Form.Item {...item}>{field.input()}</Form.Item>;
+  switch (field.kind) {
+    case 'switch':
+      return (
+        <Form.Item {...item} valuePropName="checked">
+          <Switch data-testid={id} />
+        </Form.Item>
+      );
+    case 'color':
+      return (
+        <Form.Item {...item} getValueFromEvent={(color: Color) => color.toHexString()}>
+          <ColorPicker showText format="hex" disabledAlpha data-testid={id} aria-label={label} />
+        </Form.Item>
+      );
+    case 'number':
+      return (
+        <Form.Item {...item}>
+          <InputNumber style={{ width: '100%' }} data-testid={id} />
+        </Form.Item>
+      );
+    case 'select':
+      return (
+        <Form.Item {...item}>
+          <Select options={options} data-testid={id} />
+        </Form.Item>
+      );
+    case 'multiple':
+      return (
+        <Form.Item {...item}>
+          <Select mode="multiple" options={options} data-testid={id} />
+        </Form.Item>
+      );
+    case 'tags':
+      return (
+        <Form.Item {...item}>
+          <Select mode="tags" options={options} open={options.length > 0 ? undefined : false} data-testid={id} />
+        </Form.Item>
+      );
+    case 'textarea':
+      return (
+        <Form.Item {...item}>
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid={id} />
+        </Form.Item>
+      );
+    case 'password':
+      return (
+        <Form.Item {...item} extra={t('settings.kit.keepSecret')}>
+          <Input.Password autoComplete="new-password" placeholder={t('settings.kit.keepSecretPlaceholder')} data-testid={id} />
+        </Form.Item>
+      );
+    case 'time':
+      return (
+        <Form.Item {...item}>
+          <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} data-testid={id} />
+        </Form.Item>
+      );
+    default:
+      return (
+        <Form.Item {...item}>
+          <Input autoComplete="off" data-testid={id} />
+        </Form.Item>
+      );
+  }
+}
+
+function Group({ field, name, path, checker }: ControlProps) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="settings-group">
+      <legend>{t(field.label)}</legend>
+      <SettingFields fields={field.fields ?? []} name={name} path={path} checker={checker} />
+    </fieldset>
+  );
+}
+
+function List({ field, name, path, checker }: ControlProps) {
+  const { t } = useTranslation();
+  const label = t(field.label);
+  const listRules = [
+    {
+      validator: async () => {
+        const problem = checker.problemAt(path);
+        if (problem) throw new Error(t(problem.key, { label, ...problem.values }));
+      },
+    },
+  ];
+  return (
+    <fieldset className="settings-group">
+      <legend>{label}</legend>
+      <Form.List name={name} rules={listRules}>
+        {(items, { add, remove }, { errors }) => (
+          <div className={field.inline ? 'settings-list inline' : 'settings-list'}>
+            {items.map((item, index) => (
+              <Card
+                key={item.key}
+                size="small"
+                title={`${label} ${index + 1}`}
+                extra={
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={`${t('common.delete')} ${label} ${index + 1}`}
+                    onClick={() => remove(item.name)}
+                  />
+                }
+              >
+                <SettingFields fields={field.fields ?? []} name={[item.name]} path={[...path, index]} checker={checker} />
+              </Card>
+            ))}
+            <Button type="dashed" icon={<PlusOutlined />} onClick={() => add(structuredClone(field.newItem ?? {}))} block>
+              {t(field.addLabel ?? 'settings.kit.add')}
+            </Button>
+            <Form.ErrorList errors={errors} />
+          </div>
+        )}
+      </Form.List>
+    </fieldset>
+  );
+}
+
+function Control(props: ControlProps) {
+  if (props.field.kind === 'group') return <Group {...props} />;
+  if (props.field.kind === 'list') return <List {...props} />;
+  return <Leaf {...props} />;
+}
+
+/** A run of fields under one name (the page, a group, a list item, a device tab). */
+export function SettingFields({
+  fields,
+  name,
+  path,
+  checker,
+}: {
+  fields: SettingField[];
+  name: FieldPath;
+  path: FieldPath;
+  checker: Checker;
+}) {
+  return (
+    <>
+      {fields.map((field) => {
+        const props = { field, name: [...name, field.name], path: [...path, field.name], checker };
+        if (!field.visible) return <Control key={field.name} {...props} />;
+        const visible = field.visible;
+        return (
+          <Form.Item key={field.name} noStyle shouldUpdate>
+            {() => (visible(checker.values()) ? <Control {...props} /> : null)}
+          </Form.Item>
+        );
+      })}
+    </>
+  );
+}

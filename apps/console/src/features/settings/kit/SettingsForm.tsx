@@ -1,0 +1,128 @@
+import type { SettingsOf, SettingsPage } from '@parley/protocol';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Result, Spin, Tabs, Typography } from 'antd';
+import { useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toastError, toastSuccess } from '../../../lib/feedback';
+import { loadSettings, saveSettings, schemaOf } from './api';
+import { type Checker, SettingFields } from './SettingControl';
+import type { Device, FormValues, PageSpec } from './spec';
+import { checkPage, type FieldPath, pathKey } from './validate';
+import './settings.css';
+
+const DEVICES: Device[] = ['pc', 'mobile'];
+
+function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; stored: SettingsOf<P> }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [form] = Form.useForm<FormValues>();
+  const schema = schemaOf(spec.page);
+  const initial = useMemo(() => (spec.toForm ? spec.toForm(stored) : (stored as FormValues)), [spec, stored]);
+  const pageValues = (): FormValues => {
+    const values = form.getFieldsValue(true) as FormValues;
+    return spec.fromForm ? spec.fromForm(values) : values;
+  };
+  const checker: Checker = {
+    problemAt: (path: FieldPath) => checkPage(schema, pageValues()).problems.get(pathKey(path)),
+    values: () => form.getFieldsValue(true) as FormValues,
+  };
+  // The preview follows the form, keeping the last values the schema accepts while a field is half typed.
+  const watched = Form.useWatch((values: FormValues) => values, { form, preserve: true });
+  const lastGood = useRef<SettingsOf<P>>(stored);
+  if (watched) {
+    const checked = checkPage(schema, spec.fromForm ? spec.fromForm(watched) : watched);
+    if (checked.value) lastGood.current = checked.value;
+  }
+  const save = useMutation({
+    mutationFn: (value: SettingsOf<P>) => saveSettings(spec.page, value),
+    onSuccess: (saved) => {
+      client.setQueryData(['settings', spec.page], saved);
+      toastSuccess(t('common.saved'));
+    },
+  });
+  const submit = async () => {
+    try {
+      await form.validateFields({ recursive: true });
+    } catch {
+      return;
+    }
+    const checked = checkPage(schema, pageValues());
+    if (!checked.value) {
+      // A problem no drawn field shows (a rule over the whole page): say so rather than send it.
+      toastError(t('settings.kit.invalid'));
+      return;
+    }
+    save.mutate(checked.value);
+  };
+  const preview = spec.preview;
+  const fields = spec.devices ? (
+    <Tabs
+      items={DEVICES.map((device) => ({
+        key: device,
+        label: t(`settings.kit.${device}`),
+        forceRender: true,
+        children: <SettingFields fields={spec.fields} name={[device]} path={[device]} checker={checker} />,
+      }))}
+    />
+  ) : (
+    <SettingFields fields={spec.fields} name={[]} path={[]} checker={checker} />
+  );
+  return (
+    <div className={preview ? 'settings-body with-preview' : 'settings-body'}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={submit}
+        className="settings-form"
+        data-testid="settings-form"
+        scrollToFirstError
+      >
+        {fields}
+        <div className="settings-actions">
+          <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="settings-save">
+            {t('common.save')}
+          </Button>
+          <Button onClick={() => form.resetFields()}>{t('common.reset')}</Button>
+        </div>
+      </Form>
+      {preview && (
+        <aside className="settings-preview" aria-label={t('settings.kit.preview')} data-testid="settings-preview">
+          <Typography.Title level={5}>{t('settings.kit.preview')}</Typography.Title>
+          {spec.devices ? (
+            DEVICES.map((device) => (
+              <Card key={device} size="small" title={t(`settings.kit.${device}`)}>
+                {preview(lastGood.current, device)}
+              </Card>
+            ))
+          ) : (
+            <Card size="small">{preview(lastGood.current, 'pc')}</Card>
+          )}
+        </aside>
+      )}
+    </div>
+  );
+}
+
+/** One settings page: its stored values loaded, drawn as a form from its field list, checked by its schema, saved whole. */
+export function SettingsForm<P extends SettingsPage>({ spec }: { spec: PageSpec<P> }) {
+  const { t } = useTranslation();
+  const query = useQuery({ queryKey: ['settings', spec.page], queryFn: () => loadSettings(spec.page), retry: false });
+  return (
+    <div className="page-card settings-page" data-testid={`settings-${spec.page}`}>
+      <Typography.Title level={4}>{t(`route.${spec.page}`)}</Typography.Title>
+      {spec.intro && <Alert type="info" showIcon message={t(spec.intro)} className="settings-intro" />}
+      {query.isPending ? (
+        <Spin />
+      ) : query.data ? (
+        <Editor key={query.dataUpdatedAt} spec={spec} stored={query.data} />
+      ) : (
+        <Result
+          status="error"
+          title={t('settings.kit.loadFailed')}
+          extra={<Button onClick={() => query.refetch()}>{t('common.retry')}</Button>}
+        />
+      )}
+    </div>
+  );
+}
