@@ -1,5 +1,5 @@
 import type { AgentState } from './api.js';
-import type { Message, Visit, Visitor, VisitorState } from './chat.js';
+import type { Message, Visit, Visitor, VisitorState, WidgetSettings } from './chat.js';
 import type { Letter } from './records.js';
 
 /** Version of the wire protocol of CONTRACT.md; bumped on any breaking change. */
@@ -43,6 +43,8 @@ export const SocketCode = {
   ended: '2004',
   withdrawn: '2015',
   tip: '2017',
+  /** The chat window's settings changed; data is the widget's settings as in init. */
+  settings: '2020',
   robot: '9000',
   error: '4000',
 } as const;
@@ -98,6 +100,7 @@ export interface SocketPayloads {
   '2004': { rate: boolean };
   '2015': { YQToken?: string; onlyID: string };
   '2017': Message;
+  '2020': WidgetSettings;
   '9000': { name: string; avatar: string };
   '4000': { reason: string };
 }

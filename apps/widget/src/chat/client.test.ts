@@ -1,4 +1,4 @@
-import type { Frame, Message } from '@parley/protocol';
+import type { Frame, Message, WidgetSettings } from '@parley/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatClient, type Socket } from './client';
 import { type Api, ApiError } from './lib/api';
@@ -69,6 +69,7 @@ function setup() {
   const frames: Frame[] = [];
   const socket: Socket = { start: () => {}, stop: () => {}, send: (frame) => frames.push(frame) > 0 };
   const unread: number[] = [];
+  const looks: WidgetSettings[] = [];
   const client = new ChatClient({
     api: server.api,
     t: translator('en'),
@@ -76,7 +77,7 @@ function setup() {
     site: 'https://shop.example',
     page: { url: 'https://shop.example/', title: 'Shop', referrer: '' },
     onUnread: (count) => unread.push(count),
-    onSettings: () => {},
+    onSettings: (settings) => looks.push(settings),
     onToken: () => {},
     createSocket: (_url, given) => {
       handlers = given;
@@ -88,7 +89,7 @@ function setup() {
     handlers.onFrame(frame);
   };
   const reopen = () => handlers?.onOpen(true);
-  return { server, client, push, reopen, frames, unread };
+  return { server, client, push, reopen, frames, unread, looks };
 }
 
 describe('ChatClient', () => {
@@ -229,5 +230,13 @@ describe('ChatClient', () => {
       { code: '8011', data: { text: 'hel' } },
       { code: '8011', data: { text: '' } },
     ]);
+  });
+  it('applies settings pushed with 2020 at once and tells the loader', async () => {
+    const { client, push, looks } = setup();
+    await client.init();
+    expect(client.state.settings.online).toBe(true);
+    push({ code: '2020', data: { color: '#ff0000', title: 'Help desk', online: false, rating: false } });
+    expect(client.state.settings).toMatchObject({ color: '#ff0000', title: 'Help desk', online: false, rating: false });
+    expect(looks.at(-1)).toMatchObject({ color: '#ff0000', title: 'Help desk' });
   });
 });

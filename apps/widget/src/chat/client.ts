@@ -261,6 +261,11 @@ export class ChatClient {
       if (isMessage(frame.data)) this.receive([frame.data]);
     } else if (isFrame(frame, SocketCode.withdrawn)) {
       this.set({ items: markWithdrawn(this.state.items, frame.data.onlyID) });
+    } else if (isFrame(frame, SocketCode.settings)) {
+      // Applied at once: the window redraws, and the loader is told so the launcher does too.
+      const settings = normalizeSettings(frame.data);
+      this.set({ settings });
+      this.options.onSettings(settings);
     }
   }
 
