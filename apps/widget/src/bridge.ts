@@ -5,13 +5,59 @@
  */
 export const BRIDGE_TAG = 'parley';
 
-/** What the loader needs from the settings to draw the launcher and the invitation. */
-export interface LauncherLook {
-  color: string;
-  launcherText: string;
+/** The launcher on one kind of device (the takeIcon page's `pc` or `mobile`). */
+export interface LauncherStyle {
+  show: boolean;
+  style: 'bubble' | 'bar' | 'image';
   position: 'right' | 'left';
-  icon: string;
-  invitation: { enabled: boolean; delaySeconds: number; text: string };
+  /** Pixels from the bottom and from the side of the viewport. */
+  bottom: number;
+  side: number;
+  color: string;
+  text: string;
+  /** An image URL (a path is on our server). */
+  image: string;
+  /** Seconds after the page loads before the launcher shows. */
+  delaySeconds: number;
+}
+
+/** The invitation box on one kind of device (the invitationBox page's `pc` or `mobile`). */
+export interface InvitationStyle {
+  enabled: boolean;
+  delaySeconds: number;
+  /** Seconds between showings after the first, up to maxTimes showings per visit. */
+  intervalSeconds: number;
+  maxTimes: number;
+  text: string;
+  acceptText: string;
+  laterText: string;
+  image: string;
+  /** Days of the week it may show (0 = Sunday); empty or absent: every day. */
+  days?: number[];
+  /** Hours of the day (0..23, the visitor's clock) it may show in; empty or absent: all day. */
+  hours?: number[];
+}
+
+export type FloatItemType = 'chat' | 'phone' | 'qq' | 'wechat' | 'link' | 'top';
+
+/** The floating navigation bar (the floatNavigation page). */
+export interface FloatNavigation {
+  enabled: boolean;
+  side: 'right' | 'left';
+  /** Percent of the viewport's height from the top. */
+  top: number;
+  color: string;
+  items: { type: FloatItemType; title: string; value: string }[];
+}
+
+/** What the loader needs from the settings to draw the launcher, float navigation and invitation. */
+export interface LauncherLook {
+  launcher: { pc: LauncherStyle; mobile: LauncherStyle };
+  invitation: { pc: InvitationStyle; mobile: InvitationStyle };
+  floatNavigation: FloatNavigation;
+  /** Size of the chat window on a desktop, in pixels. */
+  width: number;
+  height: number;
   title: string;
   lang: 'zh' | 'en';
 }

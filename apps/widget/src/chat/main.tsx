@@ -1,9 +1,10 @@
 import { render } from 'preact';
-import { BRIDGE_TAG, type ChatMessage, type LauncherLook, LINK_PATTERN, readHostMessage, TOKEN_PATTERN } from '../bridge';
+import { BRIDGE_TAG, type ChatMessage, LINK_PATTERN, readHostMessage, TOKEN_PATTERN } from '../bridge';
 import { App } from './App';
 import { ChatClient } from './client';
 import { createApi } from './lib/api';
 import { pickLang, translator } from './lib/i18n';
+import { lookOf } from './lib/look';
 import './style.css';
 
 const params = new URLSearchParams(location.search);
@@ -60,15 +61,7 @@ const client = new ChatClient({
   onSettings: (settings) => {
     document.documentElement.style.setProperty('--c', settings.color);
     if (!embedded && settings.title) document.title = settings.title;
-    const look: LauncherLook = {
-      color: settings.color,
-      launcherText: settings.launcherText,
-      position: settings.position,
-      icon: settings.icon,
-      invitation: settings.invitation,
-      title: settings.title || t('defaultTitle'),
-      lang,
-    };
+    const look = lookOf(settings, settings.title || t('defaultTitle'), lang);
     toHost({ tag: BRIDGE_TAG, type: 'look', look });
   },
 });
