@@ -60,6 +60,12 @@ function statusLine(state: ChatState, t: Translate): { text: string; live: boole
 
 const ACTIVE = new Set(['current', 'monitor', 'robot', 'wait']);
 
+/** The pre-chat form comes before the visitor's first message, once, when the settings ask for it. */
+function needsPreChat(state: ChatState): boolean {
+  const { preChat } = state.settings;
+  return preChat.enabled && preChat.fields.length > 0 && !state.preChatDone && !state.items.some((item) => item.role === 'user');
+}
+
 export function App({ client, t, lang, embedded, onClose }: Props) {
   const state = useChatState(client);
   const [chosenView, setView] = useState<'chat' | 'letter' | null>(null);
@@ -103,6 +109,19 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
           settings={state.settings}
           hasHistory={state.items.length > 0}
           onSubmit={(values) => client.leaveLetter(values, t('visitor'))}
+          onHistory={() => setView('chat')}
+        />
+      </div>
+    );
+  } else if (needsPreChat(state)) {
+    body = (
+      <div class="scroll">
+        <LetterForm
+          t={t}
+          settings={state.settings}
+          hasHistory={false}
+          preChat
+          onSubmit={(values) => client.submitPreChat(values, t('preChatNote'), t('visitor'))}
           onHistory={() => setView('chat')}
         />
       </div>

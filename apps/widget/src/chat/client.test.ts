@@ -239,4 +239,16 @@ describe('ChatClient', () => {
     expect(client.state.settings).toMatchObject({ color: '#ff0000', title: 'Help desk', online: false, rating: false });
     expect(looks.at(-1)).toMatchObject({ color: '#ff0000', title: 'Help desk' });
   });
+  it('keeps the pre-chat answers with the visitor and does not ask again', async () => {
+    const { client, server, push } = setup();
+    await client.init();
+    push({ code: '2020', data: { preChat: { enabled: true, fields: ['name', 'email'] } } });
+    expect(client.state.preChatDone).toBe(false);
+    await client.submitPreChat({ name: ' Ann ', phone: '123456', email: 'ann@example.com', content: '' }, 'Contact details', 'Visitor');
+    const letter = server.calls.find((call) => call.path === '/api/visitor/letter');
+    expect(letter?.body).toEqual({ YQToken: TOKEN, name: 'Ann', phone: undefined, email: 'ann@example.com', content: 'Contact details' });
+    expect(client.state.preChatDone).toBe(true);
+    await client.init();
+    expect(client.state.preChatDone).toBe(true);
+  });
 });

@@ -28,6 +28,8 @@ export interface ChatState {
   unread: number;
   /** Older messages are being fetched (the window shows the last ones first). */
   loadingEarlier: boolean;
+  /** The visitor has filled in the pre-chat form (on this site, in this browser). */
+  preChatDone: boolean;
 }
 
 export interface Page {
@@ -110,6 +112,7 @@ export class ChatClient {
     rating: null,
     unread: 0,
     loadingEarlier: false,
+    preChatDone: false,
   };
   readonly typing: TypingSender;
   private readonly listeners = new Set<() => void>();
@@ -191,7 +194,13 @@ export class ChatClient {
     this.options.onToken(this.token);
     const settings = normalizeSettings(data.settings);
     const messages = Array.isArray(data.messages) ? data.messages.filter(isMessage) : [];
-    this.set({ phase: 'ready', settings, conversation: data.state, items: mergeMessages(this.state.items, messages) });
+    this.set({
+      phase: 'ready',
+      settings,
+      conversation: data.state,
+      items: mergeMessages(this.state.items, messages),
+      preChatDone: this.state.preChatDone || storage(`${this.tokenKey}:preChat`) === '1',
+    });
     this.options.onSettings(settings);
     this.restoreOutbox();
     if (!this.socket) {
@@ -508,6 +517,24 @@ export class ChatClient {
       email: pick('email'),
       content: values.content.trim(),
     });
+  }
+
+  /**
+   * The pre-chat form's answers. The visitor API has no contact call of its own, so they are kept with
+   * the visitor as a letter, where agents find a visitor's contact details.
+   */
+  async submitPreChat(values: LetterValues, note: string, fallbackName: string): Promise<void> {
+    const asked = this.state.settings.preChat.fields;
+    const pick = (field: 'phone' | 'email') => (asked.includes(field) && values[field].trim() ? values[field].trim() : undefined);
+    await this.options.api.post('/api/visitor/letter', {
+      YQToken: this.token || undefined,
+      name: asked.includes('name') && values.name.trim() ? values.name.trim() : fallbackName,
+      phone: pick('phone'),
+      email: pick('email'),
+      content: note,
+    });
+    storage(`${this.tokenKey}:preChat`, '1');
+    this.set({ preChatDone: true });
   }
 
   async rate(score: number, comment: string): Promise<void> {

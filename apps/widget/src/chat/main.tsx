@@ -84,9 +84,21 @@ if (embedded) {
       if (open && innerWidth > 480) document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
     }
   });
-  addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') toHost({ tag: BRIDGE_TAG, type: 'close' });
-  });
+  addEventListener(
+    'keydown',
+    (event) => {
+      if (event.key === 'Escape') {
+        toHost({ tag: BRIDGE_TAG, type: 'close' });
+        return;
+      }
+      // Keys typed just after opening, before the composer has focus, are sent to it instead of lost:
+      // focus moved during keydown receives the character that follows.
+      const composer = document.querySelector<HTMLTextAreaElement>('.composer textarea');
+      const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+      if (open && typing && composer && (document.activeElement === document.body || document.activeElement === null)) composer.focus();
+    },
+    true,
+  );
 }
 
 const root = document.getElementById('app');
