@@ -95,7 +95,7 @@ if (embedded) {
       // focus moved during keydown receives the character that follows.
       const composer = document.querySelector<HTMLTextAreaElement>('.composer textarea');
       const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
-      if (open && typing && composer && (document.activeElement === document.body || document.activeElement === null)) composer.focus();
+      if (typing && composer && (document.activeElement === document.body || document.activeElement === null)) composer.focus();
     },
     true,
   );

@@ -239,6 +239,8 @@ function start(origin: string, link: string | null): void {
   const setOpen = (next: boolean) => {
     const wasOpen = open;
     open = next;
+    // Drawn first: a hidden window cannot take focus.
+    render();
     if (open) {
       invite.classList.remove('on');
       stopBlink();
@@ -246,7 +248,6 @@ function start(origin: string, link: string | null): void {
       if (innerWidth > 480) frame.focus();
     } else if (wasOpen) launcher.focus();
     post({ tag: BRIDGE_TAG, type: 'visibility', open });
-    render();
   };
 
   // The invitation: after its delay, again every interval up to maxTimes per visit, on its days and hours.
