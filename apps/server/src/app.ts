@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import { CloseCode } from '@parley/protocol';
+import { CloseCode, frame, SocketCode } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.js';
@@ -58,6 +58,10 @@ import { recordRoutes } from './modules/records/routes.js';
 import { RoleRepository } from './modules/roles/repository.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
+import { originAllowed } from './modules/settings/origins.js';
+import { SettingsRepository } from './modules/settings/repository.js';
+import { settingsRoutes } from './modules/settings/routes.js';
+import { SettingsService } from './modules/settings/service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
 import { VisitorRecordRepository } from './modules/visitor-records/repository.js';
 import { visitorRecordRoutes } from './modules/visitor-records/routes.js';
@@ -125,7 +129,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const { db } = storage;
   storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost');
   const authRepo = new AuthRepository(db);
-  const auth = new AuthService(authRepo, config, bus);
+  const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone());
   const roleRepo = new RoleRepository(db);
   const agentRepo = new AgentRepository(db);
   const agents = new AgentService(db, agentRepo, roleRepo, auth);
@@ -135,16 +139,25 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const agentSockets = new AgentSockets(bus);
   const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server));
   const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));
+  const settings = new SettingsService(
+    new SettingsRepository(db),
+    events,
+    bus,
+    (error) => app.log.error({ err: error }, 'settings reload failed'),
+    config.siteTimeZone,
+  );
+  await settings.load();
+  const siteTimeZone = () => settings.siteTimeZone();
   const visitorRepo = new VisitorRepository(db);
   const conversationRepo = new ConversationRepository(db);
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
-  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links);
+  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links);
   const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events);
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
-  const letters = new LetterService(letterRepo, visitors, events, config.siteTimeZone);
+  const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);
   const mailer = LetterMailer.fromConfig(config.mail, config.siteLanguage, app.log);
   mailer?.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
@@ -278,19 +291,23 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
-  recordRoutes(route, new RecordRepository(db), config.siteTimeZone);
+  recordRoutes(route, new RecordRepository(db), siteTimeZone);
   friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db)));
   linkRoutes(route, links);
   navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() });
-  homeRoutes(route, new HomeRepository(db), config.siteTimeZone, now);
-  visitorRoutes(route, visitors);
+  homeRoutes(route, new HomeRepository(db), siteTimeZone, now);
+  visitorRoutes(route, visitors, settings);
+  settingsRoutes(route, settings);
   visitorConversationRoutes(route, conversations);
   letterRoutes(route, letters);
   availabilityRoutes(route, availability);
   talkRoutes(route, conversations);
-  uploadRoutes(app, route, db, config.dataDir, config.uploads);
+  uploadRoutes(app, route, db, config.dataDir, config.uploads, {
+    maxBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
+    visitorUploads: () => settings.current('appSetting').visitorUploads,
+  });
   const historyRepo = new HistoryRepository(db);
-  historyRoutes(route, new HistoryService(historyRepo, visitorRepo, config.siteTimeZone));
+  historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone));
   visitorRecordRoutes(
     route,
     new VisitorRecordService(
@@ -299,7 +316,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
       visitorRepo,
       bus,
       join(config.dataDir, 'uploads'),
-      config.siteTimeZone,
+      siteTimeZone,
       app.log,
     ),
   );
@@ -310,10 +327,16 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
       publicIdOf: (credential) => visitors.publicIdOf(credential),
       online: (id) => conversations.visitorOnline(id),
       typing: (id, text) => visitors.typing(id, text),
+      originAllowed: (req) => originAllowed(req, settings.current('appSetting').allowedOrigins),
     },
     visitorSockets,
     liveness,
   );
+  // Every open widget of this process hears a saved page at once, worded in its own language.
+  settings.onChanged(async () => {
+    const byLang = { zh: await visitors.widgetSettings('zh'), en: await visitors.widgetSettings('en') };
+    visitorSockets.toEveryone((lang) => JSON.stringify(frame(SocketCode.settings, byLang[lang])));
+  });
   app.get('/sounds/:name', (req, reply) => {
     const sound = SOUNDS[(req.params as { name: string }).name];
     if (!sound) return reply.callNotFound();

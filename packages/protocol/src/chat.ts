@@ -64,7 +64,48 @@ export interface AgentPeer {
   online: boolean;
 }
 
-/** What the widget needs to draw itself; taken from the chat-window settings pages. */
+type ContactField = 'name' | 'phone' | 'email';
+
+/** One launcher (takeIcon page, CONTRACT §8). */
+export interface LauncherSettings {
+  show: boolean;
+  style: 'bubble' | 'bar' | 'image';
+  position: 'right' | 'left';
+  /** Pixels from the bottom and from the side edge. */
+  bottom: number;
+  side: number;
+  color: string;
+  text: string;
+  image: string;
+  delaySeconds: number;
+}
+
+/** One invitation box (invitationBox page, CONTRACT §8). */
+export interface InvitationSettings {
+  enabled: boolean;
+  delaySeconds: number;
+  intervalSeconds: number;
+  maxTimes: number;
+  text: string;
+  acceptText: string;
+  laterText: string;
+  image: string;
+  /** Weekdays (0 Sunday) to invite on; absent every day. */
+  days?: number[];
+  /** Hours of the day to invite in; absent all day. */
+  hours?: { from: string; to: string };
+}
+
+export interface FloatNavigationSettings {
+  enabled: boolean;
+  side: 'right' | 'left';
+  /** Percent of the page's height from its top. */
+  top: number;
+  color: string;
+  items: { type: 'chat' | 'phone' | 'qq' | 'wechat' | 'link' | 'top'; title: string; value: string }[];
+}
+
+/** What the widget needs to draw itself; taken from the chat-window settings pages by `toWidgetSettings`. */
 export interface WidgetSettings {
   /** Main colour of the launcher, header and the visitor's bubbles (#rrggbb). */
   color: string;
@@ -72,22 +113,42 @@ export interface WidgetSettings {
   title: string;
   /** First message shown to a visitor before anyone answers. */
   welcome: string;
-  /** Text beside the launcher icon; empty shows the icon alone. */
+  /** Text beside the launcher icon; empty shows the icon alone (the pc launcher's). */
   launcherText: string;
   position: 'right' | 'left';
   /** An image URL for the launcher; empty uses the built-in icon. */
   icon: string;
+  launcher: { pc: LauncherSettings; mobile: LauncherSettings };
+  floatNavigation: FloatNavigationSettings;
+  window: {
+    logo: string;
+    agentAvatar: string;
+    intro: string;
+    ad: { image: string; url: string };
+    width: number;
+    height: number;
+  };
   /** Ask name (and the listed fields) before the first message. */
-  preChat: { enabled: boolean; fields: ('name' | 'phone' | 'email')[] };
+  preChat: { enabled: boolean; fields: ContactField[]; required: ContactField[] };
   /** Fields of the leave-a-message form shown when no agent is online. */
-  letter: { fields: ('name' | 'phone' | 'email')[]; required: ('name' | 'phone' | 'email')[] };
+  letter: { fields: ContactField[]; required: ContactField[] };
+  /** The pc invitation in short, as older widgets read it. */
   invitation: { enabled: boolean; delaySeconds: number; text: string };
-  /** Whether any agent is online now (the widget offers leave-a-message when not). */
+  invitationBox: { pc: InvitationSettings; mobile: InvitationSettings };
+  /** Whether an agent can take the visitor now: one is online, it is work time and the region is not blocked. */
   online: boolean;
+  /** `open` is false outside the work hours; `offlineText` is then what to show. */
+  workHours: { enabled: boolean; open: boolean; offlineText: string };
   /** Ask for a 1–5 rating when a conversation ends. */
   rating: boolean;
-  /** Largest upload in bytes, and the accepted MIME types. */
-  upload: { maxBytes: number; types: string[] };
+  /** A conversation the visitor leaves silent this long is ended; 0 never. */
+  autoCloseMinutes: number;
+  /** Longest message the visitor may send. */
+  maxLength: number;
+  /** Whether the visitor may upload, the largest upload in bytes, and the accepted MIME types. */
+  upload: { enabled: boolean; maxBytes: number; types: string[] };
+  /** A blocked region may not chat and is shown `text`; a tip region is shown `text` alone. */
+  region: { blocked: boolean; text: string };
 }
 
 /** A visitor credential: 128 random bits or more, base64url. Known only to the visitor's browser. */

@@ -44,6 +44,7 @@ import {
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
 import { recordEndpoints } from './records.js';
 import type { RouteRecord } from './routes.js';
+import { settingsEndpoints } from './settings.js';
 
 export * from './endpoint.js';
 
@@ -142,7 +143,7 @@ const workbench = endpointGroup({
  * Every `/api` call of CONTRACT.md: its input schema and the type of its `data`. The server's routes and
  * the console's calls are both declared by a key of this table, so neither re-declares a shape.
  */
-export const endpoints = { ...session, ...management, ...navigation, ...visitor, ...workbench, ...recordEndpoints };
+export const endpoints = { ...session, ...management, ...navigation, ...visitor, ...workbench, ...recordEndpoints, ...settingsEndpoints };
 
 export type Endpoints = typeof endpoints;
 export type Endpoint = keyof Endpoints;

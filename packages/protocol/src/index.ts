@@ -5,6 +5,7 @@ export * from './endpoints.js';
 export * from './permissions.js';
 export * from './records.js';
 export * from './routes.js';
+export * from './settings.js';
 export * from './socket.js';
 export * from './strings.js';
 export * from './text.js';

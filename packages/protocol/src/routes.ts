@@ -1,5 +1,6 @@
 import type { Guard } from './access.js';
 import { ADMIN_ROLE } from './permissions.js';
+import { SETTINGS_PAGES, type SettingsPage } from './settings.js';
 
 /** Route meta fields of the console (seed §2). `title` is a key of ROUTE_TITLES. */
 export interface RouteMeta {
@@ -26,23 +27,6 @@ export interface RouteRecord {
   meta?: RouteMeta;
   children?: RouteRecord[];
 }
-
-/** The twelve chat-window settings pages (`/api/settings/<page>`). */
-export const SETTINGS_PAGES = [
-  'takeIcon',
-  'floatNavigation',
-  'region',
-  'windowStyle',
-  'windowSetting',
-  'quickReply',
-  'softwareSetting',
-  'invitationBox',
-  'weChatSetting',
-  'autoAnswer',
-  'desktopSetting',
-  'appSetting',
-] as const;
-export type SettingsPage = (typeof SETTINGS_PAGES)[number];
 
 /** Menu icons of the settings pages (names of the console's icon set). */
 const SETTINGS_ICONS: Record<SettingsPage, string> = {

@@ -43,7 +43,7 @@ export const SocketCode = {
   ended: '2004',
   withdrawn: '2015',
   tip: '2017',
-  /** The chat window's settings changed; data is the widget's settings as in init. */
+  /** The chat-window settings changed; data is the visitor's new `WidgetSettings`. */
   settings: '2020',
   robot: '9000',
   error: '4000',

@@ -211,6 +211,15 @@ export interface LinksTable {
   created_at: string;
 }
 
+/** One chat-window settings page; `value` is the page's JSON, validated when saved and read. */
+export interface SettingsTable {
+  page: string;
+  value: string;
+  updated_at: string;
+  /** The uuid of the agent who saved it last. */
+  updated_by: string | null;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -228,4 +237,5 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   friendly: FriendlyTable;
   links: LinksTable;
+  settings: SettingsTable;
 }

@@ -1,4 +1,4 @@
-import type { AgentState, Letter, Message, Visit, Visitor } from '@parley/protocol';
+import type { AgentState, Letter, Message, SettingsPage, Visit, Visitor } from '@parley/protocol';
 import type { VisitorRow } from '../modules/visitors/repository.js';
 
 /** An agent as a visitor is told of it. */
@@ -38,6 +38,8 @@ export interface DomainEvents {
   'letter.created': { letter: Letter };
   /** An agent's chosen availability, or whether a console of theirs is open anywhere, changed. */
   'agent.stateChanged': { uuid: string; state: AgentState; online: boolean };
+  /** A chat-window settings page was saved. */
+  'settings.changed': { page: SettingsPage };
 }
 
 export type EventName = keyof DomainEvents;

@@ -12,4 +12,6 @@ export type BusEvent =
   /** To every socket (every tab) of one visitor; `token` is the visitor's public id, never its credential. */
   | { type: 'frame.visitor'; token: string; frame: KnownFrame }
   /** The visitor with this public id was erased: its sockets, wherever held, are closed. */
-  | { type: 'visitor.erased'; token: string };
+  | { type: 'visitor.erased'; token: string }
+  /** A chat-window settings page was saved: every process reads it again and pushes its widgets' settings. */
+  | { type: 'settings.changed'; page: string };

@@ -76,6 +76,7 @@ export class Notifier {
     events.on('letter.created', async ({ letter }) =>
       this.toAgents(await this.agents.holdersOf('seePermissions:seeHistorical'), frame(SocketCode.letter, letter)),
     );
+    events.on('settings.changed', ({ page }) => this.bus.publish({ type: 'settings.changed', page }));
     events.on('agent.stateChanged', ({ uuid, state, online }) =>
       this.toAgents('all', frame(SocketCode.agentState, { uuid, state, online })),
     );

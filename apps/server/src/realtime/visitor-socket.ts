@@ -1,6 +1,7 @@
 import { CloseCode, SocketCode, typingData, yqToken } from '@parley/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import { type Lang, pickLang } from '../lib/i18n.js';
 import type { Bus } from './bus.js';
 import { holdFrames, onFrames, refuse, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
@@ -14,6 +15,8 @@ const MAX_VISITOR_FRAME = 16 * 1024;
 /** The visitors' sockets of this process (several per visitor: one per tab), and their presence. */
 export class VisitorSockets {
   private readonly byToken = new Map<string, Set<WebSocket>>();
+  /** The language each socket's widget speaks, for what is worded per visitor (its settings). */
+  private readonly langs = new WeakMap<WebSocket, Lang>();
   private readonly leaving = new Map<string, NodeJS.Timeout>();
   /** Visitors whose leaving could not be checked (Redis away): checked again when it returns. */
   private readonly unchecked = new Set<string>();
@@ -73,7 +76,8 @@ export class VisitorSockets {
     );
   }
 
-  add(token: string, socket: WebSocket): void {
+  add(token: string, socket: WebSocket, lang: Lang = 'zh'): void {
+    this.langs.set(socket, lang);
     const timer = this.leaving.get(token);
     if (timer) {
       clearTimeout(timer);
@@ -117,6 +121,22 @@ export class VisitorSockets {
     this.leaving.set(token, timer);
   }
 
+  /** Sends every visitor socket of this process the text made for its language. */
+  toEveryone(textFor: (lang: Lang) => string): void {
+    const texts = new Map<Lang, string>();
+    for (const set of this.byToken.values()) {
+      for (const socket of set) {
+        const lang = this.langs.get(socket) ?? 'zh';
+        let text = texts.get(lang);
+        if (text === undefined) {
+          text = textFor(lang);
+          texts.set(lang, text);
+        }
+        sendText(socket, text);
+      }
+    }
+  }
+
   count(): number {
     let total = 0;
     for (const set of this.byToken.values()) total += set.size;
@@ -135,6 +155,14 @@ export interface VisitorSocketActions {
   publicIdOf(credential: string): Promise<string | undefined>;
   online(publicId: string): Promise<void>;
   typing(publicId: string, text: string): Promise<void>;
+  /** Whether the page the socket comes from may embed the widget. */
+  originAllowed(req: FastifyRequest): boolean;
+}
+
+/** The widget names its language in the socket's query; the browser's own languages otherwise. */
+function socketLang(req: FastifyRequest): Lang {
+  const named = (req.query as Record<string, unknown>).lang;
+  return pickLang(typeof named === 'string' ? named : req.headers['accept-language']);
 }
 
 export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketActions, sockets: VisitorSockets, liveness: Liveness): void {
@@ -142,41 +170,51 @@ export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketA
     chat.typing(token, text).catch((error: unknown) => app.log.error({ err: error }, 'typing relay failed'));
   });
   app.addHook('onClose', async () => typing.stop());
-  app.get('/ws/visitor', { websocket: true }, async (socket, req) => {
-    holdFrames(socket);
-    const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
-    // Sockets are kept under the public id: past this point the credential is not needed.
-    let publicId: string | undefined;
-    try {
-      publicId = credential.success ? await chat.publicIdOf(credential.data) : undefined;
-    } catch (error) {
-      // A fault of the server (the database is away), not an unknown visitor: the widget retries later
-      // instead of starting over as a new visitor.
-      req.log.warn({ err: error }, 'visitor socket lookup failed');
-      refuse(socket, CloseCode.serverError, 'server error');
-      return;
-    }
-    if (!publicId) {
-      refuse(socket, CloseCode.badToken, 'unknown visitor');
-      return;
-    }
-    sockets.add(publicId, socket);
-    liveness.track(socket);
-    socket.on('close', () => sockets.remove(publicId, socket));
-    typing.opened(publicId);
-    socket.on('close', () => typing.closed(publicId));
-    onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
-      if (frame.code !== SocketCode.typing) return sendError(socket, 'unknown frame');
-      const data = typingData.safeParse(frame.data);
-      if (!data.success) return sendError(socket, 'typing data is { text }');
-      typing.offer(publicId, data.data.text);
-    });
-    try {
-      await chat.online(publicId);
-    } catch (error) {
-      // Presence could not be recorded: the widget's reconnection records it once the server can.
-      req.log.warn({ err: error }, 'visitor presence failed');
-      socket.close(CloseCode.serverError, 'server error');
-    }
-  });
+  app.get(
+    '/ws/visitor',
+    {
+      websocket: true,
+      // Refused before the upgrade: a site that may not embed the widget never gets a socket.
+      preValidation: async (req, reply) => {
+        if (!chat.originAllowed(req)) await reply.code(403).send();
+      },
+    },
+    async (socket, req) => {
+      holdFrames(socket);
+      const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
+      // Sockets are kept under the public id: past this point the credential is not needed.
+      let publicId: string | undefined;
+      try {
+        publicId = credential.success ? await chat.publicIdOf(credential.data) : undefined;
+      } catch (error) {
+        // A fault of the server (the database is away), not an unknown visitor: the widget retries later
+        // instead of starting over as a new visitor.
+        req.log.warn({ err: error }, 'visitor socket lookup failed');
+        refuse(socket, CloseCode.serverError, 'server error');
+        return;
+      }
+      if (!publicId) {
+        refuse(socket, CloseCode.badToken, 'unknown visitor');
+        return;
+      }
+      sockets.add(publicId, socket, socketLang(req));
+      liveness.track(socket);
+      socket.on('close', () => sockets.remove(publicId, socket));
+      typing.opened(publicId);
+      socket.on('close', () => typing.closed(publicId));
+      onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
+        if (frame.code !== SocketCode.typing) return sendError(socket, 'unknown frame');
+        const data = typingData.safeParse(frame.data);
+        if (!data.success) return sendError(socket, 'typing data is { text }');
+        typing.offer(publicId, data.data.text);
+      });
+      try {
+        await chat.online(publicId);
+      } catch (error) {
+        // Presence could not be recorded: the widget's reconnection records it once the server can.
+        req.log.warn({ err: error }, 'visitor presence failed');
+        socket.close(CloseCode.serverError, 'server error');
+      }
+    },
+  );
 }

@@ -11,6 +11,7 @@ import { letterHandling } from './008_letter_handling.js';
 import { visitorRecords } from './009_visitor_records.js';
 import { friendlyAndLinks } from './010_friendly_and_links.js';
 import { homeFigures } from './011_home_figures.js';
+import { settings } from './012_settings.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -26,5 +27,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '009_visitor_records': visitorRecords(),
     '010_friendly_and_links': friendlyAndLinks(dialect),
     '011_home_figures': homeFigures(),
+    '012_settings': settings(),
   };
 }

@@ -40,6 +40,8 @@ export class AuthService {
     private readonly repo: AuthRepository,
     private readonly config: Config,
     private readonly bus: Bus,
+    /** The site's time zone now: the settings may change it. */
+    private readonly siteTimeZone: () => string = () => config.siteTimeZone,
   ) {}
 
   async login(username: string, password: string, client: ClientMeta): Promise<{ token: string }> {
@@ -200,7 +202,7 @@ export class AuthService {
       avatar: auth.avatar,
       roles: auth.roles,
       permissions: auth.permissions,
-      timezone: this.config.siteTimeZone,
+      timezone: this.siteTimeZone(),
     };
   }
 

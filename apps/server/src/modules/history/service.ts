@@ -34,11 +34,12 @@ export class HistoryService {
   constructor(
     private readonly repo: HistoryRepository,
     private readonly visitors: VisitorRepository,
-    private readonly timezone: string,
+    /** The site's time zone now: the settings may change it. */
+    private readonly timezone: () => string,
   ) {}
 
   private filterFor(auth: AuthContext, filters: HistoryFilters): ConversationFilter {
-    const range = timeRange(filters.from, filters.to, this.timezone);
+    const range = timeRange(filters.from, filters.to, this.timezone());
     return {
       keyword: filters.keyword || undefined,
       serviceId: filters.serviceID,
@@ -79,12 +80,12 @@ export class HistoryService {
     async function* pages() {
       for await (const rows of repo.each(filter, EXPORT_PAGE)) yield rows.map(toConversation);
     }
-    return conversationsCsv(pages(), lang, this.timezone);
+    return conversationsCsv(pages(), lang, this.timezone());
   }
 
   /** Today in the site's zone, `YYYY-MM-DD`: the export's file name carries it. */
   today(): string {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: this.timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    return new Intl.DateTimeFormat('en-CA', { timeZone: this.timezone(), year: 'numeric', month: '2-digit', day: '2-digit' }).format(
       new Date(),
     );
   }

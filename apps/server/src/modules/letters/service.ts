@@ -40,7 +40,8 @@ export class LetterService {
     private readonly visitors: VisitorService,
     private readonly events: EventHub,
     /** The site's time zone: a `YYYY-MM-DD` filter is a day there. */
-    private readonly timeZone: string,
+    /** The site's time zone now: the settings may change it. */
+    private readonly timeZone: () => string,
   ) {}
 
   private get db(): DbOrTx {
@@ -61,7 +62,7 @@ export class LetterService {
   }
 
   async list(query: LetterListQuery): Promise<ListData<Letter>> {
-    const range = timeRange(query.from, query.to, this.timeZone);
+    const range = timeRange(query.from, query.to, this.timeZone());
     const { rows, total } = await this.repo.list(
       { state: query.state, keyword: query.keyword || undefined, from: range.from, before: range.before },
       query,

@@ -4,7 +4,7 @@ import { bound } from '../../lib/time.js';
 import type { RecordRepository } from './repository.js';
 
 /** `from`/`to` days are the site's days: `to=2026-11-21` runs to that day's last millisecond there. */
-export function recordRoutes(route: DefineRoute, repo: RecordRepository, timeZone: string): void {
+export function recordRoutes(route: DefineRoute, repo: RecordRepository, timeZone: () => string): void {
   route('GET /api/record/getList', {
     access: { permission: 'seePermissions:seeLoginRecord' },
     async handler({ query }) {
@@ -12,8 +12,8 @@ export function recordRoutes(route: DefineRoute, repo: RecordRepository, timeZon
         {
           username: query.username || query.account || undefined,
           result: query.result,
-          from: bound(query.from, 'from', timeZone),
-          to: bound(query.to, 'to', timeZone),
+          from: bound(query.from, 'from', timeZone()),
+          to: bound(query.to, 'to', timeZone()),
         },
         query,
       );

@@ -13,15 +13,27 @@ import { ApiError } from '../../lib/errors.js';
 import type { DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
-import { UPLOAD_MAX_BYTES } from '../chat/settings.js';
 import { cleanName } from './names.js';
 import { addressKey, type Reservation, UploadQuota } from './quota.js';
 import { UploadRepository } from './repository.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { FILE_NAME, TEMPORARY_PREFIX, UploadSweeper } from './sweep.js';
 
+/** What the settings pages decide about uploads, read at each upload. */
+export interface UploadSettings {
+  maxBytes(): number;
+  visitorUploads(): boolean;
+}
+
 /** Uploads for chat messages, kept under DATA_DIR/uploads and served back with their sniffed type. */
-export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, dataDir: string, limits: UploadLimits): void {
+export function uploadRoutes(
+  app: FastifyInstance,
+  route: DefineRoute,
+  db: Db,
+  dataDir: string,
+  limits: UploadLimits,
+  settings: UploadSettings,
+): void {
   const dir = join(dataDir, 'uploads');
   mkdirSync(dir, { recursive: true });
   const repo = new UploadRepository(db);
@@ -34,8 +46,9 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
 
   async function receive(req: FastifyRequest, ownerOf: (file: MultipartFile) => Promise<Owner>): Promise<Uploaded> {
     let file: MultipartFile | undefined;
+    const maxBytes = settings.maxBytes();
     try {
-      file = await req.file({ limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4 } });
+      file = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 4 } });
     } catch {
       throw new ApiError(400, 'uploadMissing');
     }
@@ -58,7 +71,7 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
     });
     try {
       await pipeline(file.file, meter, createWriteStream(temporary));
-      if (file.file.truncated) throw new ApiError(413, 'uploadTooLarge', { mb: UPLOAD_MAX_BYTES / 1024 / 1024 });
+      if (file.file.truncated) throw new ApiError(413, 'uploadTooLarge', { mb: maxBytes / 1024 / 1024 });
       if (reservation.refused) throw reservation.refused;
       const head = await readHead(temporary);
       const type: Sniffed | undefined = sniff(head, file.filename);
@@ -85,8 +98,9 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
   route('POST /api/visitor/upload', {
     access: 'public',
     limit: 'visitorUpload',
-    handler: ({ req, limitToken }) =>
-      receive(req, async (file) => {
+    handler: ({ req, limitToken }) => {
+      if (!settings.visitorUploads()) throw new ApiError(403, 'visitorUploadsOff');
+      return receive(req, async (file) => {
         // The credential comes in the query, or as a form field sent before the file.
         const field = file.fields.YQToken;
         const fromForm = field && !Array.isArray(field) && field.type === 'field' ? field.value : undefined;
@@ -107,7 +121,8 @@ export function uploadRoutes(app: FastifyInstance, route: DefineRoute, db: Db, d
           throw new ApiError(401, 'visitorUnknown');
         }
         return { visitor_id: visitor.id, agent_id: null };
-      }),
+      });
+    },
   });
 
   route('POST /api/talk/upload', {

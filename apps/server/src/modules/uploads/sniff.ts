@@ -1,4 +1,4 @@
-import { FILE_TYPES, IMAGE_TYPES } from '../chat/settings.js';
+import { UPLOAD_FILE_TYPES as FILE_TYPES, UPLOAD_IMAGE_TYPES as IMAGE_TYPES } from '@parley/protocol';
 
 export interface Sniffed {
   mime: string;

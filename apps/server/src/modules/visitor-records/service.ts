@@ -36,7 +36,8 @@ export class VisitorRecordService {
     private readonly visitors: VisitorRepository,
     private readonly bus: Bus,
     private readonly uploadsDir: string,
-    private readonly timezone: string,
+    /** The site's time zone now: the settings may change it. */
+    private readonly timezone: () => string,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -48,7 +49,7 @@ export class VisitorRecordService {
     pageNo: number;
     pageSize: number;
   }): Promise<ListData<VisitorRecord>> {
-    const range = timeRange(query.from, query.to, this.timezone);
+    const range = timeRange(query.from, query.to, this.timezone());
     const { rows, total } = await this.repo.list(
       { channel: query.channel, keyword: query.keyword || undefined, from: range.from, before: range.before },
       query,

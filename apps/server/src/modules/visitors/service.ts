@@ -1,4 +1,4 @@
-import type { VisitorInit, VisitorState, WidgetSettings } from '@parley/protocol';
+import { toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
@@ -6,10 +6,10 @@ import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
-import { defaultWidgetSettings } from '../chat/settings.js';
 import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { LinkRouting } from '../links/service.js';
+import type { SettingsService } from '../settings/service.js';
 import { parseSource, parseUserAgent, regionOf } from './client-info.js';
 import type { VisitorRepository, VisitorRow } from './repository.js';
 import { toVisitor } from './views.js';
@@ -32,6 +32,7 @@ export class VisitorService {
     private readonly agents: AgentAvailabilityRepository,
     private readonly events: EventHub,
     private readonly links: LinkRouting,
+    private readonly settings: Pick<SettingsService, 'all' | 'siteTimeZone'>,
   ) {}
 
   private get db() {
@@ -100,14 +101,20 @@ export class VisitorService {
       id: publicId,
       state: visitor.state as VisitorState,
       serviceID: visitor.service_id,
-      settings: await this.widgetSettings(input.lang),
+      settings: await this.widgetSettings(input.lang, visitor.region),
       messages: messages.map((row) => toMessage(row, publicId)),
     };
   }
 
-  async widgetSettings(lang: string | undefined): Promise<WidgetSettings> {
+  /** The widget's settings in the visitor's language, from the settings pages and whether an agent is online now. */
+  async widgetSettings(lang: string | undefined, region?: string): Promise<WidgetSettings> {
     const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
-    return { ...defaultWidgetSettings(lang?.toLowerCase().startsWith('en') ? 'en' : 'zh'), online };
+    return toWidgetSettings(this.settings.all(), {
+      lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh',
+      online,
+      region: region ? [region] : [],
+      siteTimeZone: this.settings.siteTimeZone(),
+    });
   }
 
   async visit(credential: string, url: string, title: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Message, ResponseOf, WidgetSettings } from '@parley/protocol';
+import { type Message, type ResponseOf, settingsDefaults, toWidgetSettings, type WidgetSettings } from '@parley/protocol';
 
 export { MAX_MESSAGE_LENGTH } from '@parley/protocol';
 
@@ -7,19 +7,11 @@ export type InitData = ResponseOf<'POST /api/visitor/init'>;
 /** `data` of `POST /api/visitor/upload`. */
 export type UploadData = ResponseOf<'POST /api/visitor/upload'>;
 
+/** The settings pages' defaults; title and welcome stay empty so the widget's own UI strings show. */
 export const DEFAULT_SETTINGS: WidgetSettings = {
-  color: '#1677ff',
+  ...toWidgetSettings(settingsDefaults, { lang: 'zh', online: true }),
   title: '',
   welcome: '',
-  launcherText: '',
-  position: 'right',
-  icon: '',
-  preChat: { enabled: false, fields: [] },
-  letter: { fields: ['name', 'phone', 'email'], required: ['name'] },
-  invitation: { enabled: false, delaySeconds: 10, text: '' },
-  online: true,
-  rating: true,
-  upload: { maxBytes: 10 * 1024 * 1024, types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] },
 };
 
 type Record_ = Record<string, unknown>;
@@ -45,22 +37,24 @@ export function normalizeSettings(raw: unknown): WidgetSettings {
   const upload = isRecord(s.upload) ? s.upload : {};
   const color = str(s.color, d.color);
   return {
+    ...d,
     color: /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(color) ? color : d.color,
     title: str(s.title, d.title),
     welcome: str(s.welcome, d.welcome),
     launcherText: str(s.launcherText, d.launcherText),
     position: s.position === 'left' ? 'left' : 'right',
     icon: str(s.icon, d.icon),
-    preChat: { enabled: bool(preChat.enabled, false), fields: fields(preChat.fields, []) },
+    preChat: { enabled: bool(preChat.enabled, false), fields: fields(preChat.fields, d.preChat.fields), required: fields(preChat.required, []) },
     letter: { fields: fields(letter.fields, d.letter.fields), required: fields(letter.required, d.letter.required) },
     invitation: {
       enabled: bool(invitation.enabled, false),
       delaySeconds: Math.max(0, num(invitation.delaySeconds, d.invitation.delaySeconds)),
-      text: str(invitation.text, ''),
+      text: str(invitation.text, d.invitation.text),
     },
     online: bool(s.online, true),
     rating: bool(s.rating, true),
     upload: {
+      enabled: bool(upload.enabled, d.upload.enabled),
       maxBytes: Math.max(0, num(upload.maxBytes, d.upload.maxBytes)),
       types: Array.isArray(upload.types) ? upload.types.filter((type): type is string => typeof type === 'string') : d.upload.types,
     },

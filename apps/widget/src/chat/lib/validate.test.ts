@@ -33,7 +33,7 @@ describe('validateLetter', () => {
 });
 
 describe('checkFile', () => {
-  const upload = { maxBytes: 1024, types: ['image/*', 'application/pdf', '.txt'] };
+  const upload = { enabled: true, maxBytes: 1024, types: ['image/*', 'application/pdf', '.txt'] };
 
   it('accepts matching types within the size limit', () => {
     expect(checkFile({ name: 'a.png', size: 10, type: 'image/png' }, upload)).toBeNull();
@@ -48,7 +48,7 @@ describe('checkFile', () => {
   });
 
   it('leaves the type to the server when no types are listed', () => {
-    expect(checkFile({ name: 'a.bin', size: 10, type: '' }, { maxBytes: 0, types: [] })).toBeNull();
+    expect(checkFile({ name: 'a.bin', size: 10, type: '' }, { enabled: true, maxBytes: 0, types: [] })).toBeNull();
   });
 });
 

@@ -1,0 +1,39 @@
+import { SECRET_FIELDS, type SettingsPage } from '@parley/protocol';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The object holding a dotted path's last key, if every step on the way is an object. */
+function holderOf(root: unknown, path: string): { holder: Json; key: string } | undefined {
+  const keys = path.split('.');
+  const key = keys.pop();
+  let at: unknown = root;
+  for (const step of keys) at = isObject(at) ? at[step] : undefined;
+  return isObject(at) && key !== undefined ? { holder: at, key } : undefined;
+}
+
+/** A copy of the page with each secret answered as '' (set or not), so an answer never tells one. */
+export function withoutSecrets<T>(page: SettingsPage, value: T): T {
+  const copy = structuredClone(value);
+  for (const path of SECRET_FIELDS[page]) {
+    const found = holderOf(copy, path);
+    if (found && typeof found.holder[found.key] === 'string') found.holder[found.key] = '';
+  }
+  return copy;
+}
+
+/** The page as sent, with each secret it left empty taken from what is stored (a form never gets them back). */
+export function keepSecrets<T>(page: SettingsPage, sent: T, stored: unknown): T {
+  const copy = structuredClone(sent);
+  for (const path of SECRET_FIELDS[page]) {
+    const target = holderOf(copy, path);
+    const source = holderOf(stored, path);
+    if (!target || !source) continue;
+    const current = target.holder[target.key];
+    if ((current === undefined || current === '') && typeof source.holder[source.key] === 'string') {
+      target.holder[target.key] = source.holder[source.key];
+    }
+  }
+  return copy;
+}

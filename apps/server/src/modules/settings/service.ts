@@ -1,0 +1,101 @@
+import { type AllSettings, isSettingsPage, type SettingsOf, type SettingsPage, settingsDefaults, settingsSchemas } from '@parley/protocol';
+import type { EventHub } from '../../lib/events.js';
+import { isoNow } from '../../lib/time.js';
+import type { Bus } from '../../realtime/bus.js';
+import type { SettingsRepository } from './repository.js';
+import { keepSecrets, withoutSecrets } from './secrets.js';
+
+type Changed = (page: SettingsPage) => void | Promise<void>;
+
+/**
+ * The chat-window settings pages. Every process keeps all pages in memory, so that readers such as the
+ * site time zone are plain function calls; a page saved by any process is read again here when the bus
+ * says so, and then `onChanged` listeners run (they push the widgets' new settings).
+ */
+export class SettingsService {
+  private pages: AllSettings = { ...settingsDefaults };
+  private readonly listeners: Changed[] = [];
+
+  constructor(
+    private readonly repo: SettingsRepository,
+    private readonly events: EventHub,
+    bus: Bus,
+    private readonly onError: (error: unknown) => void,
+    /** The zone of the server's configuration, used while softwareSetting names none. */
+    private readonly configuredTimeZone: string,
+  ) {
+    bus.subscribe((event) => {
+      if (event.type !== 'settings.changed' || !isSettingsPage(event.page)) return;
+      const page = event.page;
+      this.reload(page)
+        .then(() => Promise.all(this.listeners.map((listener) => listener(page))))
+        .catch(this.onError);
+    });
+  }
+
+  /** Reads every stored page; called once before the server takes requests. */
+  async load(): Promise<void> {
+    const rows = await this.repo.all();
+    for (const row of rows) if (isSettingsPage(row.page)) this.store(row.page, row.value);
+  }
+
+  onChanged(listener: Changed): void {
+    this.listeners.push(listener);
+  }
+
+  /** The page's values as this process knows them, secrets included: for the server's own use only. */
+  current<P extends SettingsPage>(page: P): SettingsOf<P> {
+    return this.pages[page];
+  }
+
+  all(): AllSettings {
+    return this.pages;
+  }
+
+  /** The site's time zone: what days, work hours and "today" are read in. */
+  siteTimeZone(): string {
+    return this.pages.softwareSetting.timezone || this.configuredTimeZone;
+  }
+
+  /** The page as an agent may read it: stored values over the defaults, secrets answered as ''. */
+  get<P extends SettingsPage>(page: P): SettingsOf<P> {
+    return withoutSecrets(page, this.pages[page]);
+  }
+
+  /**
+   * Stores the whole page. `value` was validated by the route; secrets it leaves empty keep their stored
+   * value, and the merged page is validated again before it is written.
+   */
+  async save<P extends SettingsPage>(page: P, value: SettingsOf<P>, by: string): Promise<SettingsOf<P>> {
+    const merged = settingsSchemas[page].parse(keepSecrets(page, value, this.pages[page])) as SettingsOf<P>;
+    await this.repo.save(page, JSON.stringify(merged), by, isoNow());
+    this.pages = { ...this.pages, [page]: merged };
+    await this.events.emit('settings.changed', { page });
+    return withoutSecrets(page, merged);
+  }
+
+  private async reload(page: SettingsPage): Promise<void> {
+    const value = await this.repo.one(page);
+    if (value !== undefined) this.store(page, value);
+  }
+
+  /**
+   * Takes a stored page as valid only as a whole: a page stored by an older version, or edited by hand,
+   * that no longer passes its schema leaves this process on the defaults and says so.
+   */
+  private store(page: SettingsPage, json: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    const result = settingsSchemas[page].safeParse(parsed);
+    if (!result.success) {
+      this.onError(new Error(`stored settings page ${page} is not valid; its defaults are used`));
+      return;
+    }
+    this.pages = { ...this.pages, [page]: result.data };
+  }
+}
