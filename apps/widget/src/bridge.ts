@@ -3,58 +3,17 @@
  * Both sides pin the target origin when posting and check `event.origin` and `event.source` on receipt;
  * the tag keeps our messages apart from whatever else the host page posts around.
  */
+import type { FloatNavigationSettings, InvitationSettings, WidgetSettings } from '@parley/protocol';
+
+export type { FloatNavigationSettings, InvitationSettings };
+
 export const BRIDGE_TAG = 'parley';
-
-/** The launcher on one kind of device (the takeIcon page's `pc` or `mobile`). */
-export interface LauncherStyle {
-  show: boolean;
-  style: 'bubble' | 'bar' | 'image';
-  position: 'right' | 'left';
-  /** Pixels from the bottom and from the side of the viewport. */
-  bottom: number;
-  side: number;
-  color: string;
-  text: string;
-  /** An image URL (a path is on our server). */
-  image: string;
-  /** Seconds after the page loads before the launcher shows. */
-  delaySeconds: number;
-}
-
-/** The invitation box on one kind of device (the invitationBox page's `pc` or `mobile`). */
-export interface InvitationStyle {
-  enabled: boolean;
-  delaySeconds: number;
-  /** Seconds between showings after the first, up to maxTimes showings per visit. */
-  intervalSeconds: number;
-  maxTimes: number;
-  text: string;
-  acceptText: string;
-  laterText: string;
-  image: string;
-  /** Days of the week it may show (0 = Sunday); empty or absent: every day. */
-  days?: number[];
-  /** Hours of the day (0..23, the visitor's clock) it may show in; empty or absent: all day. */
-  hours?: number[];
-}
-
-export type FloatItemType = 'chat' | 'phone' | 'qq' | 'wechat' | 'link' | 'top';
-
-/** The floating navigation bar (the floatNavigation page). */
-export interface FloatNavigation {
-  enabled: boolean;
-  side: 'right' | 'left';
-  /** Percent of the viewport's height from the top. */
-  top: number;
-  color: string;
-  items: { type: FloatItemType; title: string; value: string }[];
-}
 
 /** What the loader needs from the settings to draw the launcher, float navigation and invitation. */
 export interface LauncherLook {
-  launcher: { pc: LauncherStyle; mobile: LauncherStyle };
-  invitation: { pc: InvitationStyle; mobile: InvitationStyle };
-  floatNavigation: FloatNavigation;
+  launcher: WidgetSettings['launcher'];
+  invitation: WidgetSettings['invitationBox'];
+  floatNavigation: FloatNavigationSettings;
   /** Size of the chat window on a desktop, in pixels. */
   width: number;
   height: number;

@@ -11,6 +11,8 @@ interface Props {
   hasHistory: boolean;
   onSubmit: (values: LetterValues) => Promise<void>;
   onHistory: () => void;
+  /** Said above the form instead of the usual introduction (the off-hours text). */
+  intro?: string;
   /** The pre-chat form asks only the contact fields, before the first message, and then steps aside. */
   preChat?: boolean;
 }
@@ -24,7 +26,7 @@ const PLACEHOLDER: Record<LetterField, TextKey> = {
 };
 
 /** Leave-a-message, offered when no agent is online; also the pre-chat form when that is enabled. */
-export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory, preChat = false }: Props) {
+export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory, preChat = false, intro = '' }: Props) {
   const form: WidgetSettings['letter'] = preChat ? preChatForm(settings) : settings.letter;
   const [values, setValues] = useState<LetterValues>(EMPTY);
   const [errors, setErrors] = useState<LetterErrors>({});
@@ -89,7 +91,7 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory, preCh
         </span>
         <div>
           <h2>{t(preChat ? 'preChatTitle' : 'letterTitle')}</h2>
-          <p>{t(preChat ? 'preChatIntro' : 'letterIntro')}</p>
+          <p>{intro || t(preChat ? 'preChatIntro' : 'letterIntro')}</p>
         </div>
       </div>
       {fields.map((field) => {
@@ -151,8 +153,8 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory, preCh
   );
 }
 
-/** The pre-chat form's fields; the name is required whenever it is asked. */
+/** The pre-chat form's fields and which of them must be filled in. */
 export function preChatForm(settings: WidgetSettings): WidgetSettings['letter'] {
-  const fields = settings.preChat.fields;
-  return { fields, required: fields.filter((field) => field === 'name') };
+  const { fields, required } = settings.preChat;
+  return { fields, required: required.filter((field) => fields.includes(field)) };
 }

@@ -4,6 +4,7 @@ import { ChatClient, type Socket } from './client';
 import { type Api, ApiError } from './lib/api';
 import { translator } from './lib/i18n';
 import { storedMessage } from './lib/messages.fixture';
+import { widgetSettings } from './lib/settings.fixture';
 import type { SocketHandlers } from './lib/socket';
 
 const TOKEN = 'visitor-token-0123456789abcdef';
@@ -29,7 +30,7 @@ function fakeServer() {
           id: 'visitor-public-id-0001',
           state: 'end',
           serviceID: null,
-          settings: {},
+          settings: widgetSettings(),
           messages: history.slice(-50),
         } as T;
       if (path === '/api/visitor/message') {
@@ -234,15 +235,15 @@ describe('ChatClient', () => {
   it('applies settings pushed with 2020 at once and tells the loader', async () => {
     const { client, push, looks } = setup();
     await client.init();
-    expect(client.state.settings.online).toBe(true);
-    push({ code: '2020', data: { color: '#ff0000', title: 'Help desk', online: false, rating: false } });
+    expect(client.state.settings?.online).toBe(true);
+    push({ code: '2020', data: widgetSettings({ color: '#ff0000', title: 'Help desk', online: false, rating: false }) });
     expect(client.state.settings).toMatchObject({ color: '#ff0000', title: 'Help desk', online: false, rating: false });
     expect(looks.at(-1)).toMatchObject({ color: '#ff0000', title: 'Help desk' });
   });
   it('keeps the pre-chat answers with the visitor and does not ask again', async () => {
     const { client, server, push } = setup();
     await client.init();
-    push({ code: '2020', data: { preChat: { enabled: true, fields: ['name', 'email'] } } });
+    push({ code: '2020', data: widgetSettings({ preChat: { enabled: true, fields: ['name', 'email'], required: ['name'] } }) });
     expect(client.state.preChatDone).toBe(false);
     await client.submitPreChat({ name: ' Ann ', phone: '123456', email: 'ann@example.com', content: '' }, 'Contact details', 'Visitor');
     const letter = server.calls.find((call) => call.path === '/api/visitor/letter');

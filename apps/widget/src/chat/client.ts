@@ -3,7 +3,7 @@ import { type Api, ApiError } from './lib/api';
 import { backoffDelay, RECONNECT, RESEND } from './lib/backoff';
 import type { Translate } from './lib/i18n';
 import { type ChatItem, firstSeq, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
-import { DEFAULT_SETTINGS, type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
+import { type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
 import { type SocketHandlers, VisitorSocket } from './lib/socket';
 import { createTypingSender, type TypingSender } from './lib/throttle';
 import type { LetterValues } from './lib/validate';
@@ -15,7 +15,8 @@ export interface Person {
 
 export interface ChatState {
   phase: 'loading' | 'ready' | 'error';
-  settings: WidgetSettings;
+  /** As the server sent them; none until the first init answers. */
+  settings: WidgetSettings | null;
   conversation: VisitorState | null;
   agent: Person | null;
   robot: Person | null;
@@ -102,7 +103,7 @@ function storage(key: string, value?: string | null): string | null {
 export class ChatClient {
   state: ChatState = {
     phase: 'loading',
-    settings: DEFAULT_SETTINGS,
+    settings: null,
     conversation: null,
     agent: null,
     robot: null,
@@ -257,7 +258,7 @@ export class ChatClient {
     } else if (isFrame(frame, SocketCode.waiting)) {
       this.set({ conversation: 'wait', position: frame.data.position });
     } else if (isFrame(frame, SocketCode.ended)) {
-      const ask = frame.data.rate && this.state.settings.rating;
+      const ask = frame.data.rate && this.state.settings?.rating === true;
       this.set({
         conversation: 'end',
         position: null,
@@ -506,7 +507,7 @@ export class ChatClient {
   }
 
   async leaveLetter(values: LetterValues, fallbackName: string): Promise<void> {
-    const shown = this.state.settings.letter.fields;
+    const shown = this.state.settings?.letter.fields ?? [];
     const pick = (field: 'phone' | 'email') => (shown.includes(field) && values[field].trim() ? values[field].trim() : undefined);
     // The server requires a name; a form configured without that field still sends one.
     const name = shown.includes('name') && values.name.trim() ? values.name.trim() : fallbackName;
@@ -524,7 +525,7 @@ export class ChatClient {
    * the visitor as a letter, where agents find a visitor's contact details.
    */
   async submitPreChat(values: LetterValues, note: string, fallbackName: string): Promise<void> {
-    const asked = this.state.settings.preChat.fields;
+    const asked = this.state.settings?.preChat.fields ?? [];
     const pick = (field: 'phone' | 'email') => (asked.includes(field) && values[field].trim() ? values[field].trim() : undefined);
     await this.options.api.post('/api/visitor/letter', {
       YQToken: this.token || undefined,

@@ -3,7 +3,7 @@
  * root, so the host page's styles and ours never meet, and it talks to the chat window (an iframe on
  * our origin) with postMessage pinned to that origin.
  */
-import { BRIDGE_TAG, type FloatNavigation, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
+import { BRIDGE_TAG, type FloatNavigationSettings, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
 import { clampPx, floatHref, invitationAllowedAt, isMobile, nextInvitationIn, safeColor } from './rules';
 import { CSS } from './style';
 
@@ -199,7 +199,7 @@ function start(origin: string, link: string | null): void {
     drawNav(current.floatNavigation);
   };
 
-  const drawNav = (settings: FloatNavigation) => {
+  const drawNav = (settings: FloatNavigationSettings) => {
     nav.textContent = '';
     nav.classList.toggle('on', settings.enabled && settings.items.length > 0);
     nav.classList.toggle('left', settings.side === 'left');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { InvitationStyle } from '../bridge';
+import type { InvitationSettings } from '../bridge';
 import { floatHref, invitationAllowedAt, isMobile, nextInvitationIn, safeColor } from './rules';
 
-const invitation: InvitationStyle = {
+const invitation: InvitationSettings = {
   enabled: true,
   delaySeconds: 5,
   intervalSeconds: 30,
@@ -37,9 +37,9 @@ describe('loader rules', () => {
   it('shows the invitation only on its days and hours', () => {
     const mondayTen = new Date(2026, 10, 23, 10, 15);
     expect(invitationAllowedAt(invitation, mondayTen)).toBe(true);
-    expect(invitationAllowedAt({ ...invitation, days: [1], hours: [9, 10] }, mondayTen)).toBe(true);
+    expect(invitationAllowedAt({ ...invitation, days: [1], hours: { from: '09:00', to: '11:00' } }, mondayTen)).toBe(true);
     expect(invitationAllowedAt({ ...invitation, days: [0, 6] }, mondayTen)).toBe(false);
-    expect(invitationAllowedAt({ ...invitation, hours: [14] }, mondayTen)).toBe(false);
+    expect(invitationAllowedAt({ ...invitation, hours: { from: '14:00', to: '18:00' } }, mondayTen)).toBe(false);
   });
 
   it('links float navigation items safely', () => {
