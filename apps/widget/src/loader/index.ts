@@ -222,7 +222,7 @@ function start(origin: string, link: string | null): void {
         if (item.type === 'chat') node.onclick = () => setOpen(true);
         else if (item.type === 'top') node.onclick = () => scrollTo({ top: 0, behavior: 'smooth' });
         else if (item.type === 'wechat' && item.value) {
-          const pop = el('span', 'fq', nav);
+          const pop = el('span', 'fq', node);
           const img = el('img', '', pop);
           img.alt = item.title;
           img.src = new URL(item.value, origin).href;

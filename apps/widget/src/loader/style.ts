@@ -37,7 +37,7 @@ button{font:inherit;cursor:pointer}
 .f{position:fixed;right:0;top:var(--ft);z-index:2147482999;display:none;flex-direction:column;gap:1px;border-radius:10px 0 0 10px;overflow:visible;box-shadow:0 4px 16px rgba(0,0,0,.15);font:13px/1.3 system-ui,-apple-system,"Segoe UI",Roboto,"PingFang SC","Microsoft YaHei",sans-serif}
 .f.on{display:flex}.f.left{right:auto;left:0;border-radius:0 10px 10px 0}
 .fi{display:block;min-width:64px;max-width:120px;padding:10px 8px;border:0;background:var(--fc);color:#fff;text-align:center;text-decoration:none;overflow-wrap:anywhere}
-.fi:first-child{border-top-left-radius:inherit;border-top-right-radius:inherit}.fi:last-of-type{border-bottom-left-radius:inherit;border-bottom-right-radius:inherit}
+.fi{position:relative}.fi:first-child{border-top-left-radius:inherit;border-top-right-radius:inherit}.fi:last-child{border-bottom-left-radius:inherit;border-bottom-right-radius:inherit}
 .fi:hover{filter:brightness(1.1)}.fi:focus-visible{outline:3px solid rgba(0,0,0,.4);outline-offset:-3px}
 .fq{position:absolute;right:calc(100% + 8px);top:0;display:none;padding:8px;border-radius:8px;background:#fff;box-shadow:0 8px 24px rgba(0,0,0,.18)}.f.left .fq{right:auto;left:calc(100% + 8px)}.fq.on{display:block}.fq img{display:block;width:140px;height:140px}
 .y{border:0;background:var(--c);color:#fff;font-weight:600}
