@@ -14,14 +14,14 @@ interface VisitorRow {
 }
 
 /** An agent that is online with a connected socket, as routing requires, held open in a page of its own. */
-export async function onlineAgent(browser: Browser, request: APIRequestContext) {
-  const { username, password } = await createAgent(request);
-  const token = await apiLogin(request, username, password);
+export async function onlineAgent(browser: Browser, request: APIRequestContext, base = BASE_URL) {
+  const { username, password } = await createAgent(request, base);
+  const token = await apiLogin(request, username, password, base);
   const headers = { Authorization: `Bearer ${token}` };
-  const index = (await (await request.get(`${BASE_URL}/api/index`, { headers })).json()) as Envelope<{ info: { uuid: string } }>;
+  const index = (await (await request.get(`${base}/api/index`, { headers })).json()) as Envelope<{ info: { uuid: string } }>;
   const context = await browser.newContext();
   const socketPage = await context.newPage();
-  await socketPage.goto(`${BASE_URL}/api/publicKey`);
+  await socketPage.goto(`${base}/api/publicKey`);
   await socketPage.evaluate(
     ([url, uuid]) =>
       new Promise<void>((resolve) => {
@@ -35,14 +35,12 @@ export async function onlineAgent(browser: Browser, request: APIRequestContext) 
           }
         };
       }),
-    [`${BASE_URL.replace('http', 'ws')}/ws/agent?token=${token}`, index.data.info.uuid] as const,
+    [`${base.replace('http', 'ws')}/ws/agent?token=${token}`, index.data.info.uuid] as const,
   );
-  await request.post(`${BASE_URL}/api/index/state`, { headers, data: { state: '0' } });
+  await request.post(`${base}/api/index/state`, { headers, data: { state: '0' } });
   const call = async <T>(path: string, data?: unknown): Promise<T> => {
     const response =
-      data === undefined
-        ? await request.get(`${BASE_URL}${path}`, { headers })
-        : await request.post(`${BASE_URL}${path}`, { headers, data });
+      data === undefined ? await request.get(`${base}${path}`, { headers }) : await request.post(`${base}${path}`, { headers, data });
     const body = (await response.json()) as Envelope<T>;
     if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
     return body.data;

@@ -2,24 +2,33 @@ import type { SettingsOf, SettingsPage } from '@parley/protocol';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { type Envelope, onlineAgent } from '../../support/agent';
 import { apiLogin } from '../../support/console';
-import { BASE_URL } from '../../support/env';
+import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../../support/env';
+import { type PrivateServer, startPrivateServer } from '../../support/private-server';
 import { type Shop, startShop } from '../../support/shop';
 
 /*
- * The settings are the whole site's: these tests run one after another and put every page they change
- * back as it was, so the other widget suites see the defaults.
+ * Settings are the whole site's, and a blocked region or closed hours would stop every other suite's
+ * visitors: these tests change them on a server of their own, one test after another, and put every
+ * page they change back as it was.
  */
 test.describe.configure({ mode: 'serial' });
 
+let server: PrivateServer;
+let BASE_URL = '';
 let shop: Shop;
 let adminHeaders: Record<string, string> = {};
 const saved = new Map<SettingsPage, unknown>();
 
 test.beforeAll(async ({ request }) => {
-  shop = await startShop();
-  adminHeaders = { Authorization: `Bearer ${await apiLogin(request)}` };
+  server = await startPrivateServer();
+  BASE_URL = server.url;
+  shop = await startShop(BASE_URL);
+  adminHeaders = { Authorization: `Bearer ${await apiLogin(request, ADMIN_USERNAME, ADMIN_PASSWORD, BASE_URL)}` };
 });
-test.afterAll(() => shop.close());
+test.afterAll(async () => {
+  await shop.close();
+  await server.stop();
+});
 
 test.afterEach(async ({ request }) => {
   for (const [page, value] of saved) await request.post(`${BASE_URL}/api/settings/${page}`, { headers: adminHeaders, data: value });
@@ -121,7 +130,7 @@ test('a change of settings reaches an open page at once (2020), without a reload
 });
 
 test('the pre-chat form comes before the first message', async ({ page, browser, request }) => {
-  const agent = await onlineAgent(browser, request);
+  const agent = await onlineAgent(browser, request, BASE_URL);
   await changeSettings(request, 'windowSetting', (value) => ({
     ...value,
     preChat: { enabled: true, fields: ['name', 'email'], required: ['name'] },
@@ -141,7 +150,7 @@ test('the pre-chat form comes before the first message', async ({ page, browser,
 });
 
 test('outside the working hours the widget offers the leave-a-message form with the off-hours text', async ({ page, browser, request }) => {
-  const agent = await onlineAgent(browser, request);
+  const agent = await onlineAgent(browser, request, BASE_URL);
   await changeSettings(request, 'windowSetting', (value) => ({
     ...value,
     workHours: { ...value.workHours, enabled: true, days: [], offlineText: 'We are closed on weekends.' },
