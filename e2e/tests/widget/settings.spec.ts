@@ -93,6 +93,27 @@ test('the launcher and the float navigation are drawn as the settings say', asyn
   await expect(page.locator('parley-widget .w')).toBeVisible();
 });
 
+test('a phone gets the mobile launcher; a launcher set not to show stays hidden', async ({ page, request }) => {
+  await changeSettings(request, 'takeIcon', (value) => ({
+    pc: { ...value.pc, show: false },
+    mobile: { ...value.mobile, style: 'bar', text: 'Phone chat', color: '#13c2c2' },
+  }));
+  await changeSettings(request, 'floatNavigation', (value) => ({
+    ...value,
+    enabled: true,
+    items: [{ type: 'top', title: 'Top', value: '' }],
+  }));
+  await page.goto(shop.url);
+  // The float navigation shows that the loader has its settings; the pc launcher is not to be seen.
+  await expect(page.locator('parley-widget nav').getByRole('button', { name: 'Top' })).toBeVisible();
+  await expect(launcher(page)).toBeHidden();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(launcher(page)).toBeVisible();
+  await expect(launcher(page).locator('.t')).toHaveText('Phone chat');
+  await expect.poll(() => background(page)).toBe('rgb(19, 194, 194)');
+});
+
 test('the invitation comes after its delay and opens the chat', async ({ page, request }) => {
   await changeSettings(request, 'invitationBox', (value) => ({
     ...value,

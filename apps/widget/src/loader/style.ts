@@ -5,8 +5,8 @@
 export const CSS = `:host{all:initial;--c:#1677ff;--b:20px;--s:20px;--ww:384px;--wh:660px;--fc:#1677ff;--ft:40%}
 *{box-sizing:border-box}
 button{font:inherit;cursor:pointer}
-.l{position:fixed;right:var(--s);bottom:var(--b);z-index:2147483000;display:flex;align-items:center;justify-content:center;gap:8px;height:56px;min-width:56px;padding:0;border:0;border-radius:28px;background:var(--c);color:#fff;font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,"PingFang SC","Microsoft YaHei",sans-serif;box-shadow:0 6px 24px rgba(0,0,0,.18),0 2px 6px rgba(0,0,0,.12);opacity:0;transform:scale(.5);pointer-events:none;transition:transform .25s cubic-bezier(.2,.9,.3,1.2),opacity .2s,box-shadow .2s}
-.l.on{opacity:1;transform:none;pointer-events:auto}
+.l{position:fixed;right:var(--s);bottom:var(--b);z-index:2147483000;display:flex;align-items:center;justify-content:center;gap:8px;height:56px;min-width:56px;padding:0;border:0;border-radius:28px;background:var(--c);color:#fff;font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,"PingFang SC","Microsoft YaHei",sans-serif;box-shadow:0 6px 24px rgba(0,0,0,.18),0 2px 6px rgba(0,0,0,.12);opacity:0;visibility:hidden;transform:scale(.5);pointer-events:none;transition:transform .25s cubic-bezier(.2,.9,.3,1.2),opacity .2s,box-shadow .2s,visibility 0s .2s}
+.l.on{opacity:1;visibility:visible;transform:none;pointer-events:auto;transition:transform .25s cubic-bezier(.2,.9,.3,1.2),opacity .2s,box-shadow .2s}
 .l.on:hover{transform:translateY(-2px);box-shadow:0 10px 28px rgba(0,0,0,.22)}
 .l:focus-visible{outline:3px solid rgba(0,0,0,.35);outline-offset:3px}
 .l.bar{padding:0 22px 0 18px;border-radius:12px}
