@@ -43,7 +43,7 @@ import { historyRoutes } from './modules/history/routes.js';
 import { HistoryService } from './modules/history/service.js';
 import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
-import { LetterMailer } from './modules/letters/mailer.js';
+import { LetterMailer, mailTarget } from './modules/letters/mailer.js';
 import { LetterRepository } from './modules/letters/repository.js';
 import { letterRoutes } from './modules/letters/routes.js';
 import { LetterService } from './modules/letters/service.js';
@@ -60,6 +60,8 @@ import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
 import { originAllowed } from './modules/settings/origins.js';
 import { SettingsRepository } from './modules/settings/repository.js';
+import { RetentionPurge } from './modules/settings/retention.js';
+import { RetentionRepository } from './modules/settings/retention-repository.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { SettingsService } from './modules/settings/service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
@@ -158,8 +160,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events);
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);
-  const mailer = LetterMailer.fromConfig(config.mail, config.siteLanguage, app.log);
-  mailer?.subscribe(events);
+  const mailer = new LetterMailer(() => mailTarget(config.mail, settings.current('softwareSetting').smtp), config.siteLanguage, app.log);
+  mailer.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   const consoleChanged = (uuid: string) =>
     availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed'));
@@ -332,6 +334,9 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     visitorSockets,
     liveness,
   );
+  const retention = new RetentionPurge(new RetentionRepository(db), () => settings.current('softwareSetting').retentionDays, app.log, now);
+  app.addHook('onReady', async () => retention.start());
+  settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language.
   settings.onChanged(async () => {
     const byLang = { zh: await visitors.widgetSettings('zh'), en: await visitors.widgetSettings('en') };
@@ -367,7 +372,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     await visitorSockets.shared?.stop();
     await presence.stop();
     await limits.close();
-    await mailer?.close();
+    await mailer.close();
+    await retention.stop();
   });
   return app;
 }

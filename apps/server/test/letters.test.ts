@@ -1,9 +1,8 @@
-import { once } from 'node:events';
 import type { Letter, ListData } from '@parley/protocol';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, visitor } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
+import { smtpListener } from './smtp.js';
 import { freePort, waitFor } from './waiting.js';
 
 let server: TestServer;
@@ -178,43 +177,6 @@ describe('a new leave-message on agents’ sockets', () => {
     for (const socket of [adminSocket, historianSocket, plainSocket, guest.socket]) socket.close();
   });
 });
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on loopback that keeps what it receives. */
-async function smtpListener(): Promise<{ port: number; mails: ReceivedMail[]; close(): Promise<void> }> {
-  const mails: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === 'mailer' && auth.password === 'mail-pass') callback(null, { user: auth.username });
-      else callback(new Error('bad credentials'));
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((recipient) => recipient.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  const port = await freePort();
-  smtp.listen(port, '127.0.0.1');
-  await once(smtp.server, 'listening');
-  return { port, mails, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
 
 describe('a new leave-message by mail', () => {
   it('is mailed as text to every configured address when SMTP is configured', async () => {

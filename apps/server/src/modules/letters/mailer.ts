@@ -1,4 +1,4 @@
-import type { Letter } from '@parley/protocol';
+import type { Letter, SettingsOf } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport } from 'nodemailer';
 import type { MailConfig } from '../../config.js';
@@ -43,34 +43,56 @@ export function letterMail(letter: Letter, language: 'zh' | 'en'): { subject: st
   return { subject: t.subject(letter.name.replace(/[\r\n]+/g, ' ')), text: lines.join('\n') };
 }
 
+/** Where mails go: an SMTP URL or host settings, the sender and the recipients. */
+export interface MailTarget {
+  smtp: string | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
+  from: string;
+  to: string[];
+}
+
+/**
+ * The SMTP of the software settings page when it names one, the server's configuration otherwise. The
+ * page's recipients, or the configuration's when the page lists none; no recipients means no mail.
+ */
+export function mailTarget(mail: MailConfig, page: SettingsOf<'softwareSetting'>['smtp']): MailTarget | undefined {
+  if (page) {
+    const to = page.to.length > 0 ? page.to : mail.letterTo;
+    if (to.length === 0) return undefined;
+    const auth = page.user ? { auth: { user: page.user, pass: page.password } } : {};
+    return { smtp: { host: page.host, port: page.port, secure: page.secure, ...auth }, from: page.from, to };
+  }
+  if (!mail.smtpUrl || mail.letterTo.length === 0) return undefined;
+  return { smtp: mail.smtpUrl, from: mail.from ?? mail.letterTo[0] ?? '', to: mail.letterTo };
+}
+
+type Transport = ReturnType<typeof createTransport>;
+
 /**
  * Mails each new leave-message to the configured addresses. Sending runs beside the request that stored
  * the letter, never in its way: a slow or failing mail server is logged, and the letter stays stored.
+ * The target is read at each mail, so a change of the settings applies to the next one.
  */
 export class LetterMailer {
   private readonly pending = new Set<Promise<void>>();
-  private readonly transport: ReturnType<typeof createTransport>;
+  /** The transport of the last target, kept while the target stays the same. */
+  private current: { key: string; transport: Transport } | undefined;
 
-  private constructor(
-    smtpUrl: string,
-    private readonly from: string,
-    private readonly to: string[],
+  constructor(
+    private readonly target: () => MailTarget | undefined,
     private readonly language: 'zh' | 'en',
     private readonly log: FastifyBaseLogger,
-  ) {
-    this.transport = createTransport({
-      url: smtpUrl,
-      connectionTimeout: MAIL_TIMEOUT_MS,
-      greetingTimeout: MAIL_TIMEOUT_MS,
-      socketTimeout: MAIL_TIMEOUT_MS,
-    });
-  }
+  ) {}
 
-  /** A mailer when SMTP and recipients are configured; none otherwise. */
-  static fromConfig(mail: MailConfig, language: 'zh' | 'en', log: FastifyBaseLogger): LetterMailer | undefined {
-    if (!mail.smtpUrl || mail.letterTo.length === 0) return undefined;
-    const from = mail.from ?? mail.letterTo[0] ?? '';
-    return new LetterMailer(mail.smtpUrl, from, mail.letterTo, language, log);
+  private transportFor(target: MailTarget): Transport {
+    const key = JSON.stringify(target.smtp);
+    if (this.current?.key === key) return this.current.transport;
+    this.current?.transport.close();
+    const timeouts = { connectionTimeout: MAIL_TIMEOUT_MS, greetingTimeout: MAIL_TIMEOUT_MS, socketTimeout: MAIL_TIMEOUT_MS };
+    const transport = createTransport(
+      typeof target.smtp === 'string' ? { url: target.smtp, ...timeouts } : { ...target.smtp, ...timeouts },
+    );
+    this.current = { key, transport };
+    return transport;
   }
 
   subscribe(events: EventHub): void {
@@ -82,13 +104,15 @@ export class LetterMailer {
   }
 
   private async send(letter: Letter): Promise<void> {
+    const target = this.target();
+    if (!target) return;
     const { subject, text } = letterMail(letter, this.language);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`mail not sent within ${MAIL_TIMEOUT_MS} ms`)), MAIL_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.transport.sendMail({ from: this.from, to: this.to, subject, text }), timeout]);
+      await Promise.race([this.transportFor(target).sendMail({ from: target.from, to: target.to, subject, text }), timeout]);
       this.log.info({ letter: letter.id }, 'leave-message mailed');
     } catch (error) {
       this.log.warn({ err: error, letter: letter.id }, 'leave-message mail failed');
@@ -100,6 +124,6 @@ export class LetterMailer {
   /** Lets mails under way finish (each is bounded by its timeout), then closes the connection. */
   async close(): Promise<void> {
     await Promise.allSettled(this.pending);
-    this.transport.close();
+    this.current?.transport.close();
   }
 }
