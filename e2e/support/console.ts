@@ -11,8 +11,13 @@ interface Envelope<T> {
   data: T;
 }
 
-export async function apiLogin(request: APIRequestContext, username = ADMIN_USERNAME, password = ADMIN_PASSWORD): Promise<string> {
-  const response = await request.post(`${BASE_URL}/api/login`, { data: { username, password } });
+export async function apiLogin(
+  request: APIRequestContext,
+  username = ADMIN_USERNAME,
+  password = ADMIN_PASSWORD,
+  base = BASE_URL,
+): Promise<string> {
+  const response = await request.post(`${base}/api/login`, { data: { username, password } });
   const body = (await response.json()) as Envelope<{ token: string }>;
   if (!body.data?.token) throw new Error(`login of ${username} failed: ${body.msg}`);
   return body.data.token;
@@ -21,17 +26,17 @@ export async function apiLogin(request: APIRequestContext, username = ADMIN_USER
 let counter = 0;
 
 /** A fresh account holding the built-in Agent role (workbench and history only). */
-export async function createAgent(request: APIRequestContext): Promise<{ username: string; password: string }> {
-  const token = await apiLogin(request);
+export async function createAgent(request: APIRequestContext, base = BASE_URL): Promise<{ username: string; password: string }> {
+  const token = await apiLogin(request, ADMIN_USERNAME, ADMIN_PASSWORD, base);
   const headers = { Authorization: `Bearer ${token}` };
-  const roles = (await (await request.get(`${BASE_URL}/api/role/getList?pageNo=1&pageSize=100`, { headers })).json()) as Envelope<{
+  const roles = (await (await request.get(`${base}/api/role/getList?pageNo=1&pageSize=100`, { headers })).json()) as Envelope<{
     list: { id: number; name: string }[];
   }>;
   const agentRole = roles.data.list.find((role) => role.name === 'Agent');
   if (!agentRole) throw new Error('no Agent role');
   const username = `agent${Date.now().toString(36)}${counter++}`;
   const password = 'agent-pass-1';
-  const saved = await request.post(`${BASE_URL}/api/service/doEdit`, {
+  const saved = await request.post(`${base}/api/service/doEdit`, {
     headers,
     data: { username, nickname: username, password, roleId: agentRole.id },
   });

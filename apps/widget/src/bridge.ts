@@ -3,15 +3,20 @@
  * Both sides pin the target origin when posting and check `event.origin` and `event.source` on receipt;
  * the tag keeps our messages apart from whatever else the host page posts around.
  */
+import type { FloatNavigationSettings, InvitationSettings, WidgetSettings } from '@parley/protocol';
+
+export type { FloatNavigationSettings, InvitationSettings };
+
 export const BRIDGE_TAG = 'parley';
 
-/** What the loader needs from the settings to draw the launcher and the invitation. */
+/** What the loader needs from the settings to draw the launcher, float navigation and invitation. */
 export interface LauncherLook {
-  color: string;
-  launcherText: string;
-  position: 'right' | 'left';
-  icon: string;
-  invitation: { enabled: boolean; delaySeconds: number; text: string };
+  launcher: WidgetSettings['launcher'];
+  invitation: WidgetSettings['invitationBox'];
+  floatNavigation: FloatNavigationSettings;
+  /** Size of the chat window on a desktop, in pixels. */
+  width: number;
+  height: number;
   title: string;
   lang: 'zh' | 'en';
 }

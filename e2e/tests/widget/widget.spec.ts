@@ -1,19 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { apiLogin, createAgent } from '../../support/console';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { type Envelope, onlineAgent } from '../../support/agent';
 import { BASE_URL } from '../../support/env';
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-interface VisitorRow {
-  YQToken: string;
-  state: string;
-}
 
 /** The shop that embeds the widget, on another origin than the server's (its own port). */
 let shop: Server;
@@ -37,73 +27,6 @@ async function openShop(page: Page, path = '/index.html'): Promise<void> {
 
 const launcher = (page: Page) => page.locator('parley-widget button.l');
 const chat = (page: Page) => page.frameLocator('parley-widget iframe');
-
-/** An agent that is online with a connected socket, as routing requires, held open in a page of its own. */
-async function onlineAgent(browser: Browser, request: APIRequestContext) {
-  const { username, password } = await createAgent(request);
-  const token = await apiLogin(request, username, password);
-  const headers = { Authorization: `Bearer ${token}` };
-  const index = (await (await request.get(`${BASE_URL}/api/index`, { headers })).json()) as Envelope<{ info: { uuid: string } }>;
-  const context = await browser.newContext();
-  const socketPage = await context.newPage();
-  await socketPage.goto(`${BASE_URL}/api/publicKey`);
-  await socketPage.evaluate(
-    ([url, uuid]) =>
-      new Promise<void>((resolve) => {
-        const socket = new WebSocket(url);
-        socket.onmessage = (event) => {
-          if (event.data === 'Y') return;
-          if (JSON.parse(event.data).code === '0000') {
-            socket.send(JSON.stringify({ code: '5000', type: 'service', uuid }));
-            setInterval(() => socket.send('Y'), 5000);
-            resolve();
-          }
-        };
-      }),
-    [`${BASE_URL.replace('http', 'ws')}/ws/agent?token=${token}`, index.data.info.uuid] as const,
-  );
-  await request.post(`${BASE_URL}/api/index/state`, { headers, data: { state: '0' } });
-  const call = async <T>(path: string, data?: unknown): Promise<T> => {
-    const response =
-      data === undefined
-        ? await request.get(`${BASE_URL}${path}`, { headers })
-        : await request.post(`${BASE_URL}${path}`, { headers, data });
-    const body = (await response.json()) as Envelope<T>;
-    if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
-    return body.data;
-  };
-  return {
-    call,
-    /** The public id of this page's visitor (the loader keeps its credential on the shop's side too), accepted when it waits. */
-    async take(page: Page): Promise<string> {
-      let token: string | null = null;
-      await expect
-        .poll(async () => {
-          token = await page.evaluate(() => localStorage.getItem('parley-yq'));
-          return token;
-        })
-        .toBeTruthy();
-      if (!token) throw new Error('no visitor token');
-      // The page keeps the visitor's credential; agents know the visitor by its public id, which its
-      // messages carry.
-      const credential: string = token;
-      let YQToken: string | undefined;
-      await expect
-        .poll(async () => {
-          YQToken = (await call<{ list: { YQToken: string }[] }>(`/api/visitor/messages?YQToken=${credential}`)).list[0]?.YQToken;
-          return YQToken;
-        })
-        .toBeTruthy();
-      if (!YQToken) throw new Error('no message of the visitor');
-      const row = (await call<{ list: VisitorRow[] }>('/api/talk/userList')).list.find((visitor) => visitor.YQToken === YQToken);
-      if (row?.state === 'wait') await call('/api/talk/accept', { YQToken });
-      return YQToken;
-    },
-    send: (YQToken: string, msg: string) =>
-      call('/api/talk/send', { YQToken, msg, onlyID: `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}` }),
-    close: () => context.close(),
-  };
-}
 
 test('a visitor on another site chats with an agent; markup stays text; pages are reported; a reload keeps the history', async ({
   page,
@@ -211,4 +134,33 @@ test('the widget adds one element and no styles to the page, and fills a phone s
   await chat(page).locator('.head-button').click();
   await expect(page.locator('parley-widget .w')).toBeHidden();
   await expect(launcher(page)).toBeVisible();
+});
+
+test('opened from the keyboard, the widget takes what is typed at once; Escape returns to the launcher; axe finds nothing critical', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const agent = await onlineAgent(browser, request);
+  await openShop(page);
+  await expect(launcher(page)).toBeVisible();
+  await launcher(page).focus();
+  await page.keyboard.press('Enter');
+  // Typed straight after opening, without waiting for anything.
+  await page.keyboard.type('hello there');
+  await expect(chat(page).locator('.composer textarea')).toHaveValue('hello there');
+
+  const results = await new AxeBuilder({ page }).analyze();
+  const critical = results.violations
+    .filter((violation) => violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(critical).toEqual([]);
+
+  await page.keyboard.press('Escape');
+  await expect(page.locator('parley-widget .w')).toBeHidden();
+  await expect(launcher(page)).toHaveAttribute('aria-expanded', 'false');
+  await expect
+    .poll(() => page.evaluate(() => document.querySelector('parley-widget')?.shadowRoot?.activeElement?.classList.contains('l') ?? false))
+    .toBe(true);
+  await agent.close();
 });

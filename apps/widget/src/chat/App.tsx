@@ -1,9 +1,11 @@
+import type { WidgetSettings } from '@parley/protocol';
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { Composer } from './Composer';
 import type { ChatClient, ChatState, Person } from './client';
 import { ChevronDown, Refresh } from './icons';
 import { LetterForm } from './Letter';
 import type { Lang, Translate } from './lib/i18n';
+import { safeUrl } from './lib/linkify';
 import { Avatar, MessageList } from './Messages';
 import { RatingCard } from './Rating';
 
@@ -54,17 +56,52 @@ function statusLine(state: ChatState, t: Translate): { text: string; live: boole
     case 'robot':
       return { text: t('robot', { name: state.robot?.name || t('robotName') }), live: true };
     default:
-      return { text: state.settings.online ? t('online') : t('offline'), live: state.settings.online };
+      return { text: state.settings?.online === false ? t('offline') : t('online'), live: state.settings?.online !== false };
   }
 }
 
 const ACTIVE = new Set(['current', 'monitor', 'robot', 'wait']);
 
+/** The pre-chat form comes before the visitor's first message, once, when the settings ask for it. */
+function needsPreChat(state: ChatState): boolean {
+  const preChat = state.settings?.preChat;
+  return preChat?.enabled === true && preChat.fields.length > 0 && !state.preChatDone && !state.items.some((item) => item.role === 'user');
+}
+
+/** The head shows the agent (their picture, else the site's agent picture), or the site's logo while nobody serves. */
+function headAvatar(person: Person | null, settings: WidgetSettings | null): Person | null {
+  if (!settings) return person;
+  if (person) return { ...person, avatar: person.avatar || settings.window.agentAvatar };
+  return settings.window.logo ? { name: '', avatar: settings.window.logo } : null;
+}
+
+/** The site's introduction and advertisement above the conversation, when it set them. */
+function WindowIntro({ settings }: { settings: WidgetSettings }) {
+  const { intro, ad } = settings.window;
+  const image = ad.image ? safeUrl(ad.image) : null;
+  const link = ad.url ? safeUrl(ad.url) : null;
+  if (!intro && !image) return null;
+  return (
+    <div class="intro">
+      {intro && <p class="intro-text">{intro}</p>}
+      {image &&
+        (link ? (
+          <a href={link} target="_blank" rel="noopener noreferrer">
+            <img class="intro-ad" src={image} alt="" />
+          </a>
+        ) : (
+          <img class="intro-ad" src={image} alt="" />
+        ))}
+    </div>
+  );
+}
+
 export function App({ client, t, lang, embedded, onClose }: Props) {
   const state = useChatState(client);
   const [chosenView, setView] = useState<'chat' | 'letter' | null>(null);
   // Until the visitor picks one, offline visitors without a conversation get the form.
-  const view = chosenView ?? (!state.settings.online && !ACTIVE.has(state.conversation ?? '') ? 'letter' : 'chat');
+  const settings = state.settings;
+  const view = chosenView ?? (settings?.online === false && !ACTIVE.has(state.conversation ?? '') ? 'letter' : 'chat');
   const [toast, setToast] = useState('');
   const toastTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -74,19 +111,12 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
     toastTimer.current = setTimeout(() => setToast(''), 4000);
   };
 
-  const title = state.settings.title || t('defaultTitle');
+  const title = settings?.title || t('defaultTitle');
   const status = statusLine(state, t);
   const headPerson = state.conversation === 'robot' ? state.robot : ACTIVE.has(state.conversation ?? '') ? currentAgent(state) : null;
 
   let body = null;
-  if (state.phase === 'loading') {
-    body = (
-      <div class="center-box">
-        <span class="spinner" />
-        <p>{t('loading')}</p>
-      </div>
-    );
-  } else if (state.phase === 'error') {
+  if (state.phase === 'error') {
     body = (
       <div class="center-box">
         <p>{t('loadFailed')}</p>
@@ -95,14 +125,42 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
         </button>
       </div>
     );
+  } else if (state.phase === 'loading' || !settings) {
+    body = (
+      <div class="center-box">
+        <span class="spinner" />
+        <p>{t('loading')}</p>
+      </div>
+    );
+  } else if (settings.region.blocked) {
+    // A blocked region may not chat: the site's text, and nothing to type in.
+    body = (
+      <div class="center-box" role="status">
+        <p class="blocked">{settings.region.text}</p>
+      </div>
+    );
   } else if (view === 'letter') {
     body = (
       <div class="scroll">
         <LetterForm
           t={t}
-          settings={state.settings}
+          settings={settings}
+          intro={settings.workHours.open ? '' : settings.workHours.offlineText}
           hasHistory={state.items.length > 0}
           onSubmit={(values) => client.leaveLetter(values, t('visitor'))}
+          onHistory={() => setView('chat')}
+        />
+      </div>
+    );
+  } else if (needsPreChat(state)) {
+    body = (
+      <div class="scroll">
+        <LetterForm
+          t={t}
+          settings={settings}
+          hasHistory={false}
+          preChat
+          onSubmit={(values) => client.submitPreChat(values, t('preChatNote'), t('visitor'))}
           onHistory={() => setView('chat')}
         />
       </div>
@@ -118,19 +176,21 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
             {state.position ? t('queueBanner', { n: state.position }) : t('waitBanner')}
           </div>
         )}
-        {!state.lost && !state.settings.online && !ACTIVE.has(state.conversation ?? '') && (
+        {!state.lost && settings.region.text && <div class="banner">{settings.region.text}</div>}
+        {!state.lost && !settings.online && !ACTIVE.has(state.conversation ?? '') && (
           <div class="banner">
-            {t('letterOffline')}{' '}
+            {settings.workHours.open ? t('letterOffline') : settings.workHours.offlineText || t('letterOffline')}{' '}
             <button type="button" class="link" onClick={() => setView('letter')}>
               {t('letterLink')}
             </button>
           </div>
         )}
+        <WindowIntro settings={settings} />
         <MessageList
           state={state}
           lang={lang}
           t={t}
-          welcome={state.settings.welcome}
+          welcome={settings.welcome}
           title={title}
           onRetry={(onlyID) => client.retry(onlyID)}
           onEarlier={() => void client.loadEarlier()}
@@ -150,7 +210,7 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
         )}
         <Composer
           t={t}
-          settings={state.settings}
+          settings={settings}
           onSend={(text) => client.sendText(text)}
           onFile={(file) => client.sendFile(file)}
           onDraft={(text) => client.typing.update(text)}
@@ -164,7 +224,7 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
     <div class={`app${embedded ? ' embedded' : ''}`}>
       <header class="head">
         <div class="head-avatar">
-          <Avatar person={headPerson} robot={state.conversation === 'robot'} size={40} />
+          <Avatar person={headAvatar(headPerson, settings)} robot={state.conversation === 'robot'} size={40} />
           <span class={`dot${status.live ? ' live' : ''}`} />
         </div>
         <div class="head-text">

@@ -79,7 +79,7 @@ export function Composer({ t, settings, onSend, onFile, onDraft, onProblem }: Pr
           value={draft}
           placeholder={t('placeholder')}
           aria-label={t('placeholder')}
-          maxLength={20000}
+          maxLength={settings.maxLength}
           onInput={(event) => change(event.currentTarget.value)}
           onKeyDown={(event) => {
             // Enter sends; Shift+Enter is a new line; an IME composing Chinese keeps its Enter.
@@ -90,7 +90,7 @@ export function Composer({ t, settings, onSend, onFile, onDraft, onProblem }: Pr
           }}
           onPaste={(event) => {
             const files = event.clipboardData?.files;
-            if (files && files.length > 0) {
+            if (files && files.length > 0 && settings.upload.enabled) {
               event.preventDefault();
               pick(files);
             }
@@ -107,19 +107,23 @@ export function Composer({ t, settings, onSend, onFile, onDraft, onProblem }: Pr
           >
             <Smile />
           </button>
-          <button type="button" class="tool" title={t('attach')} aria-label={t('attach')} onClick={() => picker.current?.click()}>
-            <Clip />
-          </button>
-          <input
-            ref={picker}
-            type="file"
-            hidden
-            accept={acceptAttribute(settings.upload)}
-            onChange={(event) => {
-              pick(event.currentTarget.files);
-              event.currentTarget.value = '';
-            }}
-          />
+          {settings.upload.enabled && (
+            <>
+              <button type="button" class="tool" title={t('attach')} aria-label={t('attach')} onClick={() => picker.current?.click()}>
+                <Clip />
+              </button>
+              <input
+                ref={picker}
+                type="file"
+                hidden
+                accept={acceptAttribute(settings.upload)}
+                onChange={(event) => {
+                  pick(event.currentTarget.files);
+                  event.currentTarget.value = '';
+                }}
+              />
+            </>
+          )}
           <button type="button" class="send" title={t('send')} aria-label={t('send')} disabled={draft.trim() === ''} onClick={submit}>
             <Send size={18} />
           </button>

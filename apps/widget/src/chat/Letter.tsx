@@ -11,6 +11,10 @@ interface Props {
   hasHistory: boolean;
   onSubmit: (values: LetterValues) => Promise<void>;
   onHistory: () => void;
+  /** Said above the form instead of the usual introduction (the off-hours text). */
+  intro?: string;
+  /** The pre-chat form asks only the contact fields, before the first message, and then steps aside. */
+  preChat?: boolean;
 }
 
 const EMPTY: LetterValues = { name: '', phone: '', email: '', content: '' };
@@ -21,8 +25,9 @@ const PLACEHOLDER: Record<LetterField, TextKey> = {
   content: 'contentPlaceholder',
 };
 
-/** Leave-a-message, offered when no agent is online. */
-export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory }: Props) {
+/** Leave-a-message, offered when no agent is online; also the pre-chat form when that is enabled. */
+export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory, preChat = false, intro = '' }: Props) {
+  const form: WidgetSettings['letter'] = preChat ? preChatForm(settings) : settings.letter;
   const [values, setValues] = useState<LetterValues>(EMPTY);
   const [errors, setErrors] = useState<LetterErrors>({});
   const [serverError, setServerError] = useState('');
@@ -62,21 +67,21 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory }: Pro
   };
   const submit = async (event: Event) => {
     event.preventDefault();
-    const found = validateLetter(values, settings.letter);
+    const found = validateLetter(preChat ? { ...values, content: '-' } : values, form);
     setErrors(found);
     setServerError('');
     if (Object.values(found).some(Boolean)) return;
     setBusy(true);
     try {
       await onSubmit(values);
-      setSent(true);
+      if (!preChat) setSent(true);
     } catch (caught) {
       setServerError(caught instanceof ApiError && caught.status !== 0 && caught.message ? caught.message : t('networkError'));
     } finally {
       setBusy(false);
     }
   };
-  const fields: LetterField[] = [...settings.letter.fields, 'content'];
+  const fields: LetterField[] = preChat ? form.fields : [...form.fields, 'content'];
 
   return (
     <form class="letter" onSubmit={submit} noValidate>
@@ -85,12 +90,12 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory }: Pro
           <Mail size={22} />
         </span>
         <div>
-          <h2>{t('letterTitle')}</h2>
-          <p>{t('letterIntro')}</p>
+          <h2>{t(preChat ? 'preChatTitle' : 'letterTitle')}</h2>
+          <p>{intro || t(preChat ? 'preChatIntro' : 'letterIntro')}</p>
         </div>
       </div>
       {fields.map((field) => {
-        const required = field === 'content' || settings.letter.required.includes(field);
+        const required = field === 'content' || form.required.includes(field);
         const error = errors[field];
         const id = `letter-${field}`;
         const common = {
@@ -137,7 +142,7 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory }: Pro
         </div>
       )}
       <button type="submit" class="primary" disabled={busy}>
-        {busy ? t('submitting') : t('submit')}
+        {busy ? t('submitting') : t(preChat ? 'preChatStart' : 'submit')}
       </button>
       {hasHistory && (
         <button type="button" class="link center" onClick={onHistory}>
@@ -146,4 +151,10 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory }: Pro
       )}
     </form>
   );
+}
+
+/** The pre-chat form's fields and which of them must be filled in. */
+export function preChatForm(settings: WidgetSettings): WidgetSettings['letter'] {
+  const { fields, required } = settings.preChat;
+  return { fields, required: required.filter((field) => fields.includes(field)) };
 }

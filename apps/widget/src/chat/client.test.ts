@@ -1,9 +1,10 @@
-import type { Frame, Message } from '@parley/protocol';
+import type { Frame, Message, WidgetSettings } from '@parley/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatClient, type Socket } from './client';
 import { type Api, ApiError } from './lib/api';
 import { translator } from './lib/i18n';
 import { storedMessage } from './lib/messages.fixture';
+import { widgetSettings } from './lib/settings.fixture';
 import type { SocketHandlers } from './lib/socket';
 
 const TOKEN = 'visitor-token-0123456789abcdef';
@@ -29,7 +30,7 @@ function fakeServer() {
           id: 'visitor-public-id-0001',
           state: 'end',
           serviceID: null,
-          settings: {},
+          settings: widgetSettings(),
           messages: history.slice(-50),
         } as T;
       if (path === '/api/visitor/message') {
@@ -69,6 +70,7 @@ function setup() {
   const frames: Frame[] = [];
   const socket: Socket = { start: () => {}, stop: () => {}, send: (frame) => frames.push(frame) > 0 };
   const unread: number[] = [];
+  const looks: WidgetSettings[] = [];
   const client = new ChatClient({
     api: server.api,
     t: translator('en'),
@@ -76,7 +78,7 @@ function setup() {
     site: 'https://shop.example',
     page: { url: 'https://shop.example/', title: 'Shop', referrer: '' },
     onUnread: (count) => unread.push(count),
-    onSettings: () => {},
+    onSettings: (settings) => looks.push(settings),
     onToken: () => {},
     createSocket: (_url, given) => {
       handlers = given;
@@ -88,7 +90,7 @@ function setup() {
     handlers.onFrame(frame);
   };
   const reopen = () => handlers?.onOpen(true);
-  return { server, client, push, reopen, frames, unread };
+  return { server, client, push, reopen, frames, unread, looks };
 }
 
 describe('ChatClient', () => {
@@ -229,5 +231,25 @@ describe('ChatClient', () => {
       { code: '8011', data: { text: 'hel' } },
       { code: '8011', data: { text: '' } },
     ]);
+  });
+  it('applies settings pushed with 2020 at once and tells the loader', async () => {
+    const { client, push, looks } = setup();
+    await client.init();
+    expect(client.state.settings?.online).toBe(true);
+    push({ code: '2020', data: widgetSettings({ color: '#ff0000', title: 'Help desk', online: false, rating: false }) });
+    expect(client.state.settings).toMatchObject({ color: '#ff0000', title: 'Help desk', online: false, rating: false });
+    expect(looks.at(-1)).toMatchObject({ color: '#ff0000', title: 'Help desk' });
+  });
+  it('keeps the pre-chat answers with the visitor and does not ask again', async () => {
+    const { client, server, push } = setup();
+    await client.init();
+    push({ code: '2020', data: widgetSettings({ preChat: { enabled: true, fields: ['name', 'email'], required: ['name'] } }) });
+    expect(client.state.preChatDone).toBe(false);
+    await client.submitPreChat({ name: ' Ann ', phone: '123456', email: 'ann@example.com', content: '' }, 'Contact details', 'Visitor');
+    const letter = server.calls.find((call) => call.path === '/api/visitor/letter');
+    expect(letter?.body).toEqual({ YQToken: TOKEN, name: 'Ann', phone: undefined, email: 'ann@example.com', content: 'Contact details' });
+    expect(client.state.preChatDone).toBe(true);
+    await client.init();
+    expect(client.state.preChatDone).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { type Api, ApiError } from './lib/api';
 import { backoffDelay, RECONNECT, RESEND } from './lib/backoff';
 import type { Translate } from './lib/i18n';
 import { type ChatItem, firstSeq, heldThrough, isGap, lastSeq, markWithdrawn, mergeMessages } from './lib/merge';
-import { DEFAULT_SETTINGS, type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
+import { type InitData, isMessage, MAX_MESSAGE_LENGTH, normalizeSettings, type UploadData } from './lib/settings';
 import { type SocketHandlers, VisitorSocket } from './lib/socket';
 import { createTypingSender, type TypingSender } from './lib/throttle';
 import type { LetterValues } from './lib/validate';
@@ -15,7 +15,8 @@ export interface Person {
 
 export interface ChatState {
   phase: 'loading' | 'ready' | 'error';
-  settings: WidgetSettings;
+  /** As the server sent them; none until the first init answers. */
+  settings: WidgetSettings | null;
   conversation: VisitorState | null;
   agent: Person | null;
   robot: Person | null;
@@ -28,6 +29,8 @@ export interface ChatState {
   unread: number;
   /** Older messages are being fetched (the window shows the last ones first). */
   loadingEarlier: boolean;
+  /** The visitor has filled in the pre-chat form (on this site, in this browser). */
+  preChatDone: boolean;
 }
 
 export interface Page {
@@ -100,7 +103,7 @@ function storage(key: string, value?: string | null): string | null {
 export class ChatClient {
   state: ChatState = {
     phase: 'loading',
-    settings: DEFAULT_SETTINGS,
+    settings: null,
     conversation: null,
     agent: null,
     robot: null,
@@ -110,6 +113,7 @@ export class ChatClient {
     rating: null,
     unread: 0,
     loadingEarlier: false,
+    preChatDone: false,
   };
   readonly typing: TypingSender;
   private readonly listeners = new Set<() => void>();
@@ -191,7 +195,13 @@ export class ChatClient {
     this.options.onToken(this.token);
     const settings = normalizeSettings(data.settings);
     const messages = Array.isArray(data.messages) ? data.messages.filter(isMessage) : [];
-    this.set({ phase: 'ready', settings, conversation: data.state, items: mergeMessages(this.state.items, messages) });
+    this.set({
+      phase: 'ready',
+      settings,
+      conversation: data.state,
+      items: mergeMessages(this.state.items, messages),
+      preChatDone: this.state.preChatDone || storage(`${this.tokenKey}:preChat`) === '1',
+    });
     this.options.onSettings(settings);
     this.restoreOutbox();
     if (!this.socket) {
@@ -248,7 +258,7 @@ export class ChatClient {
     } else if (isFrame(frame, SocketCode.waiting)) {
       this.set({ conversation: 'wait', position: frame.data.position });
     } else if (isFrame(frame, SocketCode.ended)) {
-      const ask = frame.data.rate && this.state.settings.rating;
+      const ask = frame.data.rate && this.state.settings?.rating === true;
       this.set({
         conversation: 'end',
         position: null,
@@ -261,6 +271,11 @@ export class ChatClient {
       if (isMessage(frame.data)) this.receive([frame.data]);
     } else if (isFrame(frame, SocketCode.withdrawn)) {
       this.set({ items: markWithdrawn(this.state.items, frame.data.onlyID) });
+    } else if (isFrame(frame, SocketCode.settings)) {
+      // Applied at once: the window redraws, and the loader is told so the launcher does too.
+      const settings = normalizeSettings(frame.data);
+      this.set({ settings });
+      this.options.onSettings(settings);
     }
   }
 
@@ -492,7 +507,7 @@ export class ChatClient {
   }
 
   async leaveLetter(values: LetterValues, fallbackName: string): Promise<void> {
-    const shown = this.state.settings.letter.fields;
+    const shown = this.state.settings?.letter.fields ?? [];
     const pick = (field: 'phone' | 'email') => (shown.includes(field) && values[field].trim() ? values[field].trim() : undefined);
     // The server requires a name; a form configured without that field still sends one.
     const name = shown.includes('name') && values.name.trim() ? values.name.trim() : fallbackName;
@@ -503,6 +518,24 @@ export class ChatClient {
       email: pick('email'),
       content: values.content.trim(),
     });
+  }
+
+  /**
+   * The pre-chat form's answers. The visitor API has no contact call of its own, so they are kept with
+   * the visitor as a letter, where agents find a visitor's contact details.
+   */
+  async submitPreChat(values: LetterValues, note: string, fallbackName: string): Promise<void> {
+    const asked = this.state.settings?.preChat.fields ?? [];
+    const pick = (field: 'phone' | 'email') => (asked.includes(field) && values[field].trim() ? values[field].trim() : undefined);
+    await this.options.api.post('/api/visitor/letter', {
+      YQToken: this.token || undefined,
+      name: asked.includes('name') && values.name.trim() ? values.name.trim() : fallbackName,
+      phone: pick('phone'),
+      email: pick('email'),
+      content: note,
+    });
+    storage(`${this.tokenKey}:preChat`, '1');
+    this.set({ preChatDone: true });
   }
 
   async rate(score: number, comment: string): Promise<void> {

@@ -1,9 +1,10 @@
 import { render } from 'preact';
-import { BRIDGE_TAG, type ChatMessage, type LauncherLook, LINK_PATTERN, readHostMessage, TOKEN_PATTERN } from '../bridge';
+import { BRIDGE_TAG, type ChatMessage, LINK_PATTERN, readHostMessage, TOKEN_PATTERN } from '../bridge';
 import { App } from './App';
 import { ChatClient } from './client';
 import { createApi } from './lib/api';
 import { pickLang, translator } from './lib/i18n';
+import { lookOf } from './lib/look';
 import './style.css';
 
 const params = new URLSearchParams(location.search);
@@ -60,15 +61,7 @@ const client = new ChatClient({
   onSettings: (settings) => {
     document.documentElement.style.setProperty('--c', settings.color);
     if (!embedded && settings.title) document.title = settings.title;
-    const look: LauncherLook = {
-      color: settings.color,
-      launcherText: settings.launcherText,
-      position: settings.position,
-      icon: settings.icon,
-      invitation: settings.invitation,
-      title: settings.title || t('defaultTitle'),
-      lang,
-    };
+    const look = lookOf(settings, settings.title || t('defaultTitle'), lang);
     toHost({ tag: BRIDGE_TAG, type: 'look', look });
   },
 });
@@ -91,9 +84,21 @@ if (embedded) {
       if (open && innerWidth > 480) document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
     }
   });
-  addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') toHost({ tag: BRIDGE_TAG, type: 'close' });
-  });
+  addEventListener(
+    'keydown',
+    (event) => {
+      if (event.key === 'Escape') {
+        toHost({ tag: BRIDGE_TAG, type: 'close' });
+        return;
+      }
+      // Keys typed just after opening, before the composer has focus, are sent to it instead of lost:
+      // focus moved during keydown receives the character that follows.
+      const composer = document.querySelector<HTMLTextAreaElement>('.composer textarea');
+      const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+      if (typing && composer && (document.activeElement === document.body || document.activeElement === null)) composer.focus();
+    },
+    true,
+  );
 }
 
 const root = document.getElementById('app');

@@ -3,7 +3,8 @@
  * root, so the host page's styles and ours never meet, and it talks to the chat window (an iframe on
  * our origin) with postMessage pinned to that origin.
  */
-import { BRIDGE_TAG, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
+import { BRIDGE_TAG, type FloatNavigationSettings, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
+import { clampPx, floatHref, invitationAllowedAt, isMobile, nextInvitationIn, safeColor } from './rules';
 import { CSS } from './style';
 
 const TAG = 'parley-widget';
@@ -13,8 +14,24 @@ const CLOSE_ICON =
   '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" aria-hidden="true"><path d="M6 9l6 6 6-6"/></svg>';
 
 const TEXTS = {
-  zh: { open: '打开在线客服', close: '收起聊天窗口', chat: '立即咨询', later: '稍后', blink: '【新消息】', chatTitle: '在线客服' },
-  en: { open: 'Open chat', close: 'Close chat', chat: 'Chat now', later: 'Later', blink: 'New message', chatTitle: 'Chat' },
+  zh: {
+    open: '打开在线客服',
+    close: '收起聊天窗口',
+    chat: '立即咨询',
+    later: '稍后',
+    blink: '【新消息】',
+    chatTitle: '在线客服',
+    nav: '快捷导航',
+  },
+  en: {
+    open: 'Open chat',
+    close: 'Close chat',
+    chat: 'Chat now',
+    later: 'Later',
+    blink: 'New message',
+    chatTitle: 'Chat',
+    nav: 'Quick links',
+  },
 };
 
 /**
@@ -71,6 +88,7 @@ function start(origin: string, link: string | null): void {
     root.adoptedStyleSheets = [sheet];
   } else el('style', '', root).textContent = CSS;
 
+  const nav = el('nav', 'f', root);
   const win = el('div', 'w', root);
   win.setAttribute('role', 'dialog');
   const frame = el('iframe', '', win);
@@ -128,76 +146,164 @@ function start(origin: string, link: string | null): void {
     }, 1000);
   };
 
+  const loadedAt = Date.now();
+  let launcherTimer: ReturnType<typeof setTimeout> | undefined;
+  const device = () => (isMobile(innerWidth, navigator.userAgent) ? 'mobile' : 'pc');
+
+  const drawIcon = (wanted: string) => {
+    // Redrawn only when it changes, so a custom image does not flicker on every badge update.
+    if (wanted === drawnIcon) return;
+    drawnIcon = wanted;
+    if (wanted === 'close' || wanted === 'chat') icon.innerHTML = wanted === 'close' ? CLOSE_ICON : CHAT_ICON;
+    else {
+      icon.textContent = '';
+      const img = el('img', '', icon);
+      img.alt = '';
+      // A path in the settings is on our server, not on the host page.
+      img.src = new URL(wanted, origin).href;
+    }
+  };
+
   const render = () => {
     win.classList.toggle('on', open);
     launcher.classList.toggle('open', open);
-    launcher.classList.toggle('on', look !== null);
     launcher.setAttribute('aria-label', open ? texts.close : texts.open);
     launcher.setAttribute('aria-expanded', String(open));
     win.setAttribute('aria-label', look?.title ?? texts.chatTitle);
-    const showText = !open && look !== null && look.launcherText !== '';
-    label.textContent = showText && look ? look.launcherText : '';
-    launcher.classList.toggle('wide', showText);
-    // Redrawn only when it changes, so a custom image does not flicker on every badge update.
-    const wanted = open ? 'close' : look?.icon || 'chat';
-    if (wanted !== drawnIcon) {
-      drawnIcon = wanted;
-      if (wanted === 'close' || wanted === 'chat') icon.innerHTML = wanted === 'close' ? CLOSE_ICON : CHAT_ICON;
-      else {
-        icon.textContent = '';
-        const img = el('img', '', icon);
-        img.alt = '';
-        // A path in the settings is on our server, not on the host page.
-        img.src = new URL(wanted, origin).href;
-      }
-    }
+    const style = look?.launcher[device()];
+    // Until the chat window is ready, and while its show delay runs, there is nothing to click.
+    const waitMs = style ? style.delaySeconds * 1000 - (Date.now() - loadedAt) : 0;
+    clearTimeout(launcherTimer);
+    if (waitMs > 0) launcherTimer = setTimeout(render, waitMs);
+    launcher.classList.toggle('on', style?.show === true && waitMs <= 0);
+    const kind = style?.style ?? 'bubble';
+    launcher.classList.toggle('bar', kind === 'bar' && !open);
+    launcher.classList.toggle('img', kind === 'image' && !open && style?.image !== '');
+    const showText = !open && kind === 'bar' && style !== undefined && style.text !== '';
+    label.textContent = showText && style ? style.text : '';
+    drawIcon(open ? 'close' : kind !== 'bubble' && style?.image ? style.image : 'chat');
     badge.textContent = unread > 99 ? '99+' : String(unread);
     badge.hidden = open || unread === 0;
   };
 
+  /** Lays out what the settings place: colours, side and offsets of the launcher and the window. */
+  const place = (current: LauncherLook) => {
+    const style = current.launcher[device()];
+    host.style.setProperty('--c', safeColor(style.color, '#1677ff'));
+    host.style.setProperty('--b', `${clampPx(style.bottom, 400)}px`);
+    host.style.setProperty('--s', `${clampPx(style.side, 400)}px`);
+    host.style.setProperty('--ww', `${clampPx(current.width, 1200) || 384}px`);
+    host.style.setProperty('--wh', `${clampPx(current.height, 1200) || 660}px`);
+    const left = style.position === 'left';
+    for (const node of [launcher, win, invite]) node.classList.toggle('left', left);
+    drawNav(current.floatNavigation);
+  };
+
+  const drawNav = (settings: FloatNavigationSettings) => {
+    nav.textContent = '';
+    nav.classList.toggle('on', settings.enabled && settings.items.length > 0);
+    nav.classList.toggle('left', settings.side === 'left');
+    nav.setAttribute('aria-label', texts.nav);
+    host.style.setProperty('--fc', safeColor(settings.color, '#1677ff'));
+    host.style.setProperty('--ft', `${Math.min(Math.max(0, settings.top), 90)}%`);
+    for (const item of settings.items) {
+      const href = floatHref(item);
+      const node = href ? el('a', 'fi', nav) : el('button', 'fi', nav);
+      node.textContent = item.title;
+      node.dataset.type = item.type;
+      if (node instanceof HTMLAnchorElement && href) {
+        node.href = href;
+        if (item.type !== 'phone') {
+          node.target = '_blank';
+          node.rel = 'noopener noreferrer';
+        }
+      } else if (node instanceof HTMLButtonElement) {
+        node.type = 'button';
+        if (item.type === 'chat') node.onclick = () => setOpen(true);
+        else if (item.type === 'top') node.onclick = () => scrollTo({ top: 0, behavior: 'smooth' });
+        else if (item.type === 'wechat' && item.value) {
+          const pop = el('span', 'fq', node);
+          const img = el('img', '', pop);
+          img.alt = item.title;
+          img.src = new URL(item.value, origin).href;
+          node.setAttribute('aria-expanded', 'false');
+          node.onclick = () => {
+            const shown = pop.classList.toggle('on');
+            node.setAttribute('aria-expanded', String(shown));
+          };
+        }
+      }
+    }
+  };
+
   const setOpen = (next: boolean) => {
+    const wasOpen = open;
     open = next;
+    // Drawn first: a hidden window cannot take focus.
+    render();
     if (open) {
       invite.classList.remove('on');
       stopBlink();
+      // Focus moves into the window at once, so keys typed while it opens land there, not on the page.
       if (innerWidth > 480) frame.focus();
-    }
+    } else if (wasOpen) launcher.focus();
     post({ tag: BRIDGE_TAG, type: 'visibility', open });
-    render();
   };
 
-  const showInvitation = (current: LauncherLook) => {
-    const key = 'parley-invited';
-    if (!current.invitation.enabled || safeStorage('sessionStorage', key) === '1') return;
-    setTimeout(() => {
-      if (open || safeStorage('sessionStorage', key) === '1') return;
-      safeStorage('sessionStorage', key, '1');
-      invite.textContent = '';
-      invite.classList.toggle('left', current.position === 'left');
-      const dismiss = el('button', 'x', invite);
-      dismiss.type = 'button';
-      dismiss.setAttribute('aria-label', texts.later);
-      dismiss.textContent = '×';
-      const head = el('div', 'ih', invite);
-      el('span', 'ia', head).innerHTML = CHAT_ICON;
-      el('strong', '', head).textContent = current.title;
-      el('p', '', invite).textContent = current.invitation.text;
-      const actions = el('div', 'a', invite);
-      const later = el('button', 'n', actions);
-      later.type = 'button';
-      later.textContent = texts.later;
-      const accept = el('button', 'y', actions);
-      accept.type = 'button';
-      accept.textContent = texts.chat;
-      accept.onclick = () => setOpen(true);
-      later.onclick = dismiss.onclick = () => invite.classList.remove('on');
-      invite.classList.add('on');
-    }, Math.max(0, current.invitation.delaySeconds) * 1000);
+  // The invitation: after its delay, again every interval up to maxTimes per visit, on its days and hours.
+  const INVITED_KEY = 'parley-invited';
+  let inviteTimer: ReturnType<typeof setTimeout> | undefined;
+  const shownTimes = () => Number(safeStorage('sessionStorage', INVITED_KEY)) || 0;
+  const scheduleInvitation = () => {
+    clearTimeout(inviteTimer);
+    if (!look) return;
+    const style = look.invitation[device()];
+    const wait = nextInvitationIn(style, shownTimes());
+    if (wait === null) return;
+    inviteTimer = setTimeout(() => {
+      if (!open && !invite.classList.contains('on') && invitationAllowedAt(style, new Date())) {
+        safeStorage('sessionStorage', INVITED_KEY, String(shownTimes() + 1));
+        showInvitation();
+      }
+      scheduleInvitation();
+    }, wait * 1000);
+  };
+
+  const showInvitation = () => {
+    if (!look) return;
+    const style = look.invitation[device()];
+    invite.textContent = '';
+    const dismiss = el('button', 'x', invite);
+    dismiss.type = 'button';
+    dismiss.setAttribute('aria-label', style.laterText || texts.later);
+    dismiss.textContent = '×';
+    const head = el('div', 'ih', invite);
+    if (style.image) {
+      const img = el('img', 'ii', head);
+      img.alt = '';
+      img.src = new URL(style.image, origin).href;
+    } else el('span', 'ia', head).innerHTML = CHAT_ICON;
+    el('strong', '', head).textContent = look.title;
+    el('p', '', invite).textContent = style.text;
+    const actions = el('div', 'a', invite);
+    const later = el('button', 'n', actions);
+    later.type = 'button';
+    later.textContent = style.laterText || texts.later;
+    const accept = el('button', 'y', actions);
+    accept.type = 'button';
+    accept.textContent = style.acceptText || texts.chat;
+    accept.onclick = () => setOpen(true);
+    later.onclick = dismiss.onclick = () => invite.classList.remove('on');
+    invite.setAttribute('role', 'dialog');
+    invite.setAttribute('aria-label', look.title);
+    invite.classList.add('on');
   };
 
   launcher.onclick = () => setOpen(!open);
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && open) setOpen(false);
+    if (event.key !== 'Escape') return;
+    if (open) setOpen(false);
+    else invite.classList.remove('on');
   });
 
   addEventListener('message', (event: MessageEvent) => {
@@ -208,13 +314,11 @@ function start(origin: string, link: string | null): void {
       const first = look === null;
       look = data.look as LauncherLook;
       texts = TEXTS[look.lang === 'zh' ? 'zh' : 'en'];
-      host.style.setProperty('--c', /^#[0-9a-f]{3,8}$/i.test(look.color) ? look.color : '#1677ff');
-      const left = look.position === 'left';
-      launcher.classList.toggle('left', left);
-      win.classList.toggle('left', left);
+      place(look);
       ready = true;
+      // A change of settings redraws everything and restarts the invitation's clock where it stands.
+      scheduleInvitation();
       if (first) {
-        showInvitation(look);
         post({ tag: BRIDGE_TAG, type: 'visibility', open });
         if (location.href !== reportedUrl) reportPage();
       }
@@ -252,6 +356,16 @@ function start(origin: string, link: string | null): void {
   }
   addEventListener('popstate', reportPage);
   addEventListener('hashchange', reportPage);
+
+  // Turning a phone or resizing a window can switch between the pc and mobile settings.
+  let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+  addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if (look) place(look);
+      render();
+    }, 200);
+  });
 
   render();
   document.body.appendChild(host);

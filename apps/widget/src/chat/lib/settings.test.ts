@@ -1,19 +1,22 @@
+import { MAX_MESSAGE_LENGTH } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { TEXTS } from './i18n';
-import { DEFAULT_SETTINGS, isMessage, normalizeSettings } from './settings';
+import { isMessage, normalizeSettings } from './settings';
+import { widgetSettings } from './settings.fixture';
 
 describe('normalizeSettings', () => {
-  it('fills whatever the server left out from the defaults', () => {
-    expect(normalizeSettings(undefined)).toEqual(DEFAULT_SETTINGS);
-    const settings = normalizeSettings({ color: '#ff0000', online: false, letter: { fields: ['email', 'fax'] } });
-    expect(settings.color).toBe('#ff0000');
-    expect(settings.online).toBe(false);
-    expect(settings.letter.fields).toEqual(['email']);
-    expect(settings.upload).toEqual(DEFAULT_SETTINGS.upload);
+  it('takes the settings as the server projected them', () => {
+    const sent = widgetSettings({ color: '#ff0000', online: false, maxLength: 200 });
+    expect(normalizeSettings(sent)).toEqual(sent);
   });
 
   it('refuses a colour that is not a hex colour (it ends up in CSS)', () => {
-    expect(normalizeSettings({ color: 'red;background:url(x)' }).color).toBe(DEFAULT_SETTINGS.color);
+    expect(normalizeSettings(widgetSettings({ color: 'red;background:url(x)' })).color).toBe('#1677ff');
+  });
+
+  it('keeps the composer limit within what the server accepts', () => {
+    expect(normalizeSettings(widgetSettings({ maxLength: 10 ** 9 })).maxLength).toBe(MAX_MESSAGE_LENGTH);
+    expect(normalizeSettings(widgetSettings({ maxLength: 0 })).maxLength).toBe(MAX_MESSAGE_LENGTH);
   });
 });
 

@@ -1,6 +1,4 @@
-import type { Message, ResponseOf, WidgetSettings } from '@parley/protocol';
-
-import { MAX_MESSAGE_LENGTH } from '@parley/protocol';
+import { MAX_MESSAGE_LENGTH, type Message, type ResponseOf, type WidgetSettings } from '@parley/protocol';
 
 export { MAX_MESSAGE_LENGTH };
 
@@ -9,91 +7,24 @@ export type InitData = ResponseOf<'POST /api/visitor/init'>;
 /** `data` of `POST /api/visitor/upload`. */
 export type UploadData = ResponseOf<'POST /api/visitor/upload'>;
 
-export const DEFAULT_SETTINGS: WidgetSettings = {
-  color: '#1677ff',
-  title: '',
-  welcome: '',
-  launcherText: '',
-  position: 'right',
-  icon: '',
-  launcher: {
-    pc: { show: true, style: 'bubble', position: 'right', bottom: 24, side: 24, color: '#1677ff', text: '', image: '', delaySeconds: 0 },
-    mobile: {
-      show: true,
-      style: 'bubble',
-      position: 'right',
-      bottom: 16,
-      side: 16,
-      color: '#1677ff',
-      text: '',
-      image: '',
-      delaySeconds: 0,
-    },
-  },
-  floatNavigation: { enabled: false, side: 'right', top: 40, color: '#1677ff', items: [] },
-  window: { logo: '', agentAvatar: '', intro: '', ad: { image: '', url: '' }, width: 380, height: 600 },
-  preChat: { enabled: false, fields: [], required: [] },
-  letter: { fields: ['name', 'phone', 'email'], required: ['name'] },
-  invitation: { enabled: false, delaySeconds: 10, text: '' },
-  invitationBox: {
-    pc: { enabled: false, delaySeconds: 15, intervalSeconds: 60, maxTimes: 3, text: '', acceptText: '', laterText: '', image: '' },
-    mobile: { enabled: false, delaySeconds: 20, intervalSeconds: 60, maxTimes: 3, text: '', acceptText: '', laterText: '', image: '' },
-  },
-  online: true,
-  workHours: { enabled: false, open: true, offlineText: '' },
-  rating: true,
-  autoCloseMinutes: 30,
-  maxLength: MAX_MESSAGE_LENGTH,
-  region: { blocked: false, text: '' },
-  upload: { enabled: true, maxBytes: 10 * 1024 * 1024, types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] },
-};
-
-type Record_ = Record<string, unknown>;
-const isRecord = (value: unknown): value is Record_ => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
-const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
-const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
-const FIELDS = ['name', 'phone', 'email'] as const;
-type ContactField = (typeof FIELDS)[number];
-const fields = (value: unknown, fallback: ContactField[]): ContactField[] =>
-  Array.isArray(value) ? FIELDS.filter((field) => value.includes(field)) : fallback;
+const FALLBACK_COLOR = '#1677ff';
+const HEX_COLOUR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
 
 /**
- * Settings as the widget uses them: whatever the server sent, with every missing or mistyped part
- * taken from the defaults, so an older or newer server never leaves the window half drawn.
+ * The settings as the server projected them from the settings pages (the protocol's toWidgetSettings,
+ * the one place their defaults live). What ends up in CSS or a length is checked once more here.
  */
-export function normalizeSettings(raw: unknown): WidgetSettings {
-  const d = DEFAULT_SETTINGS;
-  const s = isRecord(raw) ? raw : {};
-  const preChat = isRecord(s.preChat) ? s.preChat : {};
-  const letter = isRecord(s.letter) ? s.letter : {};
-  const invitation = isRecord(s.invitation) ? s.invitation : {};
-  const upload = isRecord(s.upload) ? s.upload : {};
-  const color = str(s.color, d.color);
+export function normalizeSettings(settings: WidgetSettings): WidgetSettings {
+  const positive = (value: number, fallback: number) => (Number.isFinite(value) && value > 0 ? value : fallback);
   return {
-    ...d,
-    color: /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(color) ? color : d.color,
-    title: str(s.title, d.title),
-    welcome: str(s.welcome, d.welcome),
-    launcherText: str(s.launcherText, d.launcherText),
-    position: s.position === 'left' ? 'left' : 'right',
-    icon: str(s.icon, d.icon),
-    preChat: { enabled: bool(preChat.enabled, false), fields: fields(preChat.fields, []), required: fields(preChat.required, []) },
-    letter: { fields: fields(letter.fields, d.letter.fields), required: fields(letter.required, d.letter.required) },
-    invitation: {
-      enabled: bool(invitation.enabled, false),
-      delaySeconds: Math.max(0, num(invitation.delaySeconds, d.invitation.delaySeconds)),
-      text: str(invitation.text, ''),
-    },
-    online: bool(s.online, true),
-    rating: bool(s.rating, true),
-    upload: {
-      enabled: bool(upload.enabled, d.upload.enabled),
-      maxBytes: Math.max(0, num(upload.maxBytes, d.upload.maxBytes)),
-      types: Array.isArray(upload.types) ? upload.types.filter((type): type is string => typeof type === 'string') : d.upload.types,
-    },
+    ...settings,
+    color: HEX_COLOUR.test(settings.color) ? settings.color : FALLBACK_COLOR,
+    maxLength: Math.min(positive(settings.maxLength, MAX_MESSAGE_LENGTH), MAX_MESSAGE_LENGTH),
+    autoCloseMinutes: Math.max(0, Number.isFinite(settings.autoCloseMinutes) ? settings.autoCloseMinutes : 0),
   };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A pushed message is used only when it has the shape of CONTRACT §4's Message. */
 export function isMessage(value: unknown): value is Message {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { InvitationSettings } from '../bridge';
+import { floatHref, invitationAllowedAt, isMobile, nextInvitationIn, safeColor } from './rules';
+
+const invitation: InvitationSettings = {
+  enabled: true,
+  delaySeconds: 5,
+  intervalSeconds: 30,
+  maxTimes: 3,
+  text: 'Need help?',
+  acceptText: 'Chat',
+  laterText: 'Later',
+  image: '',
+};
+
+describe('loader rules', () => {
+  it('takes the mobile settings on narrow screens and phone browsers', () => {
+    expect(isMobile(390, 'Mozilla/5.0 (X11; Linux x86_64)')).toBe(true);
+    expect(isMobile(1440, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')).toBe(true);
+    expect(isMobile(1440, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130')).toBe(false);
+  });
+
+  it('lets only hex colours into CSS', () => {
+    expect(safeColor('#ff0000', '#1677ff')).toBe('#ff0000');
+    expect(safeColor('red;background:url(x)', '#1677ff')).toBe('#1677ff');
+  });
+
+  it('shows the invitation after its delay, then every interval, up to maxTimes', () => {
+    expect(nextInvitationIn(invitation, 0)).toBe(5);
+    expect(nextInvitationIn(invitation, 1)).toBe(30);
+    expect(nextInvitationIn(invitation, 2)).toBe(30);
+    expect(nextInvitationIn(invitation, 3)).toBeNull();
+    expect(nextInvitationIn({ ...invitation, intervalSeconds: 0 }, 1)).toBeNull();
+    expect(nextInvitationIn({ ...invitation, enabled: false }, 0)).toBeNull();
+  });
+
+  it('shows the invitation only on its days and hours', () => {
+    const mondayTen = new Date(2026, 10, 23, 10, 15);
+    expect(invitationAllowedAt(invitation, mondayTen)).toBe(true);
+    expect(invitationAllowedAt({ ...invitation, days: [1], hours: { from: '09:00', to: '11:00' } }, mondayTen)).toBe(true);
+    expect(invitationAllowedAt({ ...invitation, days: [0, 6] }, mondayTen)).toBe(false);
+    expect(invitationAllowedAt({ ...invitation, hours: { from: '14:00', to: '18:00' } }, mondayTen)).toBe(false);
+  });
+
+  it('links float navigation items safely', () => {
+    expect(floatHref({ type: 'phone', title: 'Call', value: '+86 400-123 456' })).toBe('tel:+86400123456');
+    expect(floatHref({ type: 'qq', title: 'QQ', value: '12345' })).toContain('uin=12345');
+    expect(floatHref({ type: 'link', title: 'Docs', value: 'https://example.com/help' })).toBe('https://example.com/help');
+    expect(floatHref({ type: 'link', title: 'Bad', value: 'javascript:alert(1)' })).toBeNull();
+    expect(floatHref({ type: 'top', title: 'Top', value: '' })).toBeNull();
+  });
+});
