@@ -350,10 +350,22 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const retention = new RetentionPurge(new RetentionRepository(db), () => settings.current('softwareSetting').retentionDays, app.log, now);
   app.addHook('onReady', async () => retention.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
-  // Every open widget of this process hears a saved page at once, worded in its own language.
+  // Every open widget of this process hears a saved page at once, worded in its own language and with
+  // its own region's rule; visitors alike share one serialised frame.
   settings.onChanged(async () => {
-    const byLang = { zh: await visitors.widgetSettings('zh'), en: await visitors.widgetSettings('en') };
-    visitorSockets.toEveryone((lang) => JSON.stringify(frame(SocketCode.settings, byLang[lang])));
+    const project = await visitors.settingsProjector();
+    const regions = await visitors.regionCodesByPublicId(visitorSockets.tokens());
+    const texts = new Map<string, string>();
+    visitorSockets.toEveryone((lang, token) => {
+      const codes = regions.get(token) ?? [];
+      const key = `${lang}|${codes.join(',')}`;
+      let text = texts.get(key);
+      if (text === undefined) {
+        text = JSON.stringify(frame(SocketCode.settings, project(lang, codes)));
+        texts.set(key, text);
+      }
+      return text;
+    });
   });
   app.get('/sounds/:name', (req, reply) => {
     const sound = SOUNDS[(req.params as { name: string }).name];

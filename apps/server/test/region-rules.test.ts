@@ -1,8 +1,8 @@
-import type { Message, VisitorInit } from '@parley/protocol';
+import type { Message, VisitorInit, WidgetSettings } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentSocket, uuidOf } from './chat-harness.js';
+import { agentSocket, framesOf, uuidOf } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
-import type { TestSocket } from './sockets.js';
+import { TestSocket } from './sockets.js';
 
 let server: TestServer;
 let admin: string;
@@ -41,6 +41,26 @@ async function saveRules(rules: unknown[]) {
 describe('region rules, applied by the region looked up at init', () => {
   beforeAll(startServer);
   afterAll(() => server.close());
+
+  it('a saved page reaches each open widget with its own region’s rule (2020)', async () => {
+    await saveRules([{ codes: ['440000'], action: 'block', text: 'Not served in this region' }]);
+    const blocked = await init(SHENZHEN);
+    const served = await init(NANJING);
+    const ws = server.url.replace('http', 'ws');
+    const sockets = [
+      await TestSocket.open(`${ws}/ws/visitor?YQToken=${blocked.YQToken}&lang=en`),
+      await TestSocket.open(`${ws}/ws/visitor?YQToken=${served.YQToken}&lang=en`),
+    ];
+    const before = sockets.map((socket) => framesOf(socket, '2020').length);
+    const saved = await server.post('/api/settings/windowStyle', { title: 'Acme help' }, { token: admin });
+    expect(saved.status).toBe(200);
+    const pushed = await Promise.all(sockets.map((socket, index) => socket.until(() => framesOf(socket, '2020')[before[index] ?? 0])));
+    const [toBlocked, toServed] = pushed.map((frame) => frame.data as WidgetSettings);
+    expect(toBlocked?.region).toEqual({ blocked: true, text: 'Not served in this region' });
+    expect(toServed?.region).toEqual({ blocked: false, text: '' });
+    for (const socket of sockets) socket.close();
+    await saveRules([]);
+  });
 
   it('block: a province rule covers its cities; the widget is told, and the server refuses the visitor’s messages', async () => {
     await saveRules([{ codes: ['440000'], action: 'block', text: 'Not served in this region' }]);

@@ -121,19 +121,15 @@ export class VisitorSockets {
     this.leaving.set(token, timer);
   }
 
-  /** Sends every visitor socket of this process the text made for its language. */
-  toEveryone(textFor: (lang: Lang) => string): void {
-    const texts = new Map<Lang, string>();
-    for (const set of this.byToken.values()) {
-      for (const socket of set) {
-        const lang = this.langs.get(socket) ?? 'zh';
-        let text = texts.get(lang);
-        if (text === undefined) {
-          text = textFor(lang);
-          texts.set(lang, text);
-        }
-        sendText(socket, text);
-      }
+  /** The public ids of the visitors with a socket on this process. */
+  tokens(): string[] {
+    return [...this.byToken.keys()];
+  }
+
+  /** Sends every visitor socket of this process the text made for its visitor and language. */
+  toEveryone(textFor: (lang: Lang, token: string) => string): void {
+    for (const [token, set] of this.byToken) {
+      for (const socket of set) sendText(socket, textFor(this.langs.get(socket) ?? 'zh', token));
     }
   }
 

@@ -30,6 +30,16 @@ export class VisitorRepository {
     return db.selectFrom('visitors').selectAll().where('public_id', '=', publicId).executeTakeFirst();
   }
 
+  /** The region codes of the visitors with these public ids (in chunks, so a busy process stays in the bind limits). */
+  async regionCodes(db: DbOrTx, publicIds: readonly string[]): Promise<{ public_id: string; region_code: string }[]> {
+    const rows: { public_id: string; region_code: string }[] = [];
+    for (let start = 0; start < publicIds.length; start += 500) {
+      const chunk = publicIds.slice(start, start + 500);
+      rows.push(...(await db.selectFrom('visitors').select(['public_id', 'region_code']).where('public_id', 'in', chunk).execute()));
+    }
+    return rows;
+  }
+
   /** The GB/T 2260 code of the visitor's region ('' when unknown or no such visitor). */
   async regionCodeOf(db: DbOrTx, id: number): Promise<string> {
     const row = await db.selectFrom('visitors').select('region_code').where('id', '=', id).executeTakeFirst();

@@ -114,13 +114,22 @@ export class VisitorService {
    * now; `regionCodes` (the visitor's region, its city and province) select the region rule that applies.
    */
   async widgetSettings(lang: string | undefined, regionCodes: readonly string[] = []): Promise<WidgetSettings> {
+    return (await this.settingsProjector())(lang, regionCodes);
+  }
+
+  /** Projects the settings for many visitors at once: whether an agent is available is read once. */
+  async settingsProjector(): Promise<(lang: string | undefined, regionCodes: readonly string[]) => WidgetSettings> {
     const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
-    return toWidgetSettings(this.settings.all(), {
-      lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh',
-      online,
-      region: regionCodes,
-      siteTimeZone: this.settings.siteTimeZone(),
-    });
+    const pages = this.settings.all();
+    const siteTimeZone = this.settings.siteTimeZone();
+    return (lang, regionCodes) =>
+      toWidgetSettings(pages, { lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh', online, region: regionCodes, siteTimeZone });
+  }
+
+  /** The region codes (region, city, province) of visitors by public id, as the region rules select them. */
+  async regionCodesByPublicId(publicIds: readonly string[]): Promise<Map<string, readonly string[]>> {
+    const rows = await this.repo.regionCodes(this.db, publicIds);
+    return new Map(rows.map((row) => [row.public_id, regionCodesOf(row.region_code)]));
   }
 
   async visit(credential: string, url: string, title: string): Promise<void> {
