@@ -167,6 +167,19 @@ test('the pre-chat form comes before the first message', async ({ page, browser,
   await form.locator('#letter-email').fill('lilei@example.com');
   await form.locator('button[type=submit]').click();
   await expect(chat(page).locator('.composer textarea')).toBeVisible();
+  // The answers are kept with the visitor, where agents look them up; no leave-message is made of them.
+  const found = (await (
+    await request.get(`${BASE_URL}/api/user/getList?keyword=lilei@example.com`, { headers: adminHeaders })
+  ).json()) as Envelope<{
+    list: { name: string; email: string }[];
+  }>;
+  expect(found.data.list).toEqual([expect.objectContaining({ name: 'Li Lei', email: 'lilei@example.com' })]);
+  const letters = (await (
+    await request.get(`${BASE_URL}/api/letter/getList?keyword=lilei@example.com`, { headers: adminHeaders })
+  ).json()) as Envelope<{
+    total: number;
+  }>;
+  expect(letters.data.total).toBe(0);
   await agent.close();
 });
 

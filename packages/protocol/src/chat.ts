@@ -203,6 +203,16 @@ export const letterBody = z.object({
   content: multiline(z.string().trim().min(1).max(2000)),
 });
 
+/** The pre-chat form's answers: who the visitor says they are, kept with the visitor. */
+export const visitorContactBody = z.object({
+  YQToken: yqToken,
+  name: line(z.string().trim().max(64)).optional(),
+  phone: line(z.string().trim().max(32))
+    .regex(/^[\d\s+()-]*$/)
+    .optional(),
+  email: z.union([z.literal(''), z.email().max(254)]).optional(),
+});
+
 export const rateBody = z.object({
   YQToken: yqToken,
   score: z.number().int().min(1).max(5),

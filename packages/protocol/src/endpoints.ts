@@ -37,6 +37,7 @@ import {
   type Visitor,
   type VisitorState,
   visitBody,
+  visitorContactBody,
   visitorId,
   visitorInitBody,
   type WidgetSettings,
@@ -117,6 +118,8 @@ const visitor = endpointGroup({
   'GET /api/visitor/messages': { query: messagesQuery, response: returns<{ list: Message[] }>() },
   'POST /api/visitor/letter': { body: letterBody, response: returns<Saved>() },
   'POST /api/visitor/rate': { body: rateBody, response: returns<void>() },
+  /** The pre-chat form's answers (CONTRACT §5 allows more calls): name, phone and email of the visitor. */
+  'POST /api/visitor/contact': { body: visitorContactBody, response: returns<void>() },
   /** Multipart: the file, and the YQToken in the query or a field before the file. */
   'POST /api/visitor/upload': { response: returns<Uploaded>() },
 });

@@ -160,7 +160,7 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
           settings={settings}
           hasHistory={false}
           preChat
-          onSubmit={(values) => client.submitPreChat(values, t('preChatNote'), t('visitor'))}
+          onSubmit={(values) => client.submitPreChat(values)}
           onHistory={() => setView('chat')}
         />
       </div>

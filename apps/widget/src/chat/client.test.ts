@@ -245,9 +245,10 @@ describe('ChatClient', () => {
     await client.init();
     push({ code: '2020', data: widgetSettings({ preChat: { enabled: true, fields: ['name', 'email'], required: ['name'] } }) });
     expect(client.state.preChatDone).toBe(false);
-    await client.submitPreChat({ name: ' Ann ', phone: '123456', email: 'ann@example.com', content: '' }, 'Contact details', 'Visitor');
-    const letter = server.calls.find((call) => call.path === '/api/visitor/letter');
-    expect(letter?.body).toEqual({ YQToken: TOKEN, name: 'Ann', phone: undefined, email: 'ann@example.com', content: 'Contact details' });
+    await client.submitPreChat({ name: ' Ann ', phone: '123456', email: 'ann@example.com', content: '' });
+    const contact = server.calls.find((call) => call.path === '/api/visitor/contact');
+    expect(contact?.body).toEqual({ YQToken: TOKEN, name: 'Ann', phone: undefined, email: 'ann@example.com' });
+    expect(server.calls.some((call) => call.path === '/api/visitor/letter')).toBe(false);
     expect(client.state.preChatDone).toBe(true);
     await client.init();
     expect(client.state.preChatDone).toBe(true);

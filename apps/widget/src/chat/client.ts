@@ -520,19 +520,15 @@ export class ChatClient {
     });
   }
 
-  /**
-   * The pre-chat form's answers. The visitor API has no contact call of its own, so they are kept with
-   * the visitor as a letter, where agents find a visitor's contact details.
-   */
-  async submitPreChat(values: LetterValues, note: string, fallbackName: string): Promise<void> {
+  /** The pre-chat form's answers, kept with the visitor: agents see the name, phone and email they gave. */
+  async submitPreChat(values: LetterValues): Promise<void> {
     const asked = this.state.settings?.preChat.fields ?? [];
-    const pick = (field: 'phone' | 'email') => (asked.includes(field) && values[field].trim() ? values[field].trim() : undefined);
-    await this.options.api.post('/api/visitor/letter', {
-      YQToken: this.token || undefined,
-      name: asked.includes('name') && values.name.trim() ? values.name.trim() : fallbackName,
+    const pick = (field: 'name' | 'phone' | 'email') => (asked.includes(field) && values[field].trim() ? values[field].trim() : undefined);
+    await this.options.api.post('/api/visitor/contact', {
+      YQToken: this.token,
+      name: pick('name'),
       phone: pick('phone'),
       email: pick('email'),
-      content: note,
     });
     storage(`${this.tokenKey}:preChat`, '1');
     this.set({ preChatDone: true });

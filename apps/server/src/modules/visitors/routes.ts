@@ -14,6 +14,11 @@ export function visitorRoutes(route: DefineRoute, visitors: VisitorService, sett
       return visitors.init(body, clientMeta(req));
     },
   });
+  route('POST /api/visitor/contact', {
+    access: 'public',
+    limit: 'visitorContact',
+    handler: ({ body }) => visitors.contact(body.YQToken, { name: body.name, phone: body.phone, email: body.email }),
+  });
   route('POST /api/visitor/visit', {
     access: 'public',
     limit: 'visitorVisit',
