@@ -307,7 +307,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db)));
   linkRoutes(route, links);
   regionRoutes(route);
-  personalRoutes(route, new PersonalService(new PersonalRepository(db), auth));
+  personalRoutes(route, new PersonalService(new PersonalRepository(db), auth, () => settings.current('desktopSetting')));
   integrationRoutes(route, new IntegrationService(links, () => publicBaseUrl(config, app.server)));
   navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() });
   homeRoutes(route, new HomeRepository(db), siteTimeZone, now);

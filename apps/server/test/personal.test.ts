@@ -46,6 +46,26 @@ describe('GET and POST /api/personal', () => {
     expect((await server.get<Personal>('/api/personal', { token: admin })).body.data.username).toBe('admin');
   });
 
+  it('follow the team’s desktop settings until the agent chooses otherwise', async () => {
+    const { token } = await createAgent(server, admin, { username: 'follower' });
+    const team = async (notifyNewUser: boolean) => {
+      const current = await server.get<Record<string, unknown>>('/api/settings/desktopSetting', { token: admin });
+      const saved = await server.post('/api/settings/desktopSetting', { ...current.body.data, notifyNewUser }, { token: admin });
+      expect(saved.status).toBe(200);
+    };
+    const mine = async () => (await server.get<Personal>('/api/personal', { token })).body.data.notify;
+    await team(false);
+    expect(await mine()).toEqual({ newUser: false, newMsg: true, sound: true });
+    // Saving the team's own values changes nothing: the agent still follows the team.
+    await server.post('/api/personal', { nickname: 'follower', avatar: '', notify: await mine() }, { token });
+    await team(true);
+    expect((await mine()).newUser).toBe(true);
+    // A choice of one's own stays when the team changes.
+    await server.post('/api/personal', { nickname: 'follower', avatar: '', notify: { ...(await mine()), newUser: false } }, { token });
+    await team(true);
+    expect((await mine()).newUser).toBe(false);
+  });
+
   it('validates the fields, naming the offending one', async () => {
     const { token } = await createAgent(server, admin, { username: 'careless' });
     const empty = await server.post('/api/personal', { nickname: '', avatar: '', notify }, { token });

@@ -26,9 +26,10 @@ export interface AgentsTable {
   /** 1 while a self-registered account waits for an administrator to enable it. */
   pending: number;
   /** Personal notification choices (1 = on). */
-  notify_new_user: Generated<number>;
-  notify_new_msg: Generated<number>;
-  notify_sound: Generated<number>;
+  /** The agent's own notification choices: 1 or 0, or null to follow the team's desktop settings. */
+  notify_new_user: Generated<number | null>;
+  notify_new_msg: Generated<number | null>;
+  notify_sound: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }

@@ -18,9 +18,9 @@ export class PersonalRepository {
       nickname: string;
       avatar: string;
       password_hash?: string;
-      notify_new_user: number;
-      notify_new_msg: number;
-      notify_sound: number;
+      notify_new_user: number | null;
+      notify_new_msg: number | null;
+      notify_sound: number | null;
       updated_at: string;
     },
   ): Promise<void> {
