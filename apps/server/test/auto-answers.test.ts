@@ -122,3 +122,23 @@ describe('auto answers of a new conversation', () => {
     quiet.socket.close();
   });
 });
+
+describe('auto answers left at their defaults', () => {
+  let fresh: TestServer;
+  beforeAll(async () => {
+    fresh = await startTestServer();
+    // Nobody takes conversations: every new one hears the no-agent text.
+    await fresh.post('/api/index/state', { state: '1' }, { token: await fresh.login() });
+  });
+  afterAll(() => fresh.close());
+
+  it('are worded in the visitor’s language', async () => {
+    const english = await visitor(fresh, 'https://shop.example/', { lang: 'en' });
+    await english.say('Hello?');
+    expect(await tipsPushed(english.socket, 1)).toEqual(['No agent is online right now. Leave a message and we will get back to you.']);
+    const chinese = await visitor(fresh, 'https://shop.example/', { lang: 'zh-CN' });
+    await chinese.say('你好');
+    expect(await tipsPushed(chinese.socket, 1)).toEqual(['暂时没有客服在线，请留言，我们会尽快联系您。']);
+    for (const socket of [english.socket, chinese.socket]) socket.close();
+  });
+});

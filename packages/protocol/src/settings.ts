@@ -341,10 +341,15 @@ const ENGLISH_DEFAULTS: Record<string, string> = {
   '您好，需要帮助吗？点击与我们聊天': 'Hello, need help? Click to chat with us',
   现在咨询: 'Chat now',
   稍后再说: 'Later',
+  '客服正忙，您前面还有 {position} 位，请稍候。': 'All our agents are busy. You are number {position} in line; please wait.',
+  '暂时没有客服在线，请留言，我们会尽快联系您。': 'No agent is online right now. Leave a message and we will get back to you.',
+  '您还在吗？': 'Are you still there?',
+  '客服正在处理，请稍候。': 'Your agent is looking into it; please wait a moment.',
 };
 const REGION_BLOCKED = { zh: '抱歉，您所在的地区暂不提供在线咨询服务。', en: 'Sorry, online chat is not available in your region.' };
 
-function localized(value: string, lang: WidgetLanguage): string {
+/** A configured text as a visitor of this language reads it: a text left at its Chinese default is given in English. */
+export function localized(value: string, lang: WidgetLanguage): string {
   return lang === 'en' ? (ENGLISH_DEFAULTS[value] ?? value) : value;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_ROLE, can, type Message, type MessageType, type TipKind, type Visit, type Visitor } from '@parley/protocol';
+import { ADMIN_ROLE, can, localized, type Message, type MessageType, type TipKind, type Visit, type Visitor } from '@parley/protocol';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { AgentRef, EventHub } from '../../lib/events.js';
@@ -114,7 +114,14 @@ export class ConversationService {
       const position = (await this.visitorRepo.waiting(this.db)).findIndex((row) => row.id === visitor.id) + 1;
       opening = anyoneOnline && position > 0 ? { kind: 'queued', position } : { kind: 'noAgent' };
     }
-    for (const text of openingAnswers(this.autoAnswers(), firstConversation, opening)) {
+    const lang = visitor.lang.toLowerCase().startsWith('en') ? 'en' : 'zh';
+    const configured = this.autoAnswers();
+    const texts = {
+      greeting: localized(configured.greeting, lang),
+      queued: localized(configured.queued, lang),
+      noAgent: localized(configured.noAgent, lang),
+    };
+    for (const text of openingAnswers(texts, firstConversation, opening)) {
       await this.storeTip(visitor, text, '', true);
     }
   }
