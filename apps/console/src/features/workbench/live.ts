@@ -17,7 +17,7 @@ import { i18n } from '../../lib/i18n';
 import { queryClient } from '../../lib/queryClient';
 import { AgentSocket, agentSocketUrl, isSessionClose } from '../../lib/socket';
 import { useSession } from '../../stores/session';
-import { letterArrived } from '../letter/queries';
+import { letterArrived, refreshLetters } from '../letter/queries';
 import { listQueryKey } from '../shared/list';
 import { blinkTitle, currentAlerts, notifyDesktop, playSound, setAlertSources } from './alerts';
 import { workbenchApi } from './api';
@@ -177,17 +177,27 @@ export function startLive(info: AgentIndex): void {
   }
   stopLive();
   index = info;
+  let opened = false;
   store().reset(info.info.uuid);
   void refreshList();
   void readAlertSources();
   socket = new AgentSocket({
     url: () => agentSocketUrl(useSession.getState().token),
     onFrame: handleFrame,
-    onStatus: (status) => store().setConnection(status),
+    onStatus: (status) => {
+      store().setConnection(status);
+      // What was pushed before this socket was open (the lists were read while it connected) is read again.
+      if (status === 'open' && !opened) {
+        opened = true;
+        void refreshList();
+        void refreshLetters();
+      }
+    },
     onReconnect: () => {
       void refreshList();
       // Agents may have come and gone while this socket was away: their 8007s were missed.
       void queryClient.invalidateQueries({ queryKey: workbenchKeys.agents });
+      void refreshLetters();
       for (const [token, conversation] of Object.entries(store().data.conversations)) if (conversation.loaded) void catchUp(token);
     },
     onClose: (code) => {
