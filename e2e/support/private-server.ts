@@ -61,6 +61,8 @@ export async function startPrivateServer(): Promise<PrivateServer> {
       ADMIN_USERNAME,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      // The suites name a visitor's address with X-Forwarded-For, as a reverse proxy would.
+      TRUST_PROXY: '127.0.0.1',
       ...served,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

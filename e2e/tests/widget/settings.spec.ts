@@ -197,14 +197,17 @@ test('outside the working hours the widget offers the leave-a-message form with 
   await agent.close();
 });
 
-test('a blocked region sees its text and no composer', async ({ page, request }) => {
-  // The e2e visitors all come from this machine, whose region the server names "localhost".
+test('a blocked region sees its text and no composer', async ({ browser, request }) => {
+  // A visitor from Shenzhen (the address a proxy forwards), and a rule on its province, Guangdong.
   await changeSettings(request, 'region', () => ({
-    rules: [{ codes: ['localhost'], action: 'block', text: 'Chat is not offered in your region.' }],
+    rules: [{ codes: ['440000'], action: 'block', text: 'Chat is not offered in your region.' }],
   }));
+  const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '120.24.78.68' } });
+  const page = await context.newPage();
   await page.goto(shop.url);
   await launcher(page).click();
   await expect(chat(page).getByText('Chat is not offered in your region.')).toBeVisible();
   await expect(chat(page).locator('.composer textarea')).toHaveCount(0);
   await expect(chat(page).locator('form.letter')).toHaveCount(0);
+  await context.close();
 });
