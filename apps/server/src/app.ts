@@ -165,8 +165,15 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
-  const conversations = new ConversationService(conversationRepo, visitorRepo, visitors, availabilityRepo, routing, events, () =>
-    settings.current('autoAnswer'),
+  const conversations = new ConversationService(
+    conversationRepo,
+    visitorRepo,
+    visitors,
+    availabilityRepo,
+    routing,
+    events,
+    () => settings.current('autoAnswer'),
+    () => settings.current('windowSetting').maxLength,
   );
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);

@@ -140,6 +140,19 @@ describe('the widget', () => {
     expect(zh.body.data.settings.title).toBe('在线客服');
   });
 
+  it('refuses a visitor message longer than the window settings allow, naming the field', async () => {
+    const saved = await server.post('/api/settings/windowSetting', { ...settingsDefaults.windowSetting, maxLength: 10 }, { token: admin });
+    expect(saved.status).toBe(200);
+    const v = await visitor(server);
+    const long = await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'x'.repeat(11), onlyID: 'too-long' });
+    expect(long.status).toBe(400);
+    expect(long.body.msg).toBe('Invalid field msg: must be at most 10 long');
+    const fits = await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'x'.repeat(10), onlyID: 'fits' });
+    expect(fits.status).toBe(200);
+    v.socket.close();
+    await server.post('/api/settings/windowSetting', {}, { token: admin });
+  });
+
   it('hears 2020 on a socket held by another app sharing the database and the bus', async () => {
     const redisBus = server.config.redisUrl ? await RedisBus.connect(server.config.redisUrl, server.config.redisPrefix) : undefined;
     const peer: FastifyInstance = await buildApp({ config: server.config, storage: server.storage, bus: redisBus ?? server.bus });

@@ -5,6 +5,7 @@ import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { AgentRef, EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
+import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { AuthContext } from '../auth/service.js';
@@ -47,6 +48,8 @@ export class ConversationService {
     readonly routing: Routing,
     private readonly events: EventHub,
     private readonly autoAnswers: AutoAnswerSource,
+    /** The longest visitor message the chat window settings allow now. */
+    private readonly maxLength: () => number,
   ) {}
 
   private get db() {
@@ -63,6 +66,9 @@ export class ConversationService {
 
   /** A visitor's message; opens a conversation (agent or queue) when none is open. Idempotent on onlyID. */
   async visitorMessage(credential: string, input: { msg: string; onlyID: string; type?: MessageType | undefined }): Promise<Message> {
+    // The widget stops typing at the limit; a client that does not is refused here all the same.
+    const max = this.maxLength();
+    if ((input.type ?? 'text') === 'text' && input.msg.length > max) throw new ValidationError('msg', 'reasonTooLong', { max });
     let outcome: { row: MessageRow; visitor: VisitorRow; opened: { visitor: VisitorRow; agent: AgentRef | null } | undefined };
     try {
       outcome = await this.db.transaction().execute(async (tx) => {
