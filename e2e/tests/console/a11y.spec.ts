@@ -1,21 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
+import { SETTINGS_PAGES } from '@parley/protocol';
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, openConsole } from '../../support/console';
-
-const SETTINGS_PAGES = [
-  'takeIcon',
-  'floatNavigation',
-  'region',
-  'windowStyle',
-  'windowSetting',
-  'quickReply',
-  'softwareSetting',
-  'invitationBox',
-  'weChatSetting',
-  'autoAnswer',
-  'desktopSetting',
-  'appSetting',
-];
 
 /** Each page, and what shows it has drawn: a list page its table, a settings page its form. */
 const PAGES = [

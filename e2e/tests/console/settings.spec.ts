@@ -1,21 +1,7 @@
+import { SETTINGS_PAGES as PAGES } from '@parley/protocol';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { apiLogin, createAgent, openConsole } from '../../support/console';
 import { BASE_URL } from '../../support/env';
-
-const PAGES = [
-  'takeIcon',
-  'floatNavigation',
-  'region',
-  'windowStyle',
-  'windowSetting',
-  'quickReply',
-  'softwareSetting',
-  'invitationBox',
-  'weChatSetting',
-  'autoAnswer',
-  'desktopSetting',
-  'appSetting',
-];
 
 const theme = { layout: 'vertical' };
 
