@@ -45,6 +45,7 @@ import {
 } from './chat.js';
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
 import { recordEndpoints } from './records.js';
+import { robotEndpoints } from './robots.js';
 import type { RouteRecord } from './routes.js';
 import { settingsEndpoints } from './settings.js';
 
@@ -156,6 +157,7 @@ export const endpoints = {
   ...recordEndpoints,
   ...backOfficeEndpoints,
   ...settingsEndpoints,
+  ...robotEndpoints,
 };
 
 export type Endpoints = typeof endpoints;

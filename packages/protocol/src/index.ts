@@ -5,6 +5,7 @@ export * from './chat.js';
 export * from './endpoints.js';
 export * from './permissions.js';
 export * from './records.js';
+export * from './robots.js';
 export * from './routes.js';
 export * from './settings.js';
 export * from './socket.js';

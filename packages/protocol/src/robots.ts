@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { avatarUrl, type ListData, pageQuery } from './api.js';
+import { endpointGroup, returns } from './endpoint.js';
+import { line, multiline } from './strings.js';
+
+// The robots of CONTRACT §7 and §8: a question-answer knowledge base and the smart robot that answers from it.
+
+export const MAX_ROBOT_QUESTIONS = 20;
+export const MAX_ROBOT_QUESTION_LENGTH = 200;
+export const MAX_ROBOT_ANSWER_LENGTH = 2000;
+/** The largest CSV a knowledge-base import accepts. */
+export const MAX_ROBOT_IMPORT_BYTES = 2 * 1024 * 1024;
+
+/** One question-answer pair: several phrasings of one question, one answer. */
+export interface RobotAsk {
+  id: number;
+  questions: string[];
+  /** Plain text; web addresses in it are drawn as links. */
+  answer: string;
+  /** An optional picture shown under the answer (a web address or the server's own upload path). */
+  image: string;
+  category: string;
+  enabled: boolean;
+  /** How many times the robot gave this answer. */
+  hits: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const question = line(z.string().trim().min(1).max(MAX_ROBOT_QUESTION_LENGTH));
+
+export const robotAskListQuery = pageQuery.extend({
+  keyword: line(z.string().trim().max(100)).optional(),
+  category: line(z.string().trim().max(64)).optional(),
+  enabled: z.enum(['true', 'false']).optional(),
+});
+
+export const robotAskEditBody = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  questions: z.array(question).min(1).max(MAX_ROBOT_QUESTIONS),
+  answer: multiline(z.string().trim().min(1).max(MAX_ROBOT_ANSWER_LENGTH)),
+  image: avatarUrl.optional(),
+  category: line(z.string().trim().max(64)).optional(),
+  enabled: z.boolean().default(true),
+});
+
+export const robotTryBody = z.object({ text: multiline(z.string().trim().min(1).max(MAX_ROBOT_ANSWER_LENGTH)) });
+
+/** A pair the matcher found, with its score (0..1, higher is closer). */
+export interface RobotMatch {
+  id: number;
+  /** The stored phrasing that matched best. */
+  question: string;
+  answer: string;
+  image: string;
+  score: number;
+}
+
+/** `POST /api/robot/try`: the best match above the threshold, or null; `suggestions` are the runners-up. */
+export type RobotTryResult = (RobotMatch & { suggestions: RobotMatch[] }) | null;
+
+export interface RobotImportResult {
+  /** New pairs stored. */
+  created: number;
+  /** Existing pairs (same first question) whose answer was replaced. */
+  updated: number;
+  /** Rows that were refused, by CSV line (1 is the header), with why; nothing else of the file is lost. */
+  errors: { line: number; message: string }[];
+}
+
+export const ROBOT_MODES = ['first', 'offline'] as const;
+export type RobotMode = (typeof ROBOT_MODES)[number];
+
+/** The smart robot (CONTRACT §8), `GET`/`POST /api/robot/high`. */
+export const robotHighSettings = z.object({
+  enabled: z.boolean().default(false),
+  name: line(z.string().trim().min(1).max(32)).default('Parley'),
+  avatar: avatarUrl.default(''),
+  mode: z.enum(ROBOT_MODES).default('offline'),
+  welcome: multiline(z.string().trim().max(500)).default(''),
+  unknownReply: multiline(z.string().trim().max(500)).default(''),
+  handoverKeywords: z
+    .array(line(z.string().trim().min(1).max(32)))
+    .max(50)
+    .default([]),
+  /** Misses in a row after which the visitor is handed to a person; 0 never. */
+  handoverAfterUnknown: z.number().int().min(0).max(20).default(3),
+  /** The lowest score (0..1) that counts as an answer. */
+  threshold: z.number().min(0).max(1).default(0.5),
+  /** Optional answers composed by a language model behind an OpenAI-compatible endpoint, grounded on the pairs. */
+  llm: z
+    .object({
+      enabled: z.boolean().default(false),
+      baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(512)]).default(''),
+      model: line(z.string().trim().max(128)).default(''),
+      /** Write-only: answered back as `''` (an unchanged `''` keeps the stored key). */
+      apiKey: line(z.string().trim().max(512)).default(''),
+      timeoutMs: z.number().int().min(500).max(60_000).default(8000),
+    })
+    .prefault({}),
+});
+export type RobotHighSettings = z.output<typeof robotHighSettings>;
+
+export const robotEndpoints = endpointGroup({
+  'GET /api/robot/ask/getList': { query: robotAskListQuery, response: returns<ListData<RobotAsk>>() },
+  'POST /api/robot/ask/doEdit': { body: robotAskEditBody, response: returns<{ id: number }>() },
+  'POST /api/robot/ask/doDelete': {
+    body: z.object({ ids: z.array(z.coerce.number().int().positive()).min(1).max(100) }),
+    response: returns<void>(),
+  },
+  /** Multipart, one CSV file (`question`, `answer`, `category`, `enabled`; several phrasings separated by new lines). */
+  'POST /api/robot/ask/import': { response: returns<RobotImportResult>() },
+  /** `text/csv; charset=utf-8` with a BOM, the columns the import reads. */
+  'GET /api/robot/ask/export': { query: robotAskListQuery.omit({ pageNo: true, pageSize: true }), response: returns<void>(), raw: true },
+  'POST /api/robot/try': { body: robotTryBody, response: returns<RobotTryResult>() },
+  'GET /api/robot/high': { response: returns<RobotHighSettings>() },
+  'POST /api/robot/high': { body: robotHighSettings, response: returns<RobotHighSettings>() },
+});
