@@ -29,12 +29,15 @@ import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loadLoginKeys } from './modules/auth/rsa.js';
 import { AuthService } from './modules/auth/service.js';
+import { ConversationTimers } from './modules/auto-answers/timers.js';
+import { TimerRepository } from './modules/auto-answers/timers-repository.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
 import { ConversationRepository } from './modules/conversations/repository.js';
 import { talkRoutes, visitorConversationRoutes } from './modules/conversations/routes.js';
 import { Routing } from './modules/conversations/routing.js';
 import { ConversationService } from './modules/conversations/service.js';
+import { TranscriptMailer } from './modules/conversations/transcript.js';
 import { FriendlyRepository } from './modules/friendly/repository.js';
 import { friendlyRoutes } from './modules/friendly/routes.js';
 import { FriendlyService } from './modules/friendly/service.js';
@@ -45,7 +48,7 @@ import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
 import { integrationRoutes } from './modules/integration/routes.js';
 import { IntegrationService } from './modules/integration/service.js';
-import { LetterMailer, mailTarget } from './modules/letters/mailer.js';
+import { LetterMailer, MailSender, mailServer, mailTarget } from './modules/letters/mailer.js';
 import { LetterRepository } from './modules/letters/repository.js';
 import { letterRoutes } from './modules/letters/routes.js';
 import { LetterService } from './modules/letters/service.js';
@@ -93,7 +96,7 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | boolean;
   /** Where the default logger writes; pino's own destination when unset. */
   logStream?: LogStream;
-  /** The clock that decides which site day "today" is; tests set it to a moment of their choosing. */
+  /** The clock that decides which site day "today" is, and when conversation timers come due; tests set it. */
   now?: () => number;
 }
 
@@ -177,8 +180,42 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   );
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);
-  const mailer = new LetterMailer(() => mailTarget(config.mail, settings.current('softwareSetting').smtp), config.siteLanguage, app.log);
-  mailer.subscribe(events);
+  const mailSender = new MailSender();
+  new LetterMailer(
+    mailSender,
+    () => mailTarget(config.mail, settings.current('softwareSetting').smtp),
+    config.siteLanguage,
+    app.log,
+  ).subscribe(events);
+  new TranscriptMailer(
+    db,
+    conversationRepo,
+    visitorRepo,
+    mailSender,
+    {
+      enabled: () => settings.current('appSetting').transcriptEmail,
+      server: () => mailServer(config.mail, settings.current('softwareSetting').smtp),
+      siteName: () => settings.current('softwareSetting').siteName,
+      timeZone: siteTimeZone,
+    },
+    app.log,
+  ).subscribe(events);
+  const timers = new ConversationTimers(
+    new TimerRepository(db),
+    {
+      visitor: (id) => visitorRepo.findById(db, id),
+      say: (visitor, text) => conversations.autoAnswer(visitor, text),
+      closeInactive: (visitor) => conversations.closeInactive(visitor),
+    },
+    {
+      autoAnswer: () => settings.current('autoAnswer'),
+      autoCloseMinutes: () => settings.current('windowSetting').autoCloseMinutes,
+    },
+    app.log,
+    config.timerPollMs,
+    now,
+  );
+  timers.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   const consoleChanged = (uuid: string) =>
     availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed'));
@@ -356,6 +393,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   );
   const retention = new RetentionPurge(new RetentionRepository(db), () => settings.current('softwareSetting').retentionDays, app.log, now);
   app.addHook('onReady', async () => retention.start());
+  app.addHook('onReady', async () => timers.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language and with
   // its own region's rule; visitors alike share one serialised frame.
@@ -404,7 +442,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     await visitorSockets.shared?.stop();
     await presence.stop();
     await limits.close();
-    await mailer.close();
+    await timers.stop();
+    await mailSender.close();
     await retention.stop();
   });
   return app;

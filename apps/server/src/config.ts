@@ -88,6 +88,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).max(256).optional()),
   /** How long a visitor may be without a socket (a reload, a page change) before it is reported gone. */
   PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(4000),
+  /** How often each process looks for conversation timers (auto answers, auto close) that came due. */
+  TIMER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** On SIGTERM, how long closing may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Upload quotas in bytes: per visitor and per address over the last 24 hours, all stored uploads, free disk to keep. */
@@ -157,6 +159,7 @@ export interface Config {
   /** Opens `GET /metrics` beyond loopback to whoever sends it as a bearer token. */
   metricsToken: string | undefined;
   presenceGraceMs: number;
+  timerPollMs: number;
   shutdownTimeoutMs: number;
   uploads: UploadLimits;
   siteLanguage: 'zh' | 'en';
@@ -228,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,
     metricsToken: e.METRICS_TOKEN,
     presenceGraceMs: e.PRESENCE_GRACE_MS,
+    timerPollMs: e.TIMER_POLL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     uploads: {
       visitorDailyBytes: e.UPLOAD_VISITOR_DAILY_BYTES,

@@ -131,6 +131,17 @@ export interface ConversationsTable {
   ended_at: string | null;
 }
 
+/** A timed auto answer of an open conversation; at most one row per visitor and kind. */
+export interface ConversationTimersTable {
+  id: Generated<number>;
+  visitor_id: number;
+  /** 'idle', 'agentSilent' or 'autoClose'. */
+  kind: string;
+  due_at: string;
+  /** Set while a process acts on the row; past it, another process may take the row over. */
+  claimed_until: string | null;
+}
+
 /** What agents note about a visitor; at most one row per visitor. */
 export interface VisitorNotesTable {
   visitor_id: number;
@@ -236,6 +247,7 @@ export interface Database {
   messages: MessagesTable;
   visits: VisitsTable;
   conversations: ConversationsTable;
+  conversation_timers: ConversationTimersTable;
   visitor_notes: VisitorNotesTable;
   monitors: MonitorsTable;
   letters: LettersTable;

@@ -377,6 +377,16 @@ export class ConversationService {
     else void this.routing.drain();
   }
 
+  /** A configured text sent on the conversation's behalf (a keyword or timed auto answer): a tip the visitor sees. */
+  autoAnswer(visitor: VisitorRow, text: string): Promise<void> {
+    return this.storeTip(visitor, text, '', true);
+  }
+
+  /** Ends a conversation its visitor left silent too long, the way an agent's end does. */
+  closeInactive(visitor: VisitorRow): Promise<void> {
+    return this.close(visitor, null, 'tip.closedIdle', true);
+  }
+
   /** Stores a system tip in the conversation; its agents see it (and the visitor, if asked). */
   private addTip(visitor: VisitorRow, kind: TipKind, name: string, visitorSees: boolean, before?: VisitorRow): Promise<void> {
     return this.storeTip(visitor, kind, name, visitorSees, before);

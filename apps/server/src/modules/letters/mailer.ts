@@ -55,75 +55,101 @@ export interface MailTarget {
  * page's recipients, or the configuration's when the page lists none; no recipients means no mail.
  */
 export function mailTarget(mail: MailConfig, page: SettingsOf<'softwareSetting'>['smtp']): MailTarget | undefined {
+  const to = page && page.to.length > 0 ? page.to : mail.letterTo;
+  const server = mailServer(mail, page);
+  if (!server || to.length === 0) return undefined;
+  return { ...server, from: server.from || to[0] || '', to };
+}
+
+/** The SMTP server mails go through and their sender ('' when neither names one); undefined when none is configured. */
+export function mailServer(mail: MailConfig, page: SettingsOf<'softwareSetting'>['smtp']): Omit<MailTarget, 'to'> | undefined {
   if (page) {
-    const to = page.to.length > 0 ? page.to : mail.letterTo;
-    if (to.length === 0) return undefined;
     const auth = page.user ? { auth: { user: page.user, pass: page.password } } : {};
-    return { smtp: { host: page.host, port: page.port, secure: page.secure, ...auth }, from: page.from, to };
+    return { smtp: { host: page.host, port: page.port, secure: page.secure, ...auth }, from: page.from };
   }
-  if (!mail.smtpUrl || mail.letterTo.length === 0) return undefined;
-  return { smtp: mail.smtpUrl, from: mail.from ?? mail.letterTo[0] ?? '', to: mail.letterTo };
+  if (!mail.smtpUrl) return undefined;
+  return { smtp: mail.smtpUrl, from: mail.from ?? '' };
 }
 
 type Transport = ReturnType<typeof createTransport>;
 
+/** One mail to send: plain text always, HTML beside it when given. */
+export interface OutgoingMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+}
+
 /**
- * Mails each new leave-message to the configured addresses. Sending runs beside the request that stored
- * the letter, never in its way: a slow or failing mail server is logged, and the letter stays stored.
- * The target is read at each mail, so a change of the settings applies to the next one.
+ * Sends mails beside the actions that cause them, never in their way: each is bounded by MAIL_TIMEOUT_MS,
+ * and closing waits for those under way. The SMTP connection is kept while the server stays the same.
  */
-export class LetterMailer {
-  private readonly pending = new Set<Promise<void>>();
-  /** The transport of the last target, kept while the target stays the same. */
+export class MailSender {
+  private readonly pending = new Set<Promise<unknown>>();
+  /** The transport of the last server, kept while the server stays the same. */
   private current: { key: string; transport: Transport } | undefined;
 
-  constructor(
-    private readonly target: () => MailTarget | undefined,
-    private readonly language: 'zh' | 'en',
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  private transportFor(target: MailTarget): Transport {
-    const key = JSON.stringify(target.smtp);
+  private transportFor(server: MailTarget['smtp']): Transport {
+    const key = JSON.stringify(server);
     if (this.current?.key === key) return this.current.transport;
     this.current?.transport.close();
     const timeouts = { connectionTimeout: MAIL_TIMEOUT_MS, greetingTimeout: MAIL_TIMEOUT_MS, socketTimeout: MAIL_TIMEOUT_MS };
-    const transport = createTransport(
-      typeof target.smtp === 'string' ? { url: target.smtp, ...timeouts } : { ...target.smtp, ...timeouts },
-    );
+    const transport = createTransport(typeof server === 'string' ? { url: server, ...timeouts } : { ...server, ...timeouts });
     this.current = { key, transport };
     return transport;
   }
 
-  subscribe(events: EventHub): void {
-    events.on('letter.created', ({ letter }) => {
-      const sending = this.send(letter);
-      this.pending.add(sending);
-      void sending.finally(() => this.pending.delete(sending));
-    });
-  }
-
-  private async send(letter: Letter): Promise<void> {
-    const target = this.target();
-    if (!target) return;
-    const { subject, text } = letterMail(letter, this.language);
+  /** Rejects when the mail is refused or not sent within MAIL_TIMEOUT_MS. */
+  async send(server: Omit<MailTarget, 'to'>, mail: OutgoingMail): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`mail not sent within ${MAIL_TIMEOUT_MS} ms`)), MAIL_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.transportFor(target).sendMail({ from: target.from, to: target.to, subject, text }), timeout]);
-      this.log.info({ letter: letter.id }, 'leave-message mailed');
-    } catch (error) {
-      this.log.warn({ err: error, letter: letter.id }, 'leave-message mail failed');
+      await Promise.race([this.transportFor(server.smtp).sendMail({ from: server.from, ...mail }), timeout]);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Runs `work` beside the caller; close() waits for it. */
+  track(work: Promise<unknown>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
   }
 
   /** Lets mails under way finish (each is bounded by its timeout), then closes the connection. */
   async close(): Promise<void> {
     await Promise.allSettled(this.pending);
     this.current?.transport.close();
+  }
+}
+
+/**
+ * Mails each new leave-message to the configured addresses. A slow or failing mail server is logged, and
+ * the letter stays stored. The target is read at each mail, so a change of the settings applies to the next one.
+ */
+export class LetterMailer {
+  constructor(
+    private readonly sender: MailSender,
+    private readonly target: () => MailTarget | undefined,
+    private readonly language: 'zh' | 'en',
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  subscribe(events: EventHub): void {
+    events.on('letter.created', ({ letter }) => this.sender.track(this.send(letter)));
+  }
+
+  private async send(letter: Letter): Promise<void> {
+    const target = this.target();
+    if (!target) return;
+    try {
+      await this.sender.send(target, { to: target.to, ...letterMail(letter, this.language) });
+      this.log.info({ letter: letter.id }, 'leave-message mailed');
+    } catch (error) {
+      this.log.warn({ err: error, letter: letter.id }, 'leave-message mail failed');
+    }
   }
 }

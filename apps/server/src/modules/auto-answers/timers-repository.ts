@@ -1,0 +1,65 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { ConversationTimersTable } from '../../db/schema.js';
+
+export type TimerKind = 'idle' | 'agentSilent' | 'autoClose';
+export type TimerRow = Selectable<ConversationTimersTable>;
+
+/** SQL of the conversations' timers. Times are ISO text, which compares in time order on both databases. */
+export class TimerRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Arms a timer, or moves an armed one to the new time (a claim on it is dropped: it is a new timer). */
+  async set(visitorId: number, kind: TimerKind, dueAt: string): Promise<void> {
+    await this.db
+      .insertInto('conversation_timers')
+      .values({ visitor_id: visitorId, kind, due_at: dueAt, claimed_until: null })
+      .onConflict((conflict) => conflict.columns(['visitor_id', 'kind']).doUpdateSet({ due_at: dueAt, claimed_until: null }))
+      .execute();
+  }
+
+  /** Arms a timer unless one of this kind is armed already, which keeps its time. */
+  async setIfAbsent(visitorId: number, kind: TimerKind, dueAt: string): Promise<void> {
+    await this.db
+      .insertInto('conversation_timers')
+      .values({ visitor_id: visitorId, kind, due_at: dueAt, claimed_until: null })
+      .onConflict((conflict) => conflict.columns(['visitor_id', 'kind']).doNothing())
+      .execute();
+  }
+
+  async clear(visitorId: number, kinds: readonly TimerKind[]): Promise<void> {
+    await this.db.deleteFrom('conversation_timers').where('visitor_id', '=', visitorId).where('kind', 'in', kinds).execute();
+  }
+
+  /** Rows due at `now` that nobody holds, earliest first. */
+  due(now: string, limit: number): Promise<TimerRow[]> {
+    return this.db
+      .selectFrom('conversation_timers')
+      .selectAll()
+      .where('due_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .orderBy('due_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Takes a due row for this process until `until`. One conditional update: of several processes that
+   * read the same row, exactly one changes it, and only that one acts on it.
+   */
+  async claim(row: TimerRow, now: string, until: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('conversation_timers')
+      .set({ claimed_until: until })
+      .where('id', '=', row.id)
+      .where('due_at', '=', row.due_at)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  /** Removes a timer that was acted on, unless it was re-armed meanwhile (then its new time stands). */
+  async done(row: TimerRow): Promise<void> {
+    await this.db.deleteFrom('conversation_timers').where('id', '=', row.id).where('due_at', '=', row.due_at).execute();
+  }
+}

@@ -1,0 +1,165 @@
+import { localized, type SettingsOf } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/errors.js';
+import type { EventHub } from '../../lib/events.js';
+import type { VisitorRow } from '../visitors/repository.js';
+import { keywordReply } from './keywords.js';
+import type { TimerKind, TimerRepository, TimerRow } from './timers-repository.js';
+
+const MINUTE_MS = 60_000;
+/** How long a process may hold a claimed timer; one that died meanwhile leaves it to the others after this. */
+const CLAIM_MS = 60_000;
+/** Due rows taken per poll; more wait for the next poll, which follows at once. */
+const BATCH = 50;
+
+/** What the timers do when they come due: the conversation service's own paths. */
+export interface TimerActions {
+  visitor(id: number): Promise<VisitorRow | undefined>;
+  /** Sends a configured text as a tip the visitor sees. */
+  say(visitor: VisitorRow, text: string): Promise<void>;
+  /** Ends the conversation for the visitor's silence. */
+  closeInactive(visitor: VisitorRow): Promise<void>;
+}
+
+export interface TimerSettings {
+  autoAnswer: () => SettingsOf<'autoAnswer'>;
+  autoCloseMinutes: () => number;
+}
+
+function languageOf(visitor: VisitorRow): 'zh' | 'en' {
+  return visitor.lang.toLowerCase().startsWith('en') ? 'en' : 'zh';
+}
+
+/** A timed text as configured now: undefined when its minutes are 0 or its text is empty. */
+function timed(setting: { minutes: number; text: string }): { ms: number; text: string } | undefined {
+  if (setting.minutes <= 0 || setting.text.trim() === '') return undefined;
+  return { ms: setting.minutes * MINUTE_MS, text: setting.text };
+}
+
+/**
+ * The auto answers that follow the chat as it goes on: keyword replies at once, and the timed ones (a
+ * reminder to an idle visitor, a word while the agent is silent, closing a conversation the visitor left
+ * silent). The chat's events arm and disarm durable timers; each process polls for the due ones and
+ * acts only on those it claims, so a timer fires once however many processes run, and one that came due
+ * while no process ran fires at the next start.
+ */
+export class ConversationTimers {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly repo: TimerRepository,
+    private readonly actions: TimerActions,
+    private readonly settings: TimerSettings,
+    private readonly log: FastifyBaseLogger,
+    private readonly pollMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private at(ms: number): string {
+    return new Date(this.now() + ms).toISOString();
+  }
+
+  subscribe(events: EventHub): void {
+    events.on('conversation.opened', async ({ visitor, agent }) => {
+      if (agent) await this.armClose(visitor.id);
+    });
+    events.on('conversation.assigned', async ({ visitor }) => {
+      // The visitor wrote while it waited: the agent now has something to answer.
+      await this.armClose(visitor.id);
+      await this.armAgentSilent(visitor.id);
+    });
+    events.on('conversation.ended', ({ visitor }) => this.repo.clear(visitor.id, ['idle', 'agentSilent', 'autoClose']));
+    events.on('message.stored', async ({ visitor, message }) => {
+      if (message.role === 'user') {
+        await this.repo.clear(visitor.id, ['idle']);
+        if (visitor.state === 'current') {
+          await this.armClose(visitor.id);
+          await this.armAgentSilent(visitor.id);
+        }
+        if (message.type === 'text' && visitor.state !== 'end') await this.answerKeyword(visitor, message.msg);
+      } else if (message.role === 'service') {
+        await this.repo.clear(visitor.id, ['agentSilent']);
+        const idle = timed(this.settings.autoAnswer().idle);
+        if (idle) await this.repo.set(visitor.id, 'idle', this.at(idle.ms));
+        else await this.repo.clear(visitor.id, ['idle']);
+      }
+    });
+  }
+
+  /** The visitor's silence counts from its last message, or from when an agent got the conversation. */
+  private async armClose(visitorId: number): Promise<void> {
+    const minutes = this.settings.autoCloseMinutes();
+    if (minutes > 0) await this.repo.set(visitorId, 'autoClose', this.at(minutes * MINUTE_MS));
+    else await this.repo.clear(visitorId, ['autoClose']);
+  }
+
+  /** The agent's silence counts from the first visitor message it left unanswered, so later ones keep it. */
+  private async armAgentSilent(visitorId: number): Promise<void> {
+    const silent = timed(this.settings.autoAnswer().agentSilent);
+    if (silent) await this.repo.setIfAbsent(visitorId, 'agentSilent', this.at(silent.ms));
+  }
+
+  private async answerKeyword(visitor: VisitorRow, text: string): Promise<void> {
+    const reply = keywordReply(this.settings.autoAnswer().keywords, text);
+    if (reply !== undefined) await this.actions.say(visitor, localized(reply, languageOf(visitor)));
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.poll()
+        .then((more) => this.schedule(more ? 0 : this.pollMs))
+        .catch((error: unknown) => {
+          if (isDatabaseUnavailable(error)) this.log.warn({ err: error }, 'conversation timers wait for the database');
+          else this.log.error({ err: error }, 'conversation timers failed');
+          this.schedule(this.pollMs);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Acts on the due timers this process claims; true when a full batch suggests more are due. */
+  async poll(): Promise<boolean> {
+    const now = this.now();
+    const nowIso = new Date(now).toISOString();
+    const rows = await this.repo.due(nowIso, BATCH);
+    for (const row of rows) {
+      if (this.stopped) return false;
+      if (!(await this.repo.claim(row, nowIso, new Date(now + CLAIM_MS).toISOString()))) continue;
+      try {
+        await this.fire(row);
+        await this.repo.done(row);
+      } catch (error) {
+        // Left claimed: once the claim lapses, this process or another tries again.
+        this.log.error({ err: error, timer: row.kind, visitor: row.visitor_id }, 'conversation timer failed');
+      }
+    }
+    return rows.length === BATCH;
+  }
+
+  /** Acts on a due timer if the conversation and the settings still call for it. */
+  private async fire(row: TimerRow): Promise<void> {
+    const visitor = await this.actions.visitor(row.visitor_id);
+    if (visitor?.state !== 'current') return;
+    const kind = row.kind as TimerKind;
+    if (kind === 'autoClose') {
+      if (this.settings.autoCloseMinutes() > 0) await this.actions.closeInactive(visitor);
+      return;
+    }
+    const setting = timed(this.settings.autoAnswer()[kind]);
+    if (setting) await this.actions.say(visitor, localized(setting.text, languageOf(visitor)));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}
