@@ -5,6 +5,9 @@ import type { ConversationTimersTable } from '../../db/schema.js';
 export type TimerKind = 'idle' | 'agentSilent' | 'autoClose';
 export type TimerRow = Selectable<ConversationTimersTable>;
 
+/** The time of a timer that fired but stays armed-in-name, so that it is not armed again until cleared. */
+const SPENT = '9999-12-31T23:59:59.999Z';
+
 /** SQL of the conversations' timers. Times are ISO text, which compares in time order on both databases. */
 export class TimerRepository {
   constructor(private readonly db: Db) {}
@@ -56,6 +59,19 @@ export class TimerRepository {
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
       .executeTakeFirst();
     return result.numUpdatedRows === 1n;
+  }
+
+  /**
+   * Keeps a timer that was acted on as spent: it never comes due, and setIfAbsent leaves it, until it is
+   * cleared (unless it was re-armed meanwhile).
+   */
+  async spend(row: TimerRow): Promise<void> {
+    await this.db
+      .updateTable('conversation_timers')
+      .set({ due_at: SPENT, claimed_until: null })
+      .where('id', '=', row.id)
+      .where('due_at', '=', row.due_at)
+      .execute();
   }
 
   /** Removes a timer that was acted on, unless it was re-armed meanwhile (then its new time stands). */

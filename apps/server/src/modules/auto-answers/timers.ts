@@ -135,7 +135,9 @@ export class ConversationTimers {
       if (!(await this.repo.claim(row, nowIso, new Date(now + CLAIM_MS).toISOString()))) continue;
       try {
         await this.fire(row);
-        await this.repo.done(row);
+        // One notice per silence of the agent: later visitor messages must not arm it again until the agent answers.
+        if (row.kind === 'agentSilent') await this.repo.spend(row);
+        else await this.repo.done(row);
       } catch (error) {
         // Left claimed: once the claim lapses, this process or another tries again.
         this.log.error({ err: error, timer: row.kind, visitor: row.visitor_id }, 'conversation timer failed');
