@@ -165,7 +165,9 @@ describe('timed auto answers', () => {
     await v.socket.frame('2004');
     await v.socket.until(() => tipsOf(v.socket).includes('tip.closedIdle'));
     await console.until(() =>
-      framesOf(console, '2017').find((frame) => (frame.data as Message).msg === 'tip.closedIdle' && frame.data && (frame.data as Message).YQToken === v.id),
+      framesOf(console, '2017').find(
+        (frame) => (frame.data as Message).msg === 'tip.closedIdle' && frame.data && (frame.data as Message).YQToken === v.id,
+      ),
     );
     const list = await server.get<{ list: { YQToken: string; state: string }[] }>('/api/talk/userList', { token: admin });
     expect(list.body.data.list.find((row) => row.YQToken === v.id)?.state ?? 'end').toBe('end');
