@@ -96,11 +96,11 @@ export function tokenize(text: string): string[] {
       if (run) hanRuns.push(run);
       run = '';
     }
-    words.push(HAN.test(word) ? word : stem(word));
+    words.push(word);
   }
   if (run) hanRuns.push(run);
   const kept = words.filter((word) => !STOP_WORDS.has(word));
-  const terms = kept.length > 0 ? kept : words;
+  const terms = (kept.length > 0 ? kept : words).map((word) => (HAN.test(word) ? word : stem(word)));
   const seen = new Set(terms);
   for (const han of hanRuns) {
     const chars = [...han];
@@ -168,10 +168,15 @@ export class Matcher {
     return this.phrasings.length;
   }
 
-  /** Inverse document frequency, smoothed; a word the index never saw weighs like the rarest. */
+  /**
+   * Inverse document frequency, smoothed. A word the index never saw tells nothing about which pair is
+   * meant, only that the question says more than the pair: it weighs half of a word seen once, so a long
+   * question is not refused for its extra words alone.
+   */
   private weight(term: string): number {
     const n = this.phrasings.length;
-    const df = this.documentFrequency.get(term) ?? 0;
+    const df = this.documentFrequency.get(term);
+    if (df === undefined) return 0.5 * Math.log(1 + (n - 0.5) / 1.5);
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
