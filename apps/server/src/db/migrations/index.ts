@@ -14,6 +14,7 @@ import { homeFigures } from './011_home_figures.js';
 import { settings } from './012_settings.js';
 import { personalAndRegions } from './013_personal_and_regions.js';
 import { conversationTimers } from './014_conversation_timers.js';
+import { robotAsks } from './015_robot_asks.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -32,5 +33,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '012_settings': settings(),
     '013_personal_and_regions': personalAndRegions(),
     '014_conversation_timers': conversationTimers(dialect),
+    '015_robot_asks': robotAsks(dialect),
   };
 }

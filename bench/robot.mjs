@@ -1,0 +1,191 @@
+// The robot's matcher on its paraphrase set: top-1 accuracy on the knowledge base of robot-kb.json, then
+// answer latency with the base grown to N pairs by synthesised ones. Runs the server's own matcher module
+// (bundled on the fly from apps/server/src/modules/robots/matcher.ts), without a server around it.
+//
+//   node bench/robot.mjs [--pairs 5000] [--queries 5000] [--threshold 0.5] [--verbose]
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+const { values } = parseArgs({
+  options: {
+    pairs: { type: 'string', default: '5000' },
+    queries: { type: 'string', default: '5000' },
+    threshold: { type: 'string', default: '0.5' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const totalPairs = Number(values.pairs);
+const queryCount = Number(values.queries);
+const threshold = Number(values.threshold);
+
+const bundled = await build({
+  entryPoints: [fileURLToPath(new URL('../apps/server/src/modules/robots/matcher.ts', import.meta.url))],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  write: false,
+  logLevel: 'warning',
+});
+const { Matcher } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+
+const { pairs, tests } = JSON.parse(readFileSync(new URL('./robot-kb.json', import.meta.url), 'utf8'));
+const asPair = (pair) => ({ id: pair.id, questions: pair.questions, answer: pair.answer, image: '' });
+
+// A stored phrasing must never be a test question: the set measures paraphrases, not look-ups.
+const stored = new Set(pairs.flatMap((pair) => pair.questions.map((q) => q.trim().toLowerCase())));
+const copies = tests.filter((test) => stored.has(test.text.trim().toLowerCase()));
+if (copies.length > 0) throw new Error(`test questions identical to stored phrasings: ${copies.map((t) => t.text).join(' | ')}`);
+
+function accuracy(matcher, label) {
+  let top1 = 0;
+  let answeredRight = 0;
+  let answeredWrong = 0;
+  let inSuggestions = 0;
+  for (const test of tests) {
+    const { best, suggestions } = matcher.match(test.text, 0);
+    const ranked = [best, ...suggestions].filter(Boolean);
+    if (ranked[0]?.id === test.expect) top1 += 1;
+    else {
+      if (ranked.some((m) => m.id === test.expect)) inSuggestions += 1;
+      if (values.verbose) console.log(`  miss: ${test.text} → ${ranked[0]?.question ?? '(nothing)'} (${ranked[0]?.score ?? 0})`);
+    }
+    const held = ranked[0] && ranked[0].score >= threshold ? ranked[0] : null;
+    if (held?.id === test.expect) answeredRight += 1;
+    else if (held) answeredWrong += 1;
+  }
+  const pct = (n) => `${((100 * n) / tests.length).toFixed(1)} %`;
+  console.log(
+    `${label}: top-1 ${pct(top1)} (${top1}/${tests.length}), right pair among the 3 suggestions of a miss: ${inSuggestions}; ` +
+      `at threshold ${threshold}: answered right ${pct(answeredRight)}, answered wrong ${pct(answeredWrong)}, unsure ${pct(tests.length - answeredRight - answeredWrong)}`,
+  );
+  return top1 / tests.length;
+}
+
+const base = new Matcher(pairs.map(asPair));
+accuracy(base, `knowledge base of ${pairs.length} pairs, ${tests.length} paraphrased questions`);
+
+// Distractors in the same domains and languages: made-up questions over the shop's vocabulary, so the
+// index and its word statistics look like a big site's, and the real pairs must still win.
+let seed = 42;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
+const pick = (list) => list[Math.floor(random() * list.length)];
+const enSubjects = [
+  'gift card',
+  'warranty',
+  'store pickup',
+  'loyalty points',
+  'bulk order',
+  'price match',
+  'preorder',
+  'wishlist',
+  'newsletter',
+  'referral bonus',
+  'student discount',
+  'team seat',
+  'webhook',
+  'single sign-on',
+  'audit log',
+  'mobile app',
+  'browser extension',
+  'dark mode',
+  'label printer',
+  'customs form',
+  'battery',
+  'charger',
+  'screen protector',
+  'size chart',
+  'care label',
+];
+const enShapes = [
+  'How does the {} work for {}?',
+  'Can I use the {} with {}?',
+  'Is the {} available in {}?',
+  'What happens to my {} after {}?',
+  'Why is my {} missing from {}?',
+];
+const enContext = [
+  'my region',
+  'a business account',
+  'the holiday sale',
+  'the mobile app',
+  'an old order',
+  'the annual plan',
+  'a second device',
+  'the team workspace',
+  'a gift order',
+  'the outlet store',
+];
+const zhSubjects = [
+  '礼品卡',
+  '保修',
+  '门店自提',
+  '会员积分',
+  '批量采购',
+  '价格保护',
+  '预售',
+  '收藏夹',
+  '邮件订阅',
+  '邀请奖励',
+  '学生优惠',
+  '团队席位',
+  '开放接口',
+  '单点登录',
+  '操作日志',
+  '手机应用',
+  '浏览器插件',
+  '夜间模式',
+  '打印面单',
+  '报关单',
+  '电池',
+  '充电器',
+  '贴膜',
+  '尺码表',
+  '洗涤说明',
+];
+const zhShapes = ['{}在{}能用吗', '{}和{}有什么关系', '{}为什么在{}里看不到', '{}适用于{}吗', '{}在{}怎么设置'];
+const zhContext = [
+  '我所在的城市',
+  '企业账户',
+  '双十一活动',
+  '手机端',
+  '以前的订单',
+  '年付套餐',
+  '第二台设备',
+  '团队空间',
+  '礼品订单',
+  '奥莱门店',
+];
+const fill = (shape, a, b) => shape.replace('{}', a).replace('{}', b);
+const all = pairs.map(asPair);
+for (let id = pairs.length + 1; all.length < totalPairs; id += 1) {
+  const zh = random() < 0.5;
+  const [subjects, shapes, context] = zh ? [zhSubjects, zhShapes, zhContext] : [enSubjects, enShapes, enContext];
+  const subject = pick(subjects);
+  const where = pick(context);
+  const questions = [fill(pick(shapes), subject, where), fill(pick(shapes), subject, pick(context))];
+  all.push({ id, questions, answer: `${subject} / ${where} #${id}`, image: '' });
+}
+
+let started = performance.now();
+const big = new Matcher(all);
+const buildMs = performance.now() - started;
+accuracy(big, `the same questions among ${all.length} pairs (${big.size} phrasings)`);
+
+const times = [];
+for (let n = 0; n < queryCount; n += 1) {
+  const test = tests[n % tests.length];
+  started = performance.now();
+  big.match(test.text, threshold);
+  times.push(performance.now() - started);
+}
+times.sort((a, b) => a - b);
+const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
+console.log(
+  `latency at ${all.length} pairs over ${queryCount} questions: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; index built in ${buildMs.toFixed(0)} ms`,
+);
