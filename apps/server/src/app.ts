@@ -162,8 +162,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
-  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
+  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules);
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
   const conversations = new ConversationService(
     conversationRepo,
@@ -327,6 +327,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   uploadRoutes(app, route, db, config.dataDir, config.uploads, {
     maxBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
     visitorUploads: () => settings.current('appSetting').visitorUploads,
+    regionBlocked: (regionCode) => regionRules.blocks(regionCode),
   });
   const historyRepo = new HistoryRepository(db);
   historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone));
