@@ -355,7 +355,13 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     visitorSockets,
     liveness,
   );
-  const retention = new RetentionPurge(new RetentionRepository(db), () => settings.current('softwareSetting').retentionDays, app.log, now);
+  const retention = new RetentionPurge(
+    new RetentionRepository(db),
+    () => settings.current('softwareSetting').retentionDays,
+    join(config.dataDir, 'uploads'),
+    app.log,
+    now,
+  );
   app.addHook('onReady', async () => retention.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language and with
