@@ -173,8 +173,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
-  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
+  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules);
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
   const conversations = new ConversationService(
     conversationRepo,
@@ -373,6 +373,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   uploadRoutes(app, route, db, config.dataDir, config.uploads, {
     maxBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
     visitorUploads: () => settings.current('appSetting').visitorUploads,
+    regionBlocked: (regionCode) => regionRules.blocks(regionCode),
   });
   const historyRepo = new HistoryRepository(db);
   historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone));
@@ -400,7 +401,13 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     visitorSockets,
     liveness,
   );
-  const retention = new RetentionPurge(new RetentionRepository(db), () => settings.current('softwareSetting').retentionDays, app.log, now);
+  const retention = new RetentionPurge(
+    new RetentionRepository(db),
+    () => settings.current('softwareSetting').retentionDays,
+    join(config.dataDir, 'uploads'),
+    app.log,
+    now,
+  );
   app.addHook('onReady', async () => retention.start());
   app.addHook('onReady', async () => timers.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));

@@ -87,6 +87,80 @@ describe('region rules, applied by the region looked up at init', () => {
     expect((await say(blocked.YQToken, 'hello again')).status).toBe(200);
   });
 
+  it('block saved while a conversation is open: messages, typing, the pre-chat form, letters and uploads are refused', async () => {
+    const admins = await agentSocket(server, admin);
+    const blocked = await init(SHENZHEN);
+    const served = await init(NANJING);
+    const ws = server.url.replace('http', 'ws');
+    const blockedSocket = await TestSocket.open(`${ws}/ws/visitor?YQToken=${blocked.YQToken}&lang=en`);
+    const servedSocket = await TestSocket.open(`${ws}/ws/visitor?YQToken=${served.YQToken}&lang=en`);
+    expect((await say(blocked.YQToken, 'before the rule')).status).toBe(200);
+    expect((await say(served.YQToken, 'hello from Nanjing')).status).toBe(200);
+
+    await saveRules([{ codes: ['440000'], action: 'block', text: 'Not served in this region' }]);
+    try {
+      // The open widget is told at once, with the text it shows instead of the conversation.
+      const pushed = await blockedSocket.until(() =>
+        framesOf(blockedSocket, '2020')
+          .map((frame) => frame.data as WidgetSettings)
+          .find((settings) => settings.region.blocked),
+      );
+      expect(pushed.region).toEqual({ blocked: true, text: 'Not served in this region' });
+
+      const refused = await say(blocked.YQToken, 'after the rule');
+      expect(refused.status).toBe(403);
+      expect(refused.body.msg).toBe('Sorry, online chat is not available in your region');
+      const inChinese = await server.post(
+        '/api/visitor/message',
+        { YQToken: blocked.YQToken, msg: 'after the rule', onlyID: 'zh-refused' },
+        { lang: 'zh' },
+      );
+      expect(inChinese.body.msg).toBe('抱歉，您所在的地区暂不提供在线咨询服务');
+      const stored = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${blocked.YQToken}`);
+      expect(stored.body.data.list.filter((message) => message.role === 'user').map((message) => message.msg)).toEqual(['before the rule']);
+
+      // A draft of the blocked visitor never reaches the agents; the served visitor's, sent after it, does.
+      blockedSocket.send({ code: '8011', data: { text: 'blocked draft' } });
+      servedSocket.send({ code: '8011', data: { text: 'served draft' } });
+      await admins.until(() => framesOf(admins, '8011').find((frame) => (frame.data as { text: string }).text === 'served draft'));
+      expect(JSON.stringify(framesOf(admins, '8011'))).not.toContain('blocked draft');
+
+      const contact = await server.post('/api/visitor/contact', { YQToken: blocked.YQToken, name: 'Blocked' });
+      expect(contact.status).toBe(403);
+      expect(contact.body.msg).toBe('Sorry, online chat is not available in your region');
+      const letter = { name: 'Li', content: 'please call me' };
+      expect((await server.post('/api/visitor/letter', { ...letter, YQToken: blocked.YQToken })).status).toBe(403);
+      // Without a credential the letter is judged by the address it comes from.
+      const anonymous = await server.post('/api/visitor/letter', letter, { headers: { 'x-forwarded-for': SHENZHEN } });
+      expect(anonymous.status).toBe(403);
+      const form = new FormData();
+      form.append('YQToken', blocked.YQToken);
+      form.append('file', new Blob(['plain words']), 'notes.txt');
+      const upload = await fetch(`${server.url}/api/visitor/upload`, { method: 'POST', body: form, headers: { 'accept-language': 'en' } });
+      expect(upload.status).toBe(403);
+      expect(((await upload.json()) as { msg: string }).msg).toBe('Sorry, online chat is not available in your region');
+
+      // Visitors elsewhere write as before.
+      expect((await say(served.YQToken, 'still here')).status).toBe(200);
+      expect((await server.post('/api/visitor/contact', { YQToken: served.YQToken, name: 'Wang' })).status).toBe(200);
+      expect((await server.post('/api/visitor/letter', letter, { headers: { 'x-forwarded-for': NANJING } })).status).toBe(200);
+      const servedForm = new FormData();
+      servedForm.append('YQToken', served.YQToken);
+      servedForm.append('file', new Blob(['plain words']), 'notes.txt');
+      expect((await fetch(`${server.url}/api/visitor/upload`, { method: 'POST', body: servedForm })).status).toBe(200);
+    } finally {
+      await saveRules([]);
+    }
+    // Lifted, the same conversation goes on with no gap where the refused message was.
+    const resumed = await say(blocked.YQToken, 'after the rule was lifted');
+    expect(resumed.status).toBe(200);
+    const after = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${blocked.YQToken}`);
+    const seqs = after.body.data.list.map((message) => message.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    expect(after.body.data.list.at(-1)?.msg).toBe('after the rule was lifted');
+    for (const socket of [admins, blockedSocket, servedSocket]) socket.close();
+  });
+
   it('tip: a city rule shows its text to the city’s visitors, who chat as usual; abroad has a code of its own', async () => {
     await saveRules([
       { codes: ['320100'], action: 'tip', text: 'Hello, Nanjing!' },

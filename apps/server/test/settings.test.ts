@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { SETTINGS_PAGES, type SettingsPage, settingsDefaults, type WidgetSettings } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { RedisBus } from '../src/realtime/bus.js';
-import { visitor } from './chat-harness.js';
+import { agentSocket, onlyId, visitor } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
 import { smtpListener } from './smtp.js';
 import { TestSocket } from './sockets.js';
@@ -313,6 +315,61 @@ describe('retentionDays', () => {
     } finally {
       await server.post('/api/settings/softwareSetting', {}, { token: admin });
       guest.socket.close();
+    }
+  });
+
+  it('removes the files that only purged messages showed, and keeps a file still shown in a kept conversation', async () => {
+    const old = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    const desk = await agentSocket(server, admin);
+    const leaving = await visitor(server);
+    const staying = await visitor(server);
+    await leaving.say('here is my screenshot');
+    await staying.say('hello');
+    const upload = async (path: string) => {
+      const form = new FormData();
+      // A PNG's signature is all the upload's type sniffing needs.
+      form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' }), 'shot.png');
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: { url: string } }).data.url;
+    };
+    const screenshot = await upload(`/api/visitor/upload?YQToken=${leaving.credential}`);
+    const shot = await server.post('/api/visitor/message', {
+      YQToken: leaving.credential,
+      msg: screenshot,
+      onlyID: onlyId(),
+      type: 'image',
+    });
+    expect(shot.status).toBe(200);
+    // The agent sends one price list to both visitors: one message of it outlives the purge.
+    const priceList = await upload('/api/talk/upload');
+    for (const to of [leaving, staying]) {
+      const sent = await server.post(
+        '/api/talk/send',
+        { YQToken: to.id, msg: priceList, onlyID: onlyId(), type: 'image' },
+        { token: admin },
+      );
+      expect(sent.status).toBe(200);
+    }
+    expect((await server.post('/api/talk/end', { YQToken: leaving.id }, { token: admin })).status).toBe(200);
+
+    const { db } = server.storage;
+    const leavingRow = await db.selectFrom('visitors').select('id').where('public_id', '=', leaving.id).executeTakeFirstOrThrow();
+    await db.updateTable('messages').set({ created_at: old }).where('visitor_id', '=', leavingRow.id).execute();
+    await db.updateTable('conversations').set({ ended_at: old }).where('visitor_id', '=', leavingRow.id).execute();
+    const onDisk = (url: string) => existsSync(join(server.config.dataDir, 'uploads', url.split('/')[3] ?? ''));
+    expect(onDisk(screenshot)).toBe(true);
+
+    await server.post('/api/settings/softwareSetting', { retentionDays: 30 }, { token: admin });
+    try {
+      await waitFor(() => !onDisk(screenshot), 10_000, 'the purged screenshot removed from disk');
+      expect((await fetch(server.url + screenshot)).status).toBe(404);
+      expect(await db.selectFrom('messages').select('id').where('visitor_id', '=', leavingRow.id).execute()).toEqual([]);
+      expect(onDisk(priceList)).toBe(true);
+      expect((await fetch(server.url + priceList)).status).toBe(200);
+    } finally {
+      await server.post('/api/settings/softwareSetting', {}, { token: admin });
+      for (const socket of [desk, leaving.socket, staying.socket]) socket.close();
     }
   });
 });

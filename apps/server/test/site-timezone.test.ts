@@ -1,7 +1,9 @@
-import type { ListData, LoginRecord, UserInfo } from '@parley/protocol';
+import type { ListData, LoginRecord, UserInfo, VisitorInit, WidgetSettings } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { framesOf } from './chat-harness.js';
 import { APP_ROOT, createAgent, startTestServer, type TestServer } from './harness.js';
+import { TestSocket } from './sockets.js';
 
 let server: TestServer;
 let admin: string;
@@ -56,5 +58,25 @@ describe('GET /api/record/getList by site day', () => {
   it('still takes ISO instants as they are', async () => {
     expect(await lateOwl('from=2026-11-22T09:30:00Z&to=2026-11-22T09:30:00Z')).toEqual(['2026-11-22T09:30:00.000Z']);
     expect(await lateOwl('from=2026-11-22T09:30:00.001Z')).toEqual([]);
+  });
+});
+
+describe('the widget’s settings', () => {
+  it('carry the site’s zone, in which the widget reads the invitation’s days and hours; a saved zone reaches open widgets', async () => {
+    const init = await server.post<VisitorInit>('/api/visitor/init', { url: 'https://shop.example/', lang: 'en' });
+    expect(init.body.data.settings.timeZone).toBe('Pacific/Honolulu');
+    const socket = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${init.body.data.YQToken}`);
+    try {
+      expect((await server.post('/api/settings/softwareSetting', { timezone: 'Asia/Shanghai' }, { token: admin })).status).toBe(200);
+      const pushed = await socket.until(() =>
+        framesOf(socket, '2020')
+          .map((frame) => frame.data as WidgetSettings)
+          .find((settings) => settings.timeZone === 'Asia/Shanghai'),
+      );
+      expect(pushed.timeZone).toBe('Asia/Shanghai');
+    } finally {
+      await server.post('/api/settings/softwareSetting', {}, { token: admin });
+      socket.close();
+    }
   });
 });

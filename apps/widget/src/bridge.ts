@@ -19,6 +19,8 @@ export interface LauncherLook {
   height: number;
   title: string;
   lang: 'zh' | 'en';
+  /** The site's time zone, in which the invitation's days and hours are read. */
+  timeZone: string;
 }
 
 /** Loader → chat window. */

@@ -136,6 +136,29 @@ test('the invitation comes after its delay and opens the chat', async ({ page, r
   await expect(page.locator('parley-widget .w')).toBeVisible();
 });
 
+test('the invitation’s days are the site’s: a visitor whose own clock is already on another day is invited', async ({
+  browser,
+  request,
+}) => {
+  // Kiritimati (UTC+14) and Pago Pago (UTC-11) are 25 hours apart: never on the same weekday.
+  const siteZone = 'Pacific/Kiritimati';
+  const siteDay = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(
+    new Intl.DateTimeFormat('en-US', { timeZone: siteZone, weekday: 'short' }).format(new Date()),
+  );
+  await changeSettings(request, 'softwareSetting', (value) => ({ ...value, timezone: siteZone }));
+  await changeSettings(request, 'invitationBox', (value) => ({
+    ...value,
+    pc: { ...value.pc, enabled: true, delaySeconds: 1, text: 'Open on the site’s day', days: [siteDay] },
+  }));
+  const context = await browser.newContext({ timezoneId: 'Pacific/Pago_Pago' });
+  const page = await context.newPage();
+  await page.goto(shop.url);
+  await expect(launcher(page)).toBeVisible();
+  expect(await page.evaluate(() => new Date().getDay())).not.toBe(siteDay);
+  await expect(page.locator('parley-widget .i')).toContainText('Open on the site’s day');
+  await context.close();
+});
+
 test('a change of settings reaches an open page at once (2020), without a reload', async ({ page, request }) => {
   await page.goto(shop.url);
   await expect(launcher(page)).toBeVisible();
@@ -210,4 +233,37 @@ test('a blocked region sees its text and no composer', async ({ browser, request
   await expect(chat(page).locator('.composer textarea')).toHaveCount(0);
   await expect(chat(page).locator('form.letter')).toHaveCount(0);
   await context.close();
+});
+
+test('a region blocked while its visitor chats: the open window turns to the region’s text, and the server refuses what is still sent', async ({
+  browser,
+  request,
+}) => {
+  const agent = await onlineAgent(browser, request, BASE_URL);
+  const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '120.24.78.68' } });
+  const page = await context.newPage();
+  await page.goto(shop.url);
+  await launcher(page).click();
+  const composer = chat(page).locator('.composer textarea');
+  await composer.fill('Hello from Shenzhen');
+  await composer.press('Enter');
+  await expect(chat(page).getByText('Hello from Shenzhen')).toBeVisible();
+  const token = await chat(page)
+    .locator('body')
+    .evaluate(() => Object.entries(localStorage).find(([key]) => key.startsWith('parley:yq:'))?.[1] ?? '');
+  expect(token).not.toBe('');
+
+  await changeSettings(request, 'region', () => ({
+    rules: [{ codes: ['440000'], action: 'block', text: 'Chat is not offered in your region.' }],
+  }));
+  await expect(chat(page).getByText('Chat is not offered in your region.')).toBeVisible();
+  await expect(composer).toHaveCount(0);
+  const refused = await context.request.post(`${BASE_URL}/api/visitor/message`, {
+    data: { YQToken: token, msg: 'sent anyway', onlyID: 'e2e-blocked-1' },
+    headers: { 'accept-language': 'en' },
+  });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as Envelope<null>).msg).toBe('Sorry, online chat is not available in your region');
+  await context.close();
+  await agent.close();
 });

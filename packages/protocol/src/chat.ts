@@ -149,6 +149,8 @@ export interface WidgetSettings {
   upload: { enabled: boolean; maxBytes: number; types: string[] };
   /** A blocked region may not chat and is shown `text`; a tip region is shown `text` alone. */
   region: { blocked: boolean; text: string };
+  /** The site's time zone (IANA): the invitation's days and hours are read on its clocks, not the visitor's. */
+  timeZone: string;
 }
 
 /** A visitor credential: 128 random bits or more, base64url. Known only to the visitor's browser. */

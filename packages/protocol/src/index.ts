@@ -2,6 +2,7 @@ export * from './access.js';
 export * from './api.js';
 export * from './back-office.js';
 export * from './chat.js';
+export * from './clock.js';
 export * from './endpoints.js';
 export * from './permissions.js';
 export * from './records.js';

@@ -76,6 +76,14 @@ describe('toWidgetSettings', () => {
     expect(outside.workHours).toEqual({ enabled: true, open: false, offlineText: 'closed now' });
   });
 
+  it('gives the widget the site’s zone: the software page’s, else the server’s; the work hours’ own zone does not move it', () => {
+    const pages = pagesWith({ windowSetting: { workHours: { enabled: false, timezone: 'Europe/Paris', days: [], offlineText: '' } } });
+    expect(toWidgetSettings(pages, { lang: 'en', online: true, siteTimeZone: 'Pacific/Honolulu' }).timeZone).toBe('Pacific/Honolulu');
+    const named = pagesWith({ softwareSetting: { timezone: 'Asia/Shanghai' } });
+    expect(toWidgetSettings(named, { lang: 'en', online: true, siteTimeZone: 'Pacific/Honolulu' }).timeZone).toBe('Asia/Shanghai');
+    expect(toWidgetSettings(settingsDefaults, { lang: 'en', online: true }).timeZone).toBe('UTC');
+  });
+
   it('blocks a visitor whose region a block rule names, and tips one a tip rule names', () => {
     const pages = pagesWith({
       region: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WidgetSettings } from './chat.js';
+import { weekTimeIn } from './clock.js';
 import { endpointGroup, returns } from './endpoint.js';
 import { line, multiline } from './strings.js';
 import { MAX_MESSAGE_LENGTH } from './text.js';
@@ -353,20 +354,9 @@ export function localized(value: string, lang: WidgetLanguage): string {
   return lang === 'en' ? (ENGLISH_DEFAULTS[value] ?? value) : value;
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 /** Whether `now` falls in one of the work-hour spans, read in `zone`. */
 export function withinWorkHours(days: readonly { day: number; from: string; to: string }[], zone: string, now: Date): boolean {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(now);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const day = WEEKDAYS.indexOf(part('weekday'));
-  const time = `${part('hour')}:${part('minute')}`;
+  const { day, time } = weekTimeIn(zone, now);
   return days.some((span) => span.day === day && span.from <= time && time < span.to);
 }
 
@@ -381,7 +371,8 @@ export function toWidgetSettings(pages: AllSettings, context: WidgetContext): Wi
   const style = pages.windowStyle;
   const window = pages.windowSetting;
   const hours = window.workHours;
-  const zone = hours.timezone || pages.softwareSetting.timezone || context.siteTimeZone || 'UTC';
+  const siteZone = pages.softwareSetting.timezone || context.siteTimeZone || 'UTC';
+  const zone = hours.timezone || siteZone;
   const workingNow = !hours.enabled || withinWorkHours(hours.days, zone, context.now ?? new Date());
   const rule = regionRuleFor(pages, context.region);
   const blocked = rule?.action === 'block';
@@ -430,6 +421,7 @@ export function toWidgetSettings(pages: AllSettings, context: WidgetContext): Wi
       types: uploads ? [...UPLOAD_IMAGE_TYPES, ...UPLOAD_FILE_TYPES] : [],
     },
     region: { blocked, text: regionText },
+    timeZone: siteZone,
   };
 }
 

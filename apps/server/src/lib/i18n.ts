@@ -48,6 +48,7 @@ const messages = {
   noticeLetters: { zh: '{count} 条未读留言', en: 'Unread leave-messages: {count}' },
   noticeLettersTitle: { zh: '访客留言', en: 'Leave-messages' },
   noticeRegistrationsTitle: { zh: '待审核账号', en: 'Accounts to approve' },
+  regionBlocked: { zh: '抱歉，您所在的地区暂不提供在线咨询服务', en: 'Sorry, online chat is not available in your region' },
   visitorUploadsOff: { zh: '此站点未开放访客上传文件', en: 'Visitors may not upload files on this site' },
   originNotAllowed: { zh: '此网站未获准嵌入在线客服', en: 'This website is not allowed to embed the chat' },
   visitorUnknown: { zh: '访客身份无效，请刷新页面', en: 'Unknown visitor, please reload the page' },

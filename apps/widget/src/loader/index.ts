@@ -260,8 +260,9 @@ function start(origin: string, link: string | null): void {
     const style = look.invitation[device()];
     const wait = nextInvitationIn(style, shownTimes());
     if (wait === null) return;
+    const zone = look.timeZone;
     inviteTimer = setTimeout(() => {
-      if (!open && !invite.classList.contains('on') && invitationAllowedAt(style, new Date())) {
+      if (!open && !invite.classList.contains('on') && invitationAllowedAt(style, new Date(), zone)) {
         safeStorage('sessionStorage', INVITED_KEY, String(shownTimes() + 1));
         showInvitation();
       }

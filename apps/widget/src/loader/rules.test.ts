@@ -34,12 +34,26 @@ describe('loader rules', () => {
     expect(nextInvitationIn({ ...invitation, enabled: false }, 0)).toBeNull();
   });
 
-  it('shows the invitation only on its days and hours', () => {
-    const mondayTen = new Date(2026, 10, 23, 10, 15);
-    expect(invitationAllowedAt(invitation, mondayTen)).toBe(true);
-    expect(invitationAllowedAt({ ...invitation, days: [1], hours: { from: '09:00', to: '11:00' } }, mondayTen)).toBe(true);
-    expect(invitationAllowedAt({ ...invitation, days: [0, 6] }, mondayTen)).toBe(false);
-    expect(invitationAllowedAt({ ...invitation, hours: { from: '14:00', to: '18:00' } }, mondayTen)).toBe(false);
+  it('shows the invitation only on its days and hours, read on the site’s clocks', () => {
+    // Monday 10:15 in Shanghai, still Sunday 21:15 in New York.
+    const instant = new Date('2026-11-23T02:15:00Z');
+    const mondayMorning = { ...invitation, days: [1], hours: { from: '09:00', to: '11:00' } };
+    expect(invitationAllowedAt(invitation, instant, 'Asia/Shanghai')).toBe(true);
+    expect(invitationAllowedAt(mondayMorning, instant, 'Asia/Shanghai')).toBe(true);
+    expect(invitationAllowedAt(mondayMorning, instant, 'America/New_York')).toBe(false);
+    expect(invitationAllowedAt({ ...invitation, days: [0], hours: { from: '20:00', to: '22:00' } }, instant, 'America/New_York')).toBe(
+      true,
+    );
+    expect(invitationAllowedAt({ ...invitation, days: [0, 6] }, instant, 'Asia/Shanghai')).toBe(false);
+    expect(invitationAllowedAt({ ...invitation, hours: { from: '14:00', to: '18:00' } }, instant, 'Asia/Shanghai')).toBe(false);
+    // The end of a span is outside it.
+    expect(invitationAllowedAt({ ...invitation, hours: { from: '09:00', to: '10:15' } }, instant, 'Asia/Shanghai')).toBe(false);
+  });
+
+  it('falls back to the visitor’s clock for a zone the browser does not know', () => {
+    const now = new Date();
+    expect(invitationAllowedAt({ ...invitation, days: [now.getDay()] }, now, 'Nowhere/Unknown')).toBe(true);
+    expect(invitationAllowedAt({ ...invitation, days: [(now.getDay() + 1) % 7] }, now, 'Nowhere/Unknown')).toBe(false);
   });
 
   it('links float navigation items safely', () => {

@@ -2,6 +2,7 @@
  * The loader's decisions that do not touch the page: which device's settings apply, when an invitation
  * may show, and what a float navigation item links to. Kept apart so they are tested without a page.
  */
+import { weekTimeIn } from '@parley/protocol';
 import type { FloatNavigationSettings, InvitationSettings } from '../bridge';
 
 /** Phones and small tablets get the `mobile` settings; the window then fills the screen. */
@@ -19,12 +20,21 @@ export function clampPx(value: number, max: number): number {
   return Number.isFinite(value) ? Math.min(Math.max(0, Math.round(value)), max) : 0;
 }
 
-/** Whether the invitation may show at this moment: on its days and in its hours, if it names any. */
-export function invitationAllowedAt(style: InvitationSettings, now: Date): boolean {
-  if (style.days?.length && !style.days.includes(now.getDay())) return false;
-  if (!style.hours) return true;
-  const time = `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
-  return style.hours.from <= time && time < style.hours.to;
+/**
+ * Whether the invitation may show at `now`: on its days and in its hours, if it names any, read on the
+ * site's clocks (`zone`) since the site sets them for when its agents work. A zone this browser does not
+ * know falls back to the visitor's own clock rather than keeping the invitation away for good.
+ */
+export function invitationAllowedAt(style: InvitationSettings, now: Date, zone: string): boolean {
+  let day = now.getDay();
+  let time = `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
+  try {
+    ({ day, time } = weekTimeIn(zone, now));
+  } catch {
+    // RangeError: an unknown zone.
+  }
+  if (style.days?.length && !style.days.includes(day)) return false;
+  return !style.hours || (style.hours.from <= time && time < style.hours.to);
 }
 
 /**

@@ -27,9 +27,9 @@ export class Routing {
     private readonly regions: RegionRouting,
   ) {}
 
-  /** Whether a region rule keeps the visitor from opening a conversation. */
-  blocked(tx: DbOrTx, visitorId: number): Promise<boolean> {
-    return this.regions.blocks(tx, visitorId);
+  /** Whether a region rule keeps visitors of this region (`region_code` of their row) from writing. */
+  blocked(regionCode: string): boolean {
+    return this.regions.blocks(regionCode);
   }
 
   /** Opens a conversation for a visitor without one, given to `agent` or waiting; the visitor as it is now. */

@@ -9,6 +9,7 @@ import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { AuthContext } from '../auth/service.js';
+import { regionBlocked } from '../regions/rules.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
 import { toVisit, toVisitor, visitorNickname } from '../visitors/views.js';
@@ -75,10 +76,12 @@ export class ConversationService {
         // Most messages join an open conversation: one statement takes the seq and reads the visitor.
         const tokenHash = hashToken(credential);
         let visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
+        // A region blocked while its visitor's conversation was open stops it too; throwing gives the seq back.
+        if (visitor && this.routing.blocked(visitor.region_code)) throw regionBlocked();
         let opened: { visitor: VisitorRow; agent: AgentRef | null } | undefined;
         if (!visitor) {
           const closed = await this.visitors.orFail(credential, tx);
-          if (await this.routing.blocked(tx, closed.id)) throw forbidden();
+          if (this.routing.blocked(closed.region_code)) throw regionBlocked();
           const agent = (await this.routing.pickAgent(tx, closed.id)) ?? null;
           await this.routing.open(tx, closed, agent);
           visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);

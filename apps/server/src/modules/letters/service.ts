@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import { isoNow, timeRange } from '../../lib/time.js';
 import type { AuthContext } from '../auth/service.js';
+import { lookUpRegion } from '../regions/ip-region.js';
 import type { VisitorService } from '../visitors/service.js';
 import type { LetterRepository, LetterRow } from './repository.js';
 
@@ -53,6 +54,8 @@ export class LetterService {
     ip: string,
   ): Promise<Saved> {
     const visitor = input.YQToken ? await this.visitors.byCredential(this.db, input.YQToken) : undefined;
+    // A letter sent without a credential is judged by the region of the address it came from.
+    this.visitors.refuseBlockedRegion(visitor ? visitor.region_code : lookUpRegion(ip).code);
     const contact = { name: input.name, phone: input.phone ?? '', email: input.email ?? '' };
     const id = await this.repo.insert({ visitor_id: visitor?.id ?? null, ...contact, content: input.content, ip, created_at: isoNow() });
     if (visitor) await this.visitors.rememberContact(visitor, contact);

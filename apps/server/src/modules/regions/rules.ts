@@ -1,5 +1,6 @@
 import { regionCodesOf, regionRuleFor, type SettingsOf } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
+import { ApiError } from '../../lib/errors.js';
 import type { VisitorRepository } from '../visitors/repository.js';
 
 type RegionRule = SettingsOf<'region'>['rules'][number];
@@ -8,9 +9,15 @@ type RegionRule = SettingsOf<'region'>['rules'][number];
 export interface RegionRouting {
   /** The agent a rule of the visitor's region assigns it to, if any. */
   assignedAgentOf(db: DbOrTx, visitorId: number): Promise<string | null>;
-  /** Whether a rule of the visitor's region keeps it from chatting. */
-  blocks(db: DbOrTx, visitorId: number): Promise<boolean>;
+  /**
+   * Whether a rule keeps visitors of this region (a visitor row's `region_code`) from writing. Answered
+   * from the cached page without a query, so every visitor write can afford to ask.
+   */
+  blocks(regionCode: string): boolean;
 }
+
+/** What a visitor of a blocked region is answered when it writes anyway (its widget shows the page's text). */
+export const regionBlocked = () => new ApiError(403, 'regionBlocked');
 
 /** The region page's rules, applied by the region code looked up from a visitor's address at init. */
 export class RegionRules implements RegionRouting {
@@ -36,7 +43,7 @@ export class RegionRules implements RegionRouting {
     return rule?.action === 'assign' ? (rule.serviceID ?? null) : null;
   }
 
-  async blocks(db: DbOrTx, visitorId: number): Promise<boolean> {
-    return (await this.ruleOfVisitor(db, visitorId))?.action === 'block';
+  blocks(regionCode: string): boolean {
+    return this.ruleFor(regionCode)?.action === 'block';
   }
 }

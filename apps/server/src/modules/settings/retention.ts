@@ -1,10 +1,12 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RetentionRepository } from './retention-repository.js';
 
 const DAY_MS = 86_400_000;
 
 /**
- * Keeps conversations, messages, visits and letters for `retentionDays` of the software settings page
+ * Keeps conversations, messages (with the files they show), visits and letters for `retentionDays` of the software settings page
  * (0 keeps them for ever): purged once a day, and at once when the page is saved, so a shorter period
  * shows without waiting a day. Every process may run it: deleting what is already gone is harmless.
  */
@@ -15,6 +17,8 @@ export class RetentionPurge {
   constructor(
     private readonly repo: RetentionRepository,
     private readonly retentionDays: () => number,
+    /** Where upload files are kept (DATA_DIR/uploads). */
+    private readonly uploadsDir: string,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
   ) {}
@@ -42,8 +46,14 @@ export class RetentionPurge {
     const days = this.retentionDays();
     if (days <= 0) return;
     try {
-      const purged = await this.repo.purgeBefore(new Date(this.now() - days * DAY_MS).toISOString());
-      this.log.info({ days, ...purged }, 'retention purge done');
+      const { files, ...purged } = await this.repo.purgeBefore(new Date(this.now() - days * DAY_MS).toISOString());
+      for (const name of files) {
+        // The row is gone: a file that cannot be removed now is removed by the upload sweep later.
+        await rm(join(this.uploadsDir, name), { force: true }).catch((error: unknown) =>
+          this.log.warn({ err: error }, 'a purged upload file could not be removed now'),
+        );
+      }
+      this.log.info({ days, ...purged, files: files.length }, 'retention purge done');
     } catch (error) {
       this.log.warn({ err: error }, 'retention purge failed');
     }

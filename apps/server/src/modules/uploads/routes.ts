@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/errors.js';
 import type { DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
+import { regionBlocked } from '../regions/rules.js';
 import { cleanName } from './names.js';
 import { addressKey, type Reservation, UploadQuota } from './quota.js';
 import { UploadRepository } from './repository.js';
@@ -23,6 +24,8 @@ import { FILE_NAME, TEMPORARY_PREFIX, UploadSweeper } from './sweep.js';
 export interface UploadSettings {
   maxBytes(): number;
   visitorUploads(): boolean;
+  /** Whether a region rule keeps visitors of this region (their row's `region_code`) from writing. */
+  regionBlocked(regionCode: string): boolean;
 }
 
 /** Uploads for chat messages, kept under DATA_DIR/uploads and served back with their sniffed type. */
@@ -114,11 +117,15 @@ export function uploadRoutes(
           }
         }
         const visitor = token.success
-          ? await db.selectFrom('visitors').select('id').where('token_hash', '=', hashToken(token.data)).executeTakeFirst()
+          ? await db.selectFrom('visitors').select(['id', 'region_code']).where('token_hash', '=', hashToken(token.data)).executeTakeFirst()
           : undefined;
         if (!visitor) {
           file.file.resume();
           throw new ApiError(401, 'visitorUnknown');
+        }
+        if (settings.regionBlocked(visitor.region_code)) {
+          file.file.resume();
+          throw regionBlocked();
         }
         return { visitor_id: visitor.id, agent_id: null };
       });

@@ -10,6 +10,7 @@ import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { LinkRouting } from '../links/service.js';
 import { lookUpRegion } from '../regions/ip-region.js';
+import { type RegionRouting, regionBlocked } from '../regions/rules.js';
 import type { SettingsService } from '../settings/service.js';
 import { parseSource, parseUserAgent } from './client-info.js';
 import type { VisitorRepository, VisitorRow } from './repository.js';
@@ -34,6 +35,7 @@ export class VisitorService {
     private readonly events: EventHub,
     private readonly links: LinkRouting,
     private readonly settings: Pick<SettingsService, 'all' | 'siteTimeZone'>,
+    private readonly regions: Pick<RegionRouting, 'blocks'>,
   ) {}
 
   private get db() {
@@ -158,9 +160,18 @@ export class VisitorService {
     return (await this.byCredential(this.db, credential))?.public_id;
   }
 
+  /**
+   * 403 when a region rule blocks the region (a visitor row's `region_code`, or the one looked up from an
+   * address): asked by every visitor write, since a rule saved later must hold for visitors already here.
+   */
+  refuseBlockedRegion(regionCode: string): void {
+    if (this.regions.blocks(regionCode)) throw regionBlocked();
+  }
+
   async typing(publicId: string, text: string): Promise<void> {
     const visitor = await this.repo.findByPublicId(this.db, publicId);
-    if (visitor) await this.events.emit('visitor.typing', { visitor, text });
+    // A blocked visitor's draft would reach agents as surely as a message: dropped like one refused.
+    if (visitor && !this.regions.blocks(visitor.region_code)) await this.events.emit('visitor.typing', { visitor, text });
   }
 
   /** Marks the visitor's widget open; agents hear of it when it was closed before. */
@@ -189,6 +200,7 @@ export class VisitorService {
   /** What the visitor says of themself in the pre-chat form; a field left out or empty keeps its value. */
   async contact(credential: string, given: { name?: string | undefined; phone?: string | undefined; email?: string | undefined }) {
     const visitor = await this.orFail(credential);
+    this.refuseBlockedRegion(visitor.region_code);
     const changes: { name?: string; phone?: string; email?: string } = {};
     if (given.name) changes.name = given.name;
     if (given.phone) changes.phone = given.phone;

@@ -11,5 +11,6 @@ export function lookOf(settings: WidgetSettings, title: string, lang: 'zh' | 'en
     height: settings.window.height,
     title,
     lang,
+    timeZone: settings.timeZone,
   };
 }
