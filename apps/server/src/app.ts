@@ -29,6 +29,10 @@ import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loadLoginKeys } from './modules/auth/rsa.js';
 import { AuthService } from './modules/auth/service.js';
+import { CensusRecorder } from './modules/census/recorder.js';
+import { CensusRepository } from './modules/census/repository.js';
+import { censusRoutes } from './modules/census/routes.js';
+import { CensusService } from './modules/census/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
 import { ConversationRepository } from './modules/conversations/repository.js';
@@ -162,6 +166,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
+  const censusRepo = new CensusRepository(db, storage.dialect);
+  new CensusRecorder(censusRepo, now).subscribe(events);
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
@@ -318,6 +324,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   integrationRoutes(route, new IntegrationService(links, () => publicBaseUrl(config, app.server)));
   navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() });
   homeRoutes(route, new HomeRepository(db), siteTimeZone, now);
+  censusRoutes(route, new CensusService(censusRepo, siteTimeZone, now));
   visitorRoutes(route, visitors, settings);
   settingsRoutes(route, settings);
   visitorConversationRoutes(route, conversations);
