@@ -156,7 +156,7 @@ export class CensusRepository {
     const day = this.localDay('v.created_at', span, zone);
     const { rows } = await sql<{ day: string; visitors: unknown; visits: unknown }>`
       select ${day} as day, count(distinct v.visitor_id) as visitors, count(*) as visits from visits v
-      where v.created_at >= ${span.from} and v.created_at < ${span.before} group by ${day}`.execute(this.db);
+      where v.created_at >= ${span.from} and v.created_at < ${span.before} group by 1`.execute(this.db);
     return rows.map((row) => ({ day: row.day, visitors: num(row.visitors), visits: num(row.visits) }));
   }
 
@@ -165,7 +165,7 @@ export class CensusRepository {
     const day = this.localDay('c.started_at', span, zone);
     const { rows } = await sql<{ day: string; conversations: unknown; rated: unknown; score_sum: unknown }>`
       select ${day} as day, count(*) as conversations, count(c.score) as rated, sum(c.score) as score_sum
-      from conversations c where c.started_at >= ${span.from} and c.started_at < ${span.before} group by ${day}`.execute(this.db);
+      from conversations c where c.started_at >= ${span.from} and c.started_at < ${span.before} group by 1`.execute(this.db);
     const medians = await this.median(sql`${day}`, sql.ref('c.first_response_ms'), span);
     return rows.map((row) => ({
       day: row.day,
@@ -181,7 +181,7 @@ export class CensusRepository {
    * out), in SQL: the middle row, or the mean of the two middle rows, of each group.
    */
   private async median(group: RawBuilder<unknown>, value: RawBuilder<unknown>, span: Span): Promise<Map<string, number>> {
-    const { rows } = await sql<{ k: string | null; m: unknown }>`
+    const { rows } = await sql<{ k: unknown; m: unknown }>`
       select k, avg(x) as m from (
         select ${group} as k, ${value} as x,
           row_number() over (partition by ${group} order by ${value}) as rn,
@@ -189,7 +189,7 @@ export class CensusRepository {
         from conversations c
         where c.started_at >= ${span.from} and c.started_at < ${span.before} and ${value} is not null
       ) t where rn * 2 >= n and rn * 2 <= n + 2 group by k`.execute(this.db);
-    return new Map(rows.map((row) => [row.k ?? '', Math.round(num(row.m))]));
+    return new Map(rows.map((row) => [String(row.k ?? ''), Math.round(num(row.m))]));
   }
 
   /** Visitors with a visit, visits, conversations, visitors who began one, ratings and the median first response. */
