@@ -31,6 +31,10 @@ import { loadLoginKeys } from './modules/auth/rsa.js';
 import { AuthService } from './modules/auth/service.js';
 import { ConversationTimers } from './modules/auto-answers/timers.js';
 import { TimerRepository } from './modules/auto-answers/timers-repository.js';
+import { CensusRecorder } from './modules/census/recorder.js';
+import { CensusRepository } from './modules/census/repository.js';
+import { censusRoutes } from './modules/census/routes.js';
+import { CensusService } from './modules/census/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
 import { ConversationRepository } from './modules/conversations/repository.js';
@@ -173,6 +177,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
+  const censusRepo = new CensusRepository(db, storage.dialect);
+  new CensusRecorder(censusRepo, now).subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules);
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
@@ -364,6 +370,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   integrationRoutes(route, new IntegrationService(links, () => publicBaseUrl(config, app.server)));
   navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() });
   homeRoutes(route, new HomeRepository(db), siteTimeZone, now);
+  censusRoutes(route, new CensusService(censusRepo, siteTimeZone, now));
   visitorRoutes(route, visitors, settings);
   settingsRoutes(route, settings);
   visitorConversationRoutes(route, conversations);

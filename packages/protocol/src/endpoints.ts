@@ -21,6 +21,7 @@ import {
   type UserInfo,
 } from './api.js';
 import { backOfficeEndpoints } from './back-office.js';
+import { censusEndpoints } from './census.js';
 import {
   type AgentPeer,
   agentMessageBody,
@@ -158,6 +159,7 @@ export const endpoints = {
   ...backOfficeEndpoints,
   ...settingsEndpoints,
   ...robotEndpoints,
+  ...censusEndpoints,
 };
 
 export type Endpoints = typeof endpoints;

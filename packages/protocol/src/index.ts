@@ -1,6 +1,7 @@
 export * from './access.js';
 export * from './api.js';
 export * from './back-office.js';
+export * from './census.js';
 export * from './chat.js';
 export * from './clock.js';
 export * from './endpoints.js';

@@ -95,6 +95,8 @@ export interface VisitorsTable {
   last_seen_at: string;
   /** The chat link the visitor first arrived through; null when none, or once that link is deleted. */
   link_id: number | null;
+  /** The referrer's host, '' for none: the source when no chat link names one. */
+  source: Generated<string>;
 }
 
 export interface MessagesTable {
@@ -129,6 +131,27 @@ export interface ConversationsTable {
   comment: string;
   started_at: string;
   ended_at: string | null;
+  /** Messages other than tips, kept as they are stored (statistics). */
+  messages: Generated<number>;
+  /** From the visitor's first message to the first agent answer after it; null until there is one. */
+  first_response_ms: Generated<number | null>;
+}
+
+/** Every change of an agent's availability as the statistics see it: online, hidden or offline. */
+export interface AgentStateLogTable {
+  id: Generated<number>;
+  agent_uuid: string;
+  state: string;
+  at: string;
+}
+
+/** A conversation handed from one agent (or the queue: null) to another. */
+export interface ConversationTransfersTable {
+  id: Generated<number>;
+  conversation_id: number;
+  from_service_id: string | null;
+  to_service_id: string;
+  at: string;
 }
 
 /** A timed auto answer of an open conversation; at most one row per visitor and kind. */
@@ -273,4 +296,6 @@ export interface Database {
   links: LinksTable;
   settings: SettingsTable;
   robot_asks: RobotAsksTable;
+  agent_state_log: AgentStateLogTable;
+  conversation_transfers: ConversationTransfersTable;
 }

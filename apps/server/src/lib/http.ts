@@ -44,8 +44,11 @@ interface RouteBase {
   onInvalidInput?(req: FastifyRequest): Promise<void>;
 }
 
-/** A handler answers its row's response type (rows typed `void` answer `data: null`). */
-type Answer<K extends Endpoint> = ResponseOf<K> | Promise<ResponseOf<K>>;
+/**
+ * A handler answers its row's response type (rows typed `void` answer `data: null`), or the reply itself
+ * once it has answered through it in another format (a row's `format=csv`, say).
+ */
+type Answer<K extends Endpoint> = ResponseOf<K> | FastifyReply | Promise<ResponseOf<K> | FastifyReply>;
 
 export interface PublicRoute<K extends Endpoint> extends RouteBase {
   access: 'public';
@@ -143,7 +146,7 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
         const data =
           def.access === 'public' ? await def.handler(base) : context ? await def.handler({ ...base, auth: context }) : undefined;
         // A raw endpoint has answered through `reply` itself (a file, a stream).
-        if (spec.raw) return reply;
+        if (spec.raw || data === reply) return reply;
         return ok(data ?? null);
       },
     });

@@ -120,3 +120,8 @@ export function timeRange(from: string | undefined, to: string | undefined, time
 export function formatInZone(iso: string, timeZone: string): string {
   return new Date(wallTime(Date.parse(iso), timeZone)).toISOString().slice(0, 19).replace('T', ' ');
 }
+
+/** Minutes the site's clock is ahead of UTC at an instant (negative west of Greenwich). */
+export function utcOffsetMinutes(instant: number, timeZone: string): number {
+  return Math.round(offsetAt(instant, timeZone) / 60_000);
+}

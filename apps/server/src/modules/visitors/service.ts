@@ -8,6 +8,7 @@ import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
+import { sourceOf } from '../history/views.js';
 import type { LinkRouting } from '../links/service.js';
 import { lookUpRegion } from '../regions/ip-region.js';
 import { type RegionRouting, regionBlocked } from '../regions/rules.js';
@@ -87,6 +88,7 @@ export class VisitorService {
         browser: agent.browser,
         device: agent.device,
         referrer: (input.referrer ?? '').slice(0, 2048),
+        source: sourceOf(input.referrer ?? '').slice(0, 255),
         engine: source.engine,
         keyword: source.keyword,
         first_url: input.url,

@@ -1,0 +1,317 @@
+import { ABROAD_REGION_CODE, type CensusDim } from '@parley/protocol';
+import { type RawBuilder, sql } from 'kysely';
+import type { DialectName } from '../../db/dialect.js';
+import type { Db } from '../../db/index.js';
+import { consoleOpen } from '../../db/presence.js';
+import { utcOffsetMinutes } from '../../lib/time.js';
+
+/** A half-open span of stored times: `from` inclusive, `before` exclusive, ISO 8601 UTC. */
+export interface Span {
+  from: string;
+  before: string;
+}
+
+/** The grouping key of each dimension over `visitors u` (and `links l` for the source); never from input. */
+const DIM_KEYS: Record<CensusDim, string> = {
+  engine: 'u.engine',
+  keyword: 'u.keyword',
+  platform: 'u.platform',
+  // China by province (the first two digits of the code); abroad by country, as the address told it.
+  area: `case when u.region_code = '${ABROAD_REGION_CODE}' then u.region when u.region_code = '' then '' else substr(u.region_code, 1, 2) end`,
+  source: `coalesce(l.name, u.source)`,
+};
+
+const HOUR_MS = 3_600_000;
+
+const num = (value: unknown): number => Number(value ?? 0);
+
+/** SQL only: the statistics' reads over the raw tables and the few columns kept for them, and their writes. */
+export class CensusRepository {
+  constructor(
+    readonly db: Db,
+    private readonly dialect: DialectName,
+  ) {}
+
+  // ——— Writes, as the events happen ———
+
+  /** Records a state unless it is the agent's last recorded one already. */
+  async logState(uuid: string, state: string, at: string): Promise<void> {
+    const last = await this.db
+      .selectFrom('agent_state_log')
+      .select('state')
+      .where('agent_uuid', '=', uuid)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (last?.state === state) return;
+    await this.db.insertInto('agent_state_log').values({ agent_uuid: uuid, state, at }).execute();
+  }
+
+  async logTransfer(visitorId: number, from: string | null, to: string, at: string): Promise<void> {
+    const conversation = await this.db
+      .selectFrom('conversations')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!conversation) return;
+    await this.db
+      .insertInto('conversation_transfers')
+      .values({ conversation_id: conversation.id, from_service_id: from, to_service_id: to, at })
+      .execute();
+  }
+
+  /** Counts a message in its conversation; an agent's answer (`answeredAt`) may be its first response. */
+  async countMessage(visitorId: number, seq: number, answeredAt: string | null): Promise<void> {
+    const conversation = await this.db
+      .selectFrom('conversations')
+      .select(['id', 'first_seq', 'first_response_ms'])
+      .where('visitor_id', '=', visitorId)
+      .where('first_seq', '<=', seq)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!conversation) return;
+    await this.db
+      .updateTable('conversations')
+      .set((eb) => ({ messages: eb('messages', '+', 1) }))
+      .where('id', '=', conversation.id)
+      .execute();
+    if (!answeredAt || conversation.first_response_ms !== null) return;
+    const asked = await this.db
+      .selectFrom('messages')
+      .select('created_at')
+      .where('visitor_id', '=', visitorId)
+      .where('role', '=', 'user')
+      .where('seq', '>=', conversation.first_seq)
+      .where('seq', '<', seq)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    if (!asked) return;
+    await this.db
+      .updateTable('conversations')
+      .set({ first_response_ms: Math.max(0, Date.parse(answeredAt) - Date.parse(asked.created_at)) })
+      .where('id', '=', conversation.id)
+      .where('first_response_ms', 'is', null)
+      .execute();
+  }
+
+  // ——— Reads ———
+
+  /**
+   * The site's day of a stored time, in SQL. PostgreSQL knows the zones; for SQLite the span is cut where
+   * the zone's offset changes (daylight saving: a few cuts a year), each piece shifted by its own offset.
+   */
+  private localDay(column: string, span: Span, zone: string): RawBuilder<string> {
+    const ref = sql.ref(column);
+    if (this.dialect === 'postgres') return sql<string>`to_char((${ref})::timestamptz at time zone ${zone}, 'YYYY-MM-DD')`;
+    const pieces = offsetPieces(span, zone);
+    const shift = (minutes: number) => sql.lit(`${minutes >= 0 ? '+' : ''}${minutes} minutes`);
+    const last = pieces[pieces.length - 1];
+    if (!last || pieces.length === 1) return sql<string>`date(${ref}, ${shift(last?.offset ?? 0)})`;
+    const branches = pieces.slice(0, -1).map((piece) => sql`when ${ref} < ${sql.lit(piece.until)} then ${shift(piece.offset)}`);
+    return sql<string>`date(${ref}, case ${sql.join(branches, sql` `)} else ${shift(last.offset)} end)`;
+  }
+
+  /** Milliseconds from one stored time to another, in SQL. */
+  private msBetween(later: string, earlier: string): RawBuilder<number> {
+    if (this.dialect === 'postgres') {
+      return sql<number>`(extract(epoch from (${sql.ref(later)})::timestamptz - (${sql.ref(earlier)})::timestamptz) * 1000)`;
+    }
+    return sql<number>`((julianday(${sql.ref(later)}) - julianday(${sql.ref(earlier)})) * 86400000)`;
+  }
+
+  /** Visitors and visits by the dimension, over visits in the span. */
+  async flowByDim(dim: CensusDim, span: Span) {
+    const { rows } = await sql<{ name: string | null; visitors: unknown; visits: unknown }>`
+      select ${sql.raw(DIM_KEYS[dim])} as name, count(distinct v.visitor_id) as visitors, count(*) as visits
+      from visits v join visitors u on u.id = v.visitor_id left join links l on l.id = u.link_id
+      where v.created_at >= ${span.from} and v.created_at < ${span.before}
+      group by ${sql.raw(DIM_KEYS[dim])}`.execute(this.db);
+    return rows.map((row) => ({ name: row.name ?? '', visitors: num(row.visitors), visits: num(row.visits) }));
+  }
+
+  /** Conversations begun in the span by the dimension, with messages and ratings. */
+  async talkByDim(dim: CensusDim, span: Span) {
+    const { rows } = await sql<{ name: string | null; conversations: unknown; messages: unknown; rated: unknown; score_sum: unknown }>`
+      select ${sql.raw(DIM_KEYS[dim])} as name, count(*) as conversations, sum(c.messages) as messages,
+        count(c.score) as rated, sum(c.score) as score_sum
+      from conversations c join visitors u on u.id = c.visitor_id left join links l on l.id = u.link_id
+      where c.started_at >= ${span.from} and c.started_at < ${span.before}
+      group by ${sql.raw(DIM_KEYS[dim])}`.execute(this.db);
+    return rows.map((row) => ({
+      name: row.name ?? '',
+      conversations: num(row.conversations),
+      messages: num(row.messages),
+      rated: num(row.rated),
+      scoreSum: num(row.score_sum),
+    }));
+  }
+
+  /** Distinct visitors and visits per site day. */
+  async visitsByDay(span: Span, zone: string) {
+    const day = this.localDay('v.created_at', span, zone);
+    const { rows } = await sql<{ day: string; visitors: unknown; visits: unknown }>`
+      select ${day} as day, count(distinct v.visitor_id) as visitors, count(*) as visits from visits v
+      where v.created_at >= ${span.from} and v.created_at < ${span.before} group by 1`.execute(this.db);
+    return rows.map((row) => ({ day: row.day, visitors: num(row.visitors), visits: num(row.visits) }));
+  }
+
+  /** Conversations per site day, with their rated count, score sum and median first response. */
+  async conversationsByDay(span: Span, zone: string) {
+    const day = this.localDay('c.started_at', span, zone);
+    const { rows } = await sql<{ day: string; conversations: unknown; rated: unknown; score_sum: unknown }>`
+      select ${day} as day, count(*) as conversations, count(c.score) as rated, sum(c.score) as score_sum
+      from conversations c where c.started_at >= ${span.from} and c.started_at < ${span.before} group by 1`.execute(this.db);
+    const medians = await this.median(sql`${day}`, sql.ref('c.first_response_ms'), span);
+    return rows.map((row) => ({
+      day: row.day,
+      conversations: num(row.conversations),
+      rated: num(row.rated),
+      scoreSum: num(row.score_sum),
+      firstResponseMs: medians.get(row.day) ?? null,
+    }));
+  }
+
+  /**
+   * The median of `value` per `group` over conversations begun in the span (rows where it is null left
+   * out), in SQL: the middle row, or the mean of the two middle rows, of each group.
+   */
+  private async median(group: RawBuilder<unknown>, value: RawBuilder<unknown>, span: Span): Promise<Map<string, number>> {
+    const { rows } = await sql<{ k: unknown; m: unknown }>`
+      select k, avg(x) as m from (
+        select ${group} as k, ${value} as x,
+          row_number() over (partition by ${group} order by ${value}) as rn,
+          count(*) over (partition by ${group}) as n
+        from conversations c
+        where c.started_at >= ${span.from} and c.started_at < ${span.before} and ${value} is not null
+      ) t where rn * 2 >= n and rn * 2 <= n + 2 group by k`.execute(this.db);
+    return new Map(rows.map((row) => [String(row.k ?? ''), Math.round(num(row.m))]));
+  }
+
+  /** Visitors with a visit, visits, conversations, visitors who began one, ratings and the median first response. */
+  async totals(span: Span) {
+    const visits = await sql<{ visitors: unknown; visits: unknown }>`
+      select count(distinct visitor_id) as visitors, count(*) as visits from visits
+      where created_at >= ${span.from} and created_at < ${span.before}`.execute(this.db);
+    const talks = await sql<{ conversations: unknown; talkers: unknown; messages: unknown; rated: unknown; score_sum: unknown }>`
+      select count(*) as conversations, count(distinct visitor_id) as talkers, sum(messages) as messages,
+        count(score) as rated, sum(score) as score_sum
+      from conversations where started_at >= ${span.from} and started_at < ${span.before}`.execute(this.db);
+    const medians = await this.median(sql`0`, sql.ref('c.first_response_ms'), span);
+    const v = visits.rows[0];
+    const t = talks.rows[0];
+    return {
+      visitors: num(v?.visitors),
+      visits: num(v?.visits),
+      conversations: num(t?.conversations),
+      talkers: num(t?.talkers),
+      messages: num(t?.messages),
+      rated: num(t?.rated),
+      scoreSum: num(t?.score_sum),
+      firstResponseMs: medians.get('0') ?? null,
+    };
+  }
+
+  /** Agents as the statistics list them: every account that is not waiting for approval. */
+  agents(presentSince: string) {
+    return this.db
+      .selectFrom('agents')
+      .select((eb) => ['agents.uuid', 'agents.nickname', 'agents.state', 'agents.disabled', consoleOpen(eb, presentSince).as('present')])
+      .where('agents.pending', '=', 0)
+      .orderBy('agents.id')
+      .execute();
+  }
+
+  /** Per agent: conversations begun in the span, messages, median first response and duration. */
+  async serviceTalk(span: Span) {
+    const { rows } = await sql<{ service_id: string; conversations: unknown; messages: unknown }>`
+      select service_id, count(*) as conversations, sum(messages) as messages from conversations
+      where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
+      group by service_id`.execute(this.db);
+    const firstResponse = await this.median(sql.ref('c.service_id'), sql.ref('c.first_response_ms'), span);
+    const duration = await this.median(
+      sql.ref('c.service_id'),
+      sql`case when c.ended_at is null then null else ${this.msBetween('c.ended_at', 'c.started_at')} end`,
+      span,
+    );
+    const transfers = await sql<{ service_id: string; transfers: unknown }>`
+      select from_service_id as service_id, count(*) as transfers from conversation_transfers
+      where at >= ${span.from} and at < ${span.before} and from_service_id is not null
+      group by from_service_id`.execute(this.db);
+    const handedOn = new Map(transfers.rows.map((row) => [row.service_id, num(row.transfers)]));
+    return new Map(
+      [...new Set([...rows.map((row) => row.service_id), ...handedOn.keys()])].map((id) => {
+        const row = rows.find((candidate) => candidate.service_id === id);
+        return [
+          id,
+          {
+            conversations: num(row?.conversations),
+            messages: num(row?.messages),
+            firstResponseMs: firstResponse.get(id) ?? null,
+            durationMs: duration.get(id) ?? null,
+            transfers: handedOn.get(id) ?? 0,
+          },
+        ];
+      }),
+    );
+  }
+
+  /** Per agent (and '' for conversations without one): ratings of conversations begun in the span, by score. */
+  async serviceEvaluate(span: Span) {
+    const { rows } = await sql<{ service_id: string | null; score: number; n: unknown }>`
+      select service_id, score, count(*) as n from conversations
+      where started_at >= ${span.from} and started_at < ${span.before} and score is not null
+      group by service_id, score`.execute(this.db);
+    return rows.map((row) => ({ serviceID: row.service_id ?? '', score: num(row.score), n: num(row.n) }));
+  }
+
+  /** Each agent's state as of `at` (the last change before it), for agents that have one. */
+  async statesBefore(at: string) {
+    const { rows } = await sql<{ agent_uuid: string; state: string }>`
+      select l.agent_uuid, l.state from agent_state_log l
+      where l.id = (select m.id from agent_state_log m where m.agent_uuid = l.agent_uuid and m.at < ${at}
+        order by m.at desc, m.id desc limit 1)`.execute(this.db);
+    return new Map(rows.map((row) => [row.agent_uuid, row.state]));
+  }
+
+  /** The changes within the span, in order. */
+  statesWithin(span: Span) {
+    return this.db
+      .selectFrom('agent_state_log')
+      .select(['agent_uuid', 'state', 'at'])
+      .where('at', '>=', span.from)
+      .where('at', '<', span.before)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+  }
+}
+
+/** The span cut where the zone's UTC offset changes: each piece's offset and where it ends. */
+export function offsetPieces(span: Span, zone: string): { offset: number; until: string }[] {
+  const start = Date.parse(span.from);
+  const end = Date.parse(span.before);
+  const pieces: { offset: number; until: string }[] = [];
+  let offset = utcOffsetMinutes(start, zone);
+  for (let at = start; at < end; at += HOUR_MS) {
+    const next = Math.min(at + HOUR_MS, end);
+    const after = utcOffsetMinutes(next, zone);
+    if (after === offset) continue;
+    // Somewhere in this hour the clocks changed: find the minute.
+    let low = at;
+    let high = next;
+    while (high - low > 60_000) {
+      const middle = low + Math.max(60_000, Math.floor((high - low) / 120_000) * 60_000);
+      if (utcOffsetMinutes(middle, zone) === offset) low = middle;
+      else high = middle;
+    }
+    pieces.push({ offset, until: new Date(high).toISOString() });
+    offset = after;
+  }
+  pieces.push({ offset, until: span.before });
+  return pieces;
+}
