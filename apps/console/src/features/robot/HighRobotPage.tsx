@@ -7,6 +7,7 @@ import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, upload } from '../../lib/api';
 import { toastSuccess } from '../../lib/feedback';
+import { routeTitle } from '../../lib/i18n';
 import { checkPage, type FieldPath, pathKey } from '../settings/kit/validate';
 import { highRobotKey, useHighRobot } from './queries';
 import '../settings/kit/settings.css';
@@ -245,7 +246,7 @@ export default function HighRobotPage() {
   const query = useHighRobot();
   return (
     <div className="page-card robot-high" data-testid="robot-high-page">
-      <Typography.Title level={4}>{t('route.highRobot')}</Typography.Title>
+      <Typography.Title level={4}>{routeTitle('highRobot')}</Typography.Title>
       {query.isPending ? (
         <Spin />
       ) : query.data ? (

@@ -3,6 +3,7 @@ import { Badge, Card, Skeleton, Statistic, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { routeTitle } from '../../lib/i18n';
 import { ASK_ROBOT_PATH, HIGH_ROBOT_PATH, useHighRobot, usePairCounts } from './queries';
 import './robot.css';
 
@@ -36,12 +37,12 @@ export default function RobotIndexPage() {
   const high = useHighRobot();
   return (
     <div className="page-card robot-index" data-testid="robot-index-page">
-      <Typography.Title level={4}>{t('route.robot')}</Typography.Title>
+      <Typography.Title level={4}>{routeTitle('robot')}</Typography.Title>
       <div className="robot-cards">
         <RobotCard
           to={ASK_ROBOT_PATH}
           icon={<MessageOutlined />}
-          title={t('route.askRobot')}
+          title={routeTitle('askRobot')}
           text={t('robots.index.askText')}
           testId="robot-card-ask"
         >
@@ -57,7 +58,7 @@ export default function RobotIndexPage() {
         <RobotCard
           to={HIGH_ROBOT_PATH}
           icon={<RobotOutlined />}
-          title={t('route.highRobot')}
+          title={routeTitle('highRobot')}
           text={t('robots.index.highText')}
           testId="robot-card-high"
         >
