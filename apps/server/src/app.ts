@@ -62,6 +62,9 @@ import { RecordRepository } from './modules/records/repository.js';
 import { recordRoutes } from './modules/records/routes.js';
 import { regionRoutes } from './modules/regions/routes.js';
 import { RegionRules } from './modules/regions/rules.js';
+import { RobotRepository } from './modules/robots/repository.js';
+import { robotRoutes } from './modules/robots/routes.js';
+import { RobotService } from './modules/robots/service.js';
 import { RoleRepository } from './modules/roles/repository.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { RoleService } from './modules/roles/service.js';
@@ -148,14 +151,19 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const agentSockets = new AgentSockets(bus);
   const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server));
   const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));
+  const settingsRepo = new SettingsRepository(db);
   const settings = new SettingsService(
-    new SettingsRepository(db),
+    settingsRepo,
     events,
     bus,
     (error) => app.log.error({ err: error }, 'settings reload failed'),
     config.siteTimeZone,
   );
   await settings.load();
+  const robots = new RobotService(db, new RobotRepository(db), settingsRepo, events, bus, (error) =>
+    app.log.error({ err: error }, 'robot settings reload failed'),
+  );
+  await robots.load();
   const siteTimeZone = () => settings.siteTimeZone();
   const visitorRepo = new VisitorRepository(db);
   const conversationRepo = new ConversationRepository(db);
@@ -313,6 +321,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   recordRoutes(route, new RecordRepository(db), siteTimeZone);
   friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db)));
   linkRoutes(route, links);
+  robotRoutes(route, robots);
   regionRoutes(route);
   personalRoutes(route, new PersonalService(new PersonalRepository(db), auth, () => settings.current('desktopSetting')));
   integrationRoutes(route, new IntegrationService(links, () => publicBaseUrl(config, app.server)));

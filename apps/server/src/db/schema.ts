@@ -227,6 +227,21 @@ export interface SettingsTable {
   updated_by: string | null;
 }
 
+/** A question-answer pair of the robot; `questions` holds its phrasings one per line. */
+export interface RobotAsksTable {
+  id: Generated<number>;
+  questions: string;
+  first_question: string;
+  answer: string;
+  image: string;
+  category: string;
+  enabled: number;
+  /** How many times the robot gave this answer. */
+  hits: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -245,4 +260,5 @@ export interface Database {
   friendly: FriendlyTable;
   links: LinksTable;
   settings: SettingsTable;
+  robot_asks: RobotAsksTable;
 }

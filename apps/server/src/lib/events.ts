@@ -40,6 +40,8 @@ export interface DomainEvents {
   'agent.stateChanged': { uuid: string; state: AgentState; online: boolean };
   /** A chat-window settings page was saved. */
   'settings.changed': { page: SettingsPage };
+  /** The robot's question-answer pairs, or its settings, were changed. */
+  'robots.changed': { what: 'pairs' | 'high' };
 }
 
 export type EventName = keyof DomainEvents;

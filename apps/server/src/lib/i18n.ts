@@ -97,6 +97,15 @@ const messages = {
     zh: '数据库暂时不可用，请稍后重试',
     en: 'The database is unavailable for the moment, please try again shortly',
   },
+  robotAskMissing: { zh: '问答不存在', en: 'No such question-answer pair' },
+  robotImportMissing: { zh: '请选择要导入的 CSV 文件', en: 'Choose a CSV file to import' },
+  robotImportTooLarge: { zh: '文件过大，最大 {mb} MB', en: 'The file is too large; the limit is {mb} MB' },
+  robotImportHeader: {
+    zh: 'CSV 第一行必须是表头，且包含 question 和 answer 两列',
+    en: 'The first line of the CSV must be a header with the columns question and answer',
+  },
+  robotImportMalformed: { zh: 'CSV 第 {line} 行格式错误：{reason}', en: 'The CSV is malformed at line {line}: {reason}' },
+  robotImportEnabled: { zh: '字段 enabled 无效：必须是 true 或 false', en: 'Invalid field enabled: must be true or false' },
   // history export (CSV header)
   csvConversation: { zh: '对话编号', en: 'Conversation' },
   csvVisitor: { zh: '访客', en: 'Visitor' },

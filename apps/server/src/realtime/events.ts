@@ -14,4 +14,6 @@ export type BusEvent =
   /** The visitor with this public id was erased: its sockets, wherever held, are closed. */
   | { type: 'visitor.erased'; token: string }
   /** A chat-window settings page was saved: every process reads it again and pushes its widgets' settings. */
-  | { type: 'settings.changed'; page: string };
+  | { type: 'settings.changed'; page: string }
+  /** The robot's pairs or settings were saved: every process drops its index or reads the settings again. */
+  | { type: 'robots.changed'; what: 'pairs' | 'high' };

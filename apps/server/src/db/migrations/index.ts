@@ -13,6 +13,7 @@ import { friendlyAndLinks } from './010_friendly_and_links.js';
 import { homeFigures } from './011_home_figures.js';
 import { settings } from './012_settings.js';
 import { personalAndRegions } from './013_personal_and_regions.js';
+import { robotAsks } from './015_robot_asks.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -30,5 +31,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '011_home_figures': homeFigures(),
     '012_settings': settings(),
     '013_personal_and_regions': personalAndRegions(),
+    '015_robot_asks': robotAsks(dialect),
   };
 }

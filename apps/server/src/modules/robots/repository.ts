@@ -1,0 +1,79 @@
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Db, DbOrTx } from '../../db/index.js';
+import { type Page, paginate } from '../../db/paginate.js';
+import type { RobotAsksTable } from '../../db/schema.js';
+import { containsText } from '../../db/sql.js';
+
+export type RobotAskRow = Selectable<RobotAsksTable>;
+
+export interface RobotAskFilter {
+  keyword?: string | undefined;
+  category?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+/** SQL of the robot's question-answer pairs. */
+export class RobotRepository {
+  constructor(private readonly db: Db) {}
+
+  private filtered(filter: RobotAskFilter) {
+    let query = this.db.selectFrom('robot_asks');
+    const { keyword, category, enabled } = filter;
+    if (keyword) query = query.where((eb) => eb.or([containsText('questions', keyword), containsText('answer', keyword)]));
+    if (category !== undefined) query = query.where('category', '=', category);
+    if (enabled !== undefined) query = query.where('enabled', '=', enabled ? 1 : 0);
+    return query;
+  }
+
+  list(filter: RobotAskFilter, page: Page) {
+    return paginate(
+      () => this.filtered(filter),
+      (query) => query.selectAll().orderBy('id', 'desc'),
+      page,
+    );
+  }
+
+  /** Every pair the filter keeps, newest first, a page at a time (for the export). */
+  async *pages(filter: RobotAskFilter, size = 500): AsyncGenerator<RobotAskRow[]> {
+    let before = Number.MAX_SAFE_INTEGER;
+    for (;;) {
+      const rows = await this.filtered(filter).selectAll().where('id', '<', before).orderBy('id', 'desc').limit(size).execute();
+      if (rows.length > 0) yield rows;
+      const last = rows.at(-1);
+      if (rows.length < size || !last) return;
+      before = last.id;
+    }
+  }
+
+  /** The enabled pairs: what the matcher indexes. */
+  enabled() {
+    return this.db.selectFrom('robot_asks').select(['id', 'questions', 'answer', 'image']).where('enabled', '=', 1).execute();
+  }
+
+  findById(db: DbOrTx, id: number) {
+    return db.selectFrom('robot_asks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The oldest pair whose first phrasing is this one. */
+  findByFirstQuestion(db: DbOrTx, question: string) {
+    return db.selectFrom('robot_asks').select('id').where('first_question', '=', question).orderBy('id').executeTakeFirst();
+  }
+
+  async insert(db: DbOrTx, row: Insertable<RobotAsksTable>): Promise<number> {
+    const inserted = await db.insertInto('robot_asks').values(row).returning('id').executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  async update(db: DbOrTx, id: number, changes: Updateable<RobotAsksTable>): Promise<void> {
+    await db.updateTable('robot_asks').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteMany(db: DbOrTx, ids: number[]): Promise<void> {
+    await db.deleteFrom('robot_asks').where('id', 'in', ids).execute();
+  }
+
+  /** Counted in the database, so answers given by several processes at once all count. */
+  async addHit(id: number): Promise<void> {
+    await this.db.updateTable('robot_asks').set({ hits: sql`hits + 1` }).where('id', '=', id).execute();
+  }
+}

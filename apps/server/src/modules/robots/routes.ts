@@ -1,0 +1,45 @@
+import type { MultipartFile } from '@fastify/multipart';
+import { MAX_ROBOT_IMPORT_BYTES } from '@parley/protocol';
+import { crudRoutes } from '../../lib/crud.js';
+import { ApiError, badRequest } from '../../lib/errors.js';
+import type { DefineRoute } from '../../lib/http.js';
+import { isoNow } from '../../lib/time.js';
+import type { RobotService } from './service.js';
+
+const access = { permission: 'setPermissions:robotSettings' } as const;
+
+export function robotRoutes(route: DefineRoute, robots: RobotService): void {
+  crudRoutes(route, 'robot/ask', access, robots);
+  route('POST /api/robot/ask/import', {
+    access,
+    async handler({ req, lang }) {
+      let file: MultipartFile | undefined;
+      try {
+        file = await req.file({ limits: { fileSize: MAX_ROBOT_IMPORT_BYTES, files: 1, fields: 4 } });
+      } catch {
+        throw badRequest('robotImportMissing');
+      }
+      if (!file) throw badRequest('robotImportMissing');
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch {
+        throw new ApiError(413, 'robotImportTooLarge', { mb: MAX_ROBOT_IMPORT_BYTES / 1024 / 1024 });
+      }
+      return robots.importCsv(bytes.toString('utf8'), lang);
+    },
+  });
+  route('GET /api/robot/ask/export', {
+    access,
+    handler({ query, reply }) {
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="robot-${isoNow().slice(0, 10)}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(robots.exportCsv(query));
+    },
+  });
+  route('POST /api/robot/try', { access, handler: ({ body }) => robots.try(body.text) });
+  route('GET /api/robot/high', { access, handler: () => robots.getHigh() });
+  route('POST /api/robot/high', { access, handler: ({ body, auth }) => robots.saveHigh(body, auth.uuid) });
+}

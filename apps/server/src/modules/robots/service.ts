@@ -1,0 +1,254 @@
+import type { Transform } from 'node:stream';
+import {
+  type ListData,
+  type RobotAsk,
+  type RobotHighSettings,
+  type RobotImportResult,
+  type RobotTryResult,
+  robotAskEditBody,
+  type robotAskListQuery,
+  robotHighSettings,
+} from '@parley/protocol';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/index.js';
+import { notFound } from '../../lib/errors.js';
+import type { EventHub } from '../../lib/events.js';
+import { type Lang, translate } from '../../lib/i18n.js';
+import { isoNow } from '../../lib/time.js';
+import { parse, ValidationError } from '../../lib/validate.js';
+import type { Bus } from '../../realtime/bus.js';
+import type { SettingsRepository } from '../settings/repository.js';
+import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
+import { Matcher, type MatchResult } from './matcher.js';
+import type { RobotAskFilter, RobotAskRow, RobotRepository } from './repository.js';
+
+/** The settings table's key for the smart robot; it is not one of the chat-window pages. */
+export const ROBOT_HIGH_KEY = 'robotHigh';
+
+type EditBody = z.output<typeof robotAskEditBody>;
+
+function view(row: RobotAskRow): RobotAsk {
+  return {
+    id: row.id,
+    questions: row.questions.split('\n'),
+    answer: row.answer,
+    image: row.image,
+    category: row.category,
+    enabled: row.enabled === 1,
+    hits: Number(row.hits),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function filterOf(query: Omit<z.output<typeof robotAskListQuery>, 'pageNo' | 'pageSize'>): RobotAskFilter {
+  return {
+    keyword: query.keyword || undefined,
+    category: query.category,
+    enabled: query.enabled === undefined ? undefined : query.enabled === 'true',
+  };
+}
+
+/**
+ * The robot's knowledge base and its settings. Each process keeps a search index of the enabled pairs in
+ * memory, built on first use; a change anywhere (this process or another, through the bus) drops it, and
+ * the next question builds it again from the database.
+ */
+export class RobotService {
+  private matcher: Promise<Matcher> | null = null;
+  private high: RobotHighSettings = robotHighSettings.parse({});
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: RobotRepository,
+    private readonly settingsRepo: SettingsRepository,
+    private readonly events: EventHub,
+    bus: Bus,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    bus.subscribe((event) => {
+      if (event.type !== 'robots.changed') return;
+      if (event.what === 'pairs') this.matcher = null;
+      else this.loadHigh().catch(this.onError);
+    });
+  }
+
+  /** Reads the stored smart-robot settings; called once before the server takes requests. */
+  async load(): Promise<void> {
+    await this.loadHigh();
+  }
+
+  async list(query: z.output<typeof robotAskListQuery>): Promise<ListData<RobotAsk>> {
+    const { rows, total } = await this.repo.list(filterOf(query), query);
+    return { list: rows.map(view), total };
+  }
+
+  /** Creates without an id, else replaces the pair's phrasings, answer and the rest; its hits stay. */
+  async save(input: EditBody): Promise<{ id: number }> {
+    const id = await this.upsert(this.db, input);
+    await this.changed('pairs');
+    return { id };
+  }
+
+  async remove(ids: number[]): Promise<void> {
+    await this.db.transaction().execute((tx) => this.repo.deleteMany(tx, ids));
+    await this.changed('pairs');
+  }
+
+  private async upsert(db: DbOrTx, input: EditBody): Promise<number> {
+    const questions = dedupe(input.questions);
+    const fields = {
+      questions: questions.join('\n'),
+      first_question: questions[0] ?? '',
+      answer: input.answer,
+      image: input.image ?? '',
+      category: input.category ?? '',
+      enabled: input.enabled ? 1 : 0,
+      updated_at: isoNow(),
+    };
+    if (input.id === undefined) return this.repo.insert(db, { ...fields, created_at: fields.updated_at });
+    const current = await this.repo.findById(db, input.id);
+    if (!current) throw notFound('robotAskMissing');
+    await this.repo.update(db, current.id, fields);
+    return current.id;
+  }
+
+  /**
+   * Stores the CSV's valid rows in one transaction and reports the others by line. A row whose first
+   * phrasing is already a pair's first phrasing replaces that pair (an edited export comes back in place).
+   */
+  async importCsv(text: string, lang: Lang): Promise<RobotImportResult> {
+    const rows = parseRobotCsv(text);
+    const result: RobotImportResult = { created: 0, updated: 0, errors: [] };
+    const valid: EditBody[] = [];
+    for (const { line, cells } of rows) {
+      const enabled = enabledCell(cells.enabled);
+      if (enabled === undefined) {
+        result.errors.push({ line, message: translate(lang, 'robotImportEnabled') });
+        continue;
+      }
+      const image = (cells.image ?? '').trim();
+      try {
+        valid.push(
+          parse(robotAskEditBody, {
+            questions: (cells.question ?? '')
+              .split(/\r?\n/)
+              .map((question) => question.trim())
+              .filter((question) => question !== ''),
+            answer: cells.answer ?? '',
+            category: (cells.category ?? '').trim(),
+            enabled,
+            ...(image ? { image } : {}),
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        result.errors.push({ line, message: error.localized(lang) });
+      }
+    }
+    if (valid.length === 0) return result;
+    await this.db.transaction().execute(async (tx) => {
+      for (const pair of valid) {
+        const first = dedupe(pair.questions)[0] ?? '';
+        const existing = await this.repo.findByFirstQuestion(tx, first);
+        await this.upsert(tx, existing ? { ...pair, id: existing.id } : pair);
+        if (existing) result.updated += 1;
+        else result.created += 1;
+      }
+    });
+    await this.changed('pairs');
+    return result;
+  }
+
+  exportCsv(query: Omit<z.output<typeof robotAskListQuery>, 'pageNo' | 'pageSize'>): Transform {
+    const repo = this.repo;
+    const filter = filterOf(query);
+    async function* pages() {
+      for await (const rows of repo.pages(filter)) yield rows.map(view);
+    }
+    return robotCsv(pages());
+  }
+
+  /** The closest pair and the runners-up, with the smart robot's threshold. Never counts a hit. */
+  async match(text: string): Promise<MatchResult> {
+    return (await this.index()).match(text, this.high.threshold);
+  }
+
+  async try(text: string): Promise<RobotTryResult> {
+    const { best, suggestions } = await this.match(text);
+    return best ? { ...best, suggestions } : null;
+  }
+
+  /** Counts one answer the robot gave from this pair (the conversation flow calls it, `try` does not). */
+  recordHit(id: number): Promise<void> {
+    return this.repo.addHit(id);
+  }
+
+  /** The smart-robot settings with their secret, for the server's own use. */
+  currentHigh(): RobotHighSettings {
+    return this.high;
+  }
+
+  /** The smart-robot settings as an agent may read them: the language model's key answered as ''. */
+  getHigh(): RobotHighSettings {
+    return { ...this.high, llm: { ...this.high.llm, apiKey: '' } };
+  }
+
+  /** Stores the whole settings; an empty API key keeps the stored one. */
+  async saveHigh(value: RobotHighSettings, by: string): Promise<RobotHighSettings> {
+    const apiKey = value.llm.apiKey || this.high.llm.apiKey;
+    const merged = robotHighSettings.parse({ ...value, llm: { ...value.llm, apiKey } });
+    await this.settingsRepo.save(ROBOT_HIGH_KEY, JSON.stringify(merged), by, isoNow());
+    this.high = merged;
+    await this.changed('high');
+    return this.getHigh();
+  }
+
+  private async loadHigh(): Promise<void> {
+    const json = await this.settingsRepo.one(ROBOT_HIGH_KEY);
+    if (json === undefined) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    const result = robotHighSettings.safeParse(parsed);
+    if (result.success) this.high = result.data;
+    else this.onError(new Error('stored smart-robot settings are not valid; their defaults are used'));
+  }
+
+  private index(): Promise<Matcher> {
+    if (!this.matcher) {
+      const building = this.repo
+        .enabled()
+        .then(
+          (rows) =>
+            new Matcher(rows.map((row) => ({ id: row.id, questions: row.questions.split('\n'), answer: row.answer, image: row.image }))),
+        );
+      // A failed build is not kept: the next question tries again.
+      building.catch(() => {
+        if (this.matcher === building) this.matcher = null;
+      });
+      this.matcher = building;
+    }
+    return this.matcher;
+  }
+
+  private async changed(what: 'pairs' | 'high'): Promise<void> {
+    if (what === 'pairs') this.matcher = null;
+    await this.events.emit('robots.changed', { what });
+  }
+}
+
+/** The phrasings in their order, each once (compared as the matcher would read them). */
+function dedupe(questions: string[]): string[] {
+  const seen = new Set<string>();
+  return questions.filter((question) => {
+    const key = question.normalize('NFKC').toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
