@@ -1,7 +1,23 @@
 import { RobotOutlined, UploadOutlined } from '@ant-design/icons';
 import { ROBOT_MODES, type RobotHighSettings, robotHighSettings } from '@parley/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Avatar, Button, Form, Input, InputNumber, Radio, Result, Select, Slider, Space, Spin, Switch, Typography, Upload } from 'antd';
+import {
+  Avatar,
+  Button,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Result,
+  Select,
+  Slider,
+  Space,
+  Spin,
+  Switch,
+  Typography,
+  theme,
+  Upload,
+} from 'antd';
 import type { Rule } from 'antd/es/form';
 import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,10 +44,12 @@ function fromForm(values: FormValues): unknown {
 /** The robot as a visitor meets it: its name and picture at the top, its welcome, and what it says when it has no answer. */
 function RobotPreview({ value }: { value: RobotHighSettings }) {
   const { t } = useTranslation();
+  // The widget draws the robot in the site's colour; the console's own stands in for it here.
+  const { token } = theme.useToken();
   const face = <Avatar size={28} src={value.avatar || undefined} icon={<RobotOutlined />} className="robot-face" />;
   return (
     <div className="mock-window robot-preview" data-testid="robot-preview">
-      <div className="mock-window-head robot-preview-head">
+      <div className="mock-window-head robot-preview-head" style={{ background: token.colorPrimary }}>
         {face}
         <span data-testid="robot-preview-name">{value.name}</span>
       </div>
@@ -42,7 +60,9 @@ function RobotPreview({ value }: { value: RobotHighSettings }) {
             {value.welcome || <span className="muted">{t('robots.high.preview.noWelcome')}</span>}
           </div>
         </div>
-        <div className="mock-bubble mine robot-mine">{t('robots.high.preview.visitor')}</div>
+        <div className="mock-bubble mine" style={{ background: token.colorPrimary }}>
+          {t('robots.high.preview.visitor')}
+        </div>
         {value.unknownReply && (
           <div className="robot-line">
             {face}
@@ -166,7 +186,7 @@ function Editor({ stored }: { stored: RobotHighSettings }) {
           <Form.Item {...item(['welcome'], 'welcome')}>
             <Input.TextArea maxLength={500} showCount autoSize={{ minRows: 2, maxRows: 6 }} data-testid="robot-high-welcome" />
           </Form.Item>
-          <Form.Item {...item(['unknownReply'], 'unknownReply')} extra={label('unknownReplyHint')}>
+          <Form.Item {...item(['unknownReply'], 'unknownReply')} extra={label('unknownReplyHint')} className="robot-counted">
             <Input.TextArea maxLength={500} showCount autoSize={{ minRows: 2, maxRows: 6 }} data-testid="robot-high-unknown" />
           </Form.Item>
           <Form.Item {...item(['threshold'], 'threshold')} extra={label('thresholdHint')}>

@@ -7,6 +7,9 @@ import { routeTitle } from '../../lib/i18n';
 import { ASK_ROBOT_PATH, HIGH_ROBOT_PATH, useHighRobot, usePairCounts } from './queries';
 import './robot.css';
 
+/** One size for counts and words alike, so the two cards read as a pair. */
+const STAT = { content: { fontSize: 20 } };
+
 function RobotCard(props: { to: string; icon: ReactNode; title: string; text: string; testId: string; children: ReactNode }) {
   const { t } = useTranslation();
   return (
@@ -50,8 +53,13 @@ export default function RobotIndexPage() {
             <Skeleton active paragraph={false} />
           ) : (
             <>
-              <Statistic title={t('robots.index.pairs')} value={counts.all ?? '-'} data-testid="robot-pairs" />
-              <Statistic title={t('robots.index.enabledPairs')} value={counts.enabled ?? '-'} data-testid="robot-pairs-enabled" />
+              <Statistic title={t('robots.index.pairs')} styles={STAT} value={counts.all ?? '-'} data-testid="robot-pairs" />
+              <Statistic
+                title={t('robots.index.enabledPairs')}
+                styles={STAT}
+                value={counts.enabled ?? '-'}
+                data-testid="robot-pairs-enabled"
+              />
             </>
           )}
         </RobotCard>
@@ -65,6 +73,7 @@ export default function RobotIndexPage() {
           {high.data ? (
             <>
               <Statistic
+                styles={STAT}
                 title={t('robots.index.state')}
                 valueRender={() => (
                   <Badge
@@ -75,6 +84,7 @@ export default function RobotIndexPage() {
                 )}
               />
               <Statistic
+                styles={STAT}
                 title={t('robots.high.mode')}
                 valueRender={() => <span data-testid="robot-high-mode">{t(`robots.high.modes.${high.data.mode}`)}</span>}
               />
