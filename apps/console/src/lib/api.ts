@@ -24,6 +24,16 @@ export function call<K extends Endpoint>(key: K, ...args: Args<K>): Promise<Resp
   return http.post<ResponseOf<K>>(path, input, options);
 }
 
+/**
+ * Sends one file, as the multipart field `file`, to an endpoint that takes an upload (a CSV import):
+ * the session's token, its refresh and the error policy are those of every other call.
+ */
+export function upload<K extends Endpoint>(key: K, file: File, options: CallOptions = {}): Promise<ResponseOf<K>> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return http.post<ResponseOf<K>>(endpointPath(key), form, options);
+}
+
 type RawGet = { [K in Endpoint]: K extends `GET ${string}` ? (EndpointRaw<K> extends true ? K : never) : never }[Endpoint];
 type EndpointRaw<K extends Endpoint> = (typeof endpoints)[K] extends { raw: true } ? true : false;
 

@@ -85,6 +85,23 @@ describe('HTTP client session policy against the real server', () => {
     await expect(old.http.get('/api/userInfo')).rejects.toMatchObject({ code: 401 });
   });
 
+  it('a file goes as multipart under the same policy: an expired token is refreshed once and the upload sent again', async () => {
+    const h = harness(server, await login(server, 'admin', server.adminPassword));
+    await sleep(1300);
+    const pixel = Uint8Array.from(
+      atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+      (char) => char.charCodeAt(0),
+    );
+    const form = new FormData();
+    form.append('file', new File([pixel], 'pixel.png', { type: 'image/png' }));
+    const stored = await h.http.post<{ url: string }>('/api/talk/upload', form);
+    expect(stored.url).toMatch(/^\/api\/files\//);
+    expect(h.calls.filter((call) => call === 'POST /api/talk/upload')).toHaveLength(2);
+    expect(h.calls.filter((call) => call.includes('/api/refreshToken'))).toHaveLength(1);
+    const image = await fetch(`${server.url}${stored.url}`);
+    expect(image.headers.get('content-type')).toContain('image/png');
+  });
+
   it('401: a revoked token ends the session and shows the server message', async () => {
     const h = harness(server, await login(server, 'admin', server.adminPassword));
     await h.http.get('/api/login/logOut');

@@ -121,12 +121,14 @@ export function createHttp(deps: HttpDeps): Http {
     options.signal?.addEventListener('abort', onAbort);
     const headers: Record<string, string> = { 'Accept-Language': deps.language() };
     if (token) headers.Authorization = `Bearer ${token}`;
-    if (method === 'POST') headers['Content-Type'] = 'application/json;charset=UTF-8';
+    // A file goes as multipart: the browser writes that Content-Type itself, with the boundary.
+    const multipart = options.body instanceof FormData;
+    if (method === 'POST' && !multipart) headers['Content-Type'] = 'application/json;charset=UTF-8';
     try {
       return await doFetch(`${deps.baseUrl}${withParams(url, options.params)}`, {
         method,
         headers,
-        body: method === 'POST' ? JSON.stringify(options.body ?? {}) : undefined,
+        body: method !== 'POST' ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body ?? {}),
         signal: controller.signal,
       });
     } catch {

@@ -1,0 +1,100 @@
+import { type RobotAsk, robotAskEditBody } from '@parley/protocol';
+import { Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { type Field, ListPage } from '../shared/ListPage';
+import { useListMutations } from '../shared/list';
+import { ImageInput, QuestionsInput } from './AskInputs';
+import { ExportButton, ImportButton, TryButton } from './AskTools';
+import { ASK_AREA } from './queries';
+import './robot.css';
+
+/** The first phrasing, and how many more there are (all of them on hover). */
+function Questions({ pair }: { pair: RobotAsk }) {
+  const [first, ...more] = pair.questions;
+  return (
+    <Space size={4} className="robot-questions-cell">
+      <Typography.Text ellipsis={{ tooltip: first }} data-testid="robot-row-question">
+        {first}
+      </Typography.Text>
+      {more.length > 0 && (
+        <Tooltip title={more.join(' / ')}>
+          <Tag className="robot-more">+{more.length}</Tag>
+        </Tooltip>
+      )}
+    </Space>
+  );
+}
+
+/** Switches a pair on or off in place: the whole pair is saved again with the new state. */
+function EnabledSwitch({ pair }: { pair: RobotAsk }) {
+  const { t } = useTranslation();
+  const { save } = useListMutations(ASK_AREA);
+  return (
+    <Switch
+      size="small"
+      checked={pair.enabled}
+      loading={save.isPending}
+      aria-label={t('robots.ask.enabled')}
+      onChange={(enabled) =>
+        save.mutate({ id: pair.id, questions: pair.questions, answer: pair.answer, image: pair.image, category: pair.category, enabled })
+      }
+      data-testid="robot-row-enabled"
+    />
+  );
+}
+
+const fields: Field<RobotAsk>[] = [
+  { key: 'keyword', label: 'robots.ask.keyword', in: ['search'], searchWidth: 200 },
+  {
+    key: 'questions',
+    label: 'robots.ask.questions',
+    in: ['column', 'form'],
+    width: 200,
+    render: (pair) => <Questions pair={pair} />,
+    input: () => <QuestionsInput />,
+    extra: () => 'robots.ask.questionsHint',
+  },
+  { key: 'answer', label: 'robots.ask.answer', kind: 'textarea', in: ['column', 'form'], width: 220, ellipsis: true },
+  { key: 'image', label: 'robots.ask.image', in: ['form'], input: () => <ImageInput />, extra: () => 'robots.ask.imageHint' },
+  { key: 'category', label: 'robots.ask.category', in: ['search', 'column', 'form'], width: 110, searchWidth: 140, ellipsis: true },
+  {
+    key: 'enabled',
+    label: 'robots.ask.enabled',
+    kind: 'switch',
+    in: ['search', 'column', 'form'],
+    width: 100,
+    render: (pair) => <EnabledSwitch pair={pair} />,
+  },
+  { key: 'hits', label: 'robots.ask.hits', in: ['column'], width: 80, sorter: true },
+  { key: 'updated_at', label: 'robots.ask.updated', kind: 'date', in: ['column'], width: 170, sorter: true },
+];
+
+/** The question-answer robot's knowledge base: pairs of phrasings and an answer, imported, exported and tried out here. */
+export default function AskRobotPage() {
+  return (
+    <ListPage
+      area={ASK_AREA}
+      fields={fields}
+      schema={robotAskEditBody}
+      titles={{ create: 'robots.ask.createTitle', edit: 'robots.ask.editTitle' }}
+      testId="robot-ask-page"
+      initial={() => ({ questions: [''], answer: '', image: '', category: '', enabled: true })}
+      toForm={(pair) => ({
+        questions: pair.questions,
+        answer: pair.answer,
+        image: pair.image,
+        category: pair.category,
+        enabled: pair.enabled,
+      })}
+      toolbar={(filters) => (
+        <>
+          <TryButton />
+          <ImportButton />
+          <ExportButton filters={filters} />
+        </>
+      )}
+      editIn="drawer"
+      formWidth={560}
+    />
+  );
+}

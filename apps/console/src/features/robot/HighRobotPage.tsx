@@ -1,0 +1,283 @@
+import { RobotOutlined, UploadOutlined } from '@ant-design/icons';
+import { ROBOT_MODES, type RobotHighSettings, robotHighSettings } from '@parley/protocol';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  Avatar,
+  Button,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Result,
+  Select,
+  Slider,
+  Space,
+  Spin,
+  Switch,
+  Typography,
+  theme,
+  Upload,
+} from 'antd';
+import type { Rule } from 'antd/es/form';
+import { type ReactNode, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call, upload } from '../../lib/api';
+import { toastSuccess } from '../../lib/feedback';
+import { routeTitle } from '../../lib/i18n';
+import { checkPage, type FieldPath, pathKey } from '../settings/kit/validate';
+import { highRobotKey, useHighRobot } from './queries';
+import '../settings/kit/settings.css';
+import '../settings/preview/preview.css';
+import './robot.css';
+
+/** The form holds the threshold as a whole percentage (what the slider shows); the settings hold 0..1. */
+type FormValues = Omit<RobotHighSettings, 'threshold'> & { threshold: number };
+
+function toForm(value: RobotHighSettings): FormValues {
+  return { ...value, threshold: Math.round(value.threshold * 100) };
+}
+
+function fromForm(values: FormValues): unknown {
+  return { ...values, threshold: typeof values.threshold === 'number' ? values.threshold / 100 : values.threshold };
+}
+
+/** The robot as a visitor meets it: its name and picture at the top, its welcome, and what it says when it has no answer. */
+function RobotPreview({ value }: { value: RobotHighSettings }) {
+  const { t } = useTranslation();
+  // The widget draws the robot in the site's colour; the console's own stands in for it here.
+  const { token } = theme.useToken();
+  const face = <Avatar size={28} src={value.avatar || undefined} icon={<RobotOutlined />} className="robot-face" />;
+  return (
+    <div className="mock-window robot-preview" data-testid="robot-preview">
+      <div className="mock-window-head robot-preview-head" style={{ background: token.colorPrimary }}>
+        {face}
+        <span data-testid="robot-preview-name">{value.name}</span>
+      </div>
+      <div className="mock-window-body">
+        <div className="robot-line">
+          {face}
+          <div className="mock-bubble" data-testid="robot-preview-welcome">
+            {value.welcome || <span className="muted">{t('robots.high.preview.noWelcome')}</span>}
+          </div>
+        </div>
+        <div className="mock-bubble mine" style={{ background: token.colorPrimary }}>
+          {t('robots.high.preview.visitor')}
+        </div>
+        {value.unknownReply && (
+          <div className="robot-line">
+            {face}
+            <div className="mock-bubble">{value.unknownReply}</div>
+          </div>
+        )}
+      </div>
+      <div className="mock-window-input">{t('settings.preview.inputPlaceholder')}</div>
+    </div>
+  );
+}
+
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="settings-group">
+      <legend>{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function Editor({ stored }: { stored: RobotHighSettings }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [form] = Form.useForm<FormValues>();
+  const [uploading, setUploading] = useState(false);
+  const problems = () => checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues)).problems;
+  /** One field's rule: the whole form checked by the protocol's schema, as the server will, and this field's problem. */
+  const rule = (path: FieldPath, label: string): Rule[] => [
+    {
+      validator: async () => {
+        const problem = problems().get(pathKey(path));
+        if (problem) throw new Error(t(problem.key, { label, ...problem.values }));
+      },
+    },
+  ];
+  // The preview follows the form, keeping the last values the schema accepts while a field is half typed.
+  const watched = Form.useWatch((values: FormValues) => values, { form, preserve: true });
+  const lastGood = useRef<RobotHighSettings>(stored);
+  if (watched) {
+    const checked = checkPage(robotHighSettings, fromForm(watched));
+    if (checked.value) lastGood.current = checked.value;
+  }
+  const llmOn = Form.useWatch(['llm', 'enabled'], form);
+  const mode = Form.useWatch('mode', form);
+  // The key is never answered back: a configured endpoint is the sign one may be stored.
+  const keyMayBeStored = stored.llm.baseUrl !== '';
+  const save = useMutation({
+    mutationFn: (value: RobotHighSettings) => call('POST /api/robot/high', value),
+    onSuccess: (saved) => {
+      client.setQueryData(highRobotKey, saved);
+      toastSuccess(t('common.saved'));
+    },
+  });
+  const submit = async () => {
+    try {
+      await form.validateFields({ recursive: true });
+    } catch {
+      return;
+    }
+    const checked = checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues));
+    if (checked.value) save.mutate(checked.value);
+  };
+  const sendAvatar = (file: File) => {
+    setUploading(true);
+    upload('POST /api/talk/upload', file)
+      .then((stored) => form.setFieldValue('avatar', stored.url))
+      .catch(() => undefined)
+      .finally(() => setUploading(false));
+  };
+  const label = (key: string) => t(`robots.high.${key}`);
+  const item = (path: FieldPath, key: string) => ({ name: path, label: label(key), rules: rule(path, label(key)) });
+
+  return (
+    <div className="settings-body with-preview">
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        initialValues={toForm(stored)}
+        onFinish={submit}
+        className="settings-form"
+        data-testid="robot-high-form"
+        scrollToFirstError
+      >
+        <Group title={label('groups.robot')}>
+          <Form.Item {...item(['enabled'], 'enabled')} valuePropName="checked" extra={label('enabledHint')}>
+            <Switch data-testid="robot-high-enabled" />
+          </Form.Item>
+          <Form.Item {...item(['name'], 'name')}>
+            <Input maxLength={32} data-testid="robot-high-name" />
+          </Form.Item>
+          <Form.Item label={label('avatar')} extra={label('avatarHint')}>
+            <Space.Compact block>
+              <Form.Item {...item(['avatar'], 'avatar')} noStyle>
+                <Input maxLength={512} placeholder="https://" allowClear aria-label={label('avatar')} data-testid="robot-high-avatar" />
+              </Form.Item>
+              <Upload
+                accept="image/png,image/jpeg,image/gif,image/webp"
+                showUploadList={false}
+                beforeUpload={(file) => {
+                  sendAvatar(file);
+                  return false;
+                }}
+              >
+                <Button icon={<UploadOutlined />} loading={uploading}>
+                  {t('robots.ask.upload')}
+                </Button>
+              </Upload>
+            </Space.Compact>
+          </Form.Item>
+          <Form.Item {...item(['mode'], 'mode')} extra={mode ? label(`modeHints.${mode}`) : undefined}>
+            <Radio.Group
+              optionType="button"
+              options={ROBOT_MODES.map((value) => ({ value, label: label(`modes.${value}`) }))}
+              data-testid="robot-high-mode"
+            />
+          </Form.Item>
+        </Group>
+
+        <Group title={label('groups.replies')}>
+          <Form.Item {...item(['welcome'], 'welcome')}>
+            <Input.TextArea maxLength={500} showCount autoSize={{ minRows: 2, maxRows: 6 }} data-testid="robot-high-welcome" />
+          </Form.Item>
+          <Form.Item {...item(['unknownReply'], 'unknownReply')} extra={label('unknownReplyHint')} className="robot-counted">
+            <Input.TextArea maxLength={500} showCount autoSize={{ minRows: 2, maxRows: 6 }} data-testid="robot-high-unknown" />
+          </Form.Item>
+          <Form.Item {...item(['threshold'], 'threshold')} extra={label('thresholdHint')}>
+            <Slider
+              min={0}
+              max={100}
+              marks={{ 0: '0%', 50: '50%', 100: '100%' }}
+              tooltip={{ formatter: (value) => `${value ?? 0}%` }}
+              aria-label={label('threshold')}
+              data-testid="robot-high-threshold"
+            />
+          </Form.Item>
+        </Group>
+
+        <Group title={label('groups.handover')}>
+          <Form.Item {...item(['handoverKeywords'], 'handoverKeywords')} extra={label('handoverKeywordsHint')}>
+            <Select
+              mode="tags"
+              open={false}
+              suffixIcon={null}
+              tokenSeparators={[',', '，']}
+              maxCount={50}
+              aria-label={label('handoverKeywords')}
+              data-testid="robot-high-keywords"
+            />
+          </Form.Item>
+          <Form.Item {...item(['handoverAfterUnknown'], 'handoverAfterUnknown')} extra={label('handoverAfterUnknownHint')}>
+            <InputNumber min={0} max={20} precision={0} style={{ width: 160 }} data-testid="robot-high-misses" />
+          </Form.Item>
+        </Group>
+
+        <Group title={label('groups.llm')}>
+          <Form.Item {...item(['llm', 'enabled'], 'llm.enabled')} valuePropName="checked" extra={label('llm.enabledHint')}>
+            <Switch data-testid="robot-high-llm" />
+          </Form.Item>
+          {llmOn && (
+            <>
+              <Form.Item {...item(['llm', 'baseUrl'], 'llm.baseUrl')} extra={label('llm.baseUrlHint')}>
+                <Input maxLength={512} placeholder="https://api.example.com/v1" data-testid="robot-high-llm-url" />
+              </Form.Item>
+              <Form.Item {...item(['llm', 'model'], 'llm.model')}>
+                <Input maxLength={128} data-testid="robot-high-llm-model" />
+              </Form.Item>
+              <Form.Item {...item(['llm', 'apiKey'], 'llm.apiKey')} extra={label(keyMayBeStored ? 'llm.apiKeyStored' : 'llm.apiKeyHint')}>
+                <Input.Password
+                  maxLength={512}
+                  autoComplete="new-password"
+                  placeholder={keyMayBeStored ? label('llm.apiKeyKeep') : undefined}
+                  data-testid="robot-high-llm-key"
+                />
+              </Form.Item>
+              <Form.Item {...item(['llm', 'timeoutMs'], 'llm.timeoutMs')}>
+                <InputNumber min={500} max={60_000} step={500} precision={0} style={{ width: 160 }} />
+              </Form.Item>
+            </>
+          )}
+        </Group>
+
+        <div className="settings-actions">
+          <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="robot-high-save">
+            {t('common.save')}
+          </Button>
+          <Button onClick={() => form.resetFields()}>{t('common.reset')}</Button>
+        </div>
+      </Form>
+      <aside className="settings-preview" aria-label={t('settings.kit.preview')} data-testid="settings-preview">
+        <Typography.Title level={5}>{t('settings.kit.preview')}</Typography.Title>
+        <RobotPreview value={lastGood.current} />
+      </aside>
+    </div>
+  );
+}
+
+/** The smart robot: whether and when it answers visitors, what it says, when it hands over, and an optional language model. */
+export default function HighRobotPage() {
+  const { t } = useTranslation();
+  const query = useHighRobot();
+  return (
+    <div className="page-card robot-high" data-testid="robot-high-page">
+      <Typography.Title level={4}>{routeTitle('highRobot')}</Typography.Title>
+      {query.isPending ? (
+        <Spin />
+      ) : query.data ? (
+        <Editor key={query.dataUpdatedAt} stored={query.data} />
+      ) : (
+        <Result
+          status="error"
+          title={t('settings.kit.loadFailed')}
+          extra={<Button onClick={() => query.refetch()}>{t('common.retry')}</Button>}
+        />
+      )}
+    </div>
+  );
+}
