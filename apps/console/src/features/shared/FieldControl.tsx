@@ -76,7 +76,7 @@ export function SearchControl<Row>({ field, id, ...rest }: { field: Field<Row>; 
 export type InputKind = FieldKind | 'multiple';
 
 /**
- * An input of a kind, bounded by what its schema allows (length, number range, whole numbers): the one
+ * An input of a kind, bounded by what its schema allows (length, whole numbers): the one
  * place the list kit's edit forms and the settings pages draw their plain inputs. Everything else the
  * Form.Item hands (value, onChange, id) and test ids go through `rest`.
  */
@@ -106,17 +106,9 @@ export function KindControl({
     case 'password':
       return <Input.Password {...rest} disabled={disabled} maxLength={facts.maxLength} autoComplete="new-password" />;
     case 'number':
-      return (
-        <InputNumber
-          {...rest}
-          disabled={disabled}
-          min={facts.min}
-          max={facts.max}
-          step={1}
-          precision={facts.integer ? 0 : undefined}
-          style={{ width: '100%' }}
-        />
-      );
+      // The bounds are not handed to the control: it would silently pull a typed 0 up to the minimum,
+      // where the form's check says what the limit is and keeps what the user typed.
+      return <InputNumber {...rest} disabled={disabled} step={1} precision={facts.integer ? 0 : undefined} style={{ width: '100%' }} />;
     case 'switch':
       return <Switch {...rest} disabled={disabled} />;
     case 'select':

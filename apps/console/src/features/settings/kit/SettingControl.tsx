@@ -64,7 +64,13 @@ function Leaf({ field, name, path, checker }: ControlProps) {
   const id = testId(path);
   const facts = checker.factsAt(path);
   const options = (field.options ?? []).map((option) => ({ value: option.value, label: optionText(option, t) }));
-  const item = { name, label, rules, required: facts.required, extra: field.hint ? t(field.hint) : undefined };
+  // A number's range is said beside it, from the schema, so that nobody has to guess it from a refusal.
+  const range =
+    field.kind === 'number' && facts.min !== undefined && facts.max !== undefined
+      ? t('settings.kit.range', { min: facts.min, max: facts.max })
+      : undefined;
+  const hints = [field.hint ? t(field.hint) : undefined, range].filter(Boolean);
+  const item = { name, label, rules, required: facts.required, extra: hints.length > 0 ? hints.join(' · ') : undefined };
   if (field.input) return <Form.Item {...item}>{field.input()}</Form.Item>;
   if (isShared(field.kind)) {
     return (

@@ -1,5 +1,6 @@
 import { TimePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface Span {
@@ -13,7 +14,12 @@ function moment(clock: string): Dayjs {
   return dayjs(`2000-01-01T${clock}`);
 }
 
-/** A span of the day as `{ from, to }` clock texts; cleared, the span is absent (all day). */
+type Ends = [Dayjs | null, Dayjs | null];
+
+/**
+ * A span of the day as `{ from, to }` clock texts; cleared, the span is absent (all day). While only one
+ * end is picked the span is held here, not in the form, which takes whole spans only.
+ */
 export function TimeRange({
   value,
   onChange,
@@ -25,6 +31,17 @@ export function TimeRange({
   id?: string;
 }) {
   const { t } = useTranslation();
+  const [half, setHalf] = useState<Ends | null>(null);
+  const picked = (range: (Dayjs | null)[] | null) => {
+    const [from = null, to = null] = range ?? [];
+    if (from && to) {
+      setHalf(null);
+      onChange?.({ from: from.format(FORMAT), to: to.format(FORMAT) });
+    } else if (!from && !to) {
+      setHalf(null);
+      onChange?.(undefined);
+    } else setHalf([from, to]);
+  };
   return (
     <TimePicker.RangePicker
       {...rest}
@@ -33,12 +50,11 @@ export function TimeRange({
       minuteStep={5}
       needConfirm={false}
       allowClear
+      allowEmpty={[true, true]}
       placeholder={[t('settings.f.from'), t('settings.f.to')]}
-      value={value ? [moment(value.from), moment(value.to)] : null}
-      onChange={(range) => {
-        const [from, to] = range ?? [];
-        onChange?.(from && to ? { from: from.format(FORMAT), to: to.format(FORMAT) } : undefined);
-      }}
+      value={half ?? (value ? [moment(value.from), moment(value.to)] : null)}
+      onCalendarChange={picked}
+      onChange={picked}
     />
   );
 }
