@@ -101,7 +101,7 @@ function Leaf({ field, name, path, checker }: ControlProps) {
     case 'timeRange':
       return (
         <Form.Item {...item}>
-          <TimeRange data-testid={id} />
+          <TimeRange data-testid={id} aria-label={label} />
         </Form.Item>
       );
     default:

@@ -29,6 +29,8 @@ export function TimeRange({
   value?: Span | null;
   onChange?: (value: Span | undefined) => void;
   id?: string;
+  /** Names both ends: only the first is the one the form item's label points at. */
+  'aria-label'?: string;
 }) {
   const { t } = useTranslation();
   const [half, setHalf] = useState<Ends | null>(null);
