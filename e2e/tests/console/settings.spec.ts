@@ -89,3 +89,59 @@ test('settings: a plain agent is turned away from every settings page', async ({
   await expect(page).toHaveURL(/#\/403$/);
   await expect(page.getByTestId('error-403')).toBeVisible();
 });
+
+test('settings: a region rule picks a province by name from the region tree, and keeps it after a reload', async ({ page, request }) => {
+  const token = await apiLogin(request);
+  const before = await stored(request, token, 'region');
+  try {
+    await restore(request, token, 'region', { rules: [] });
+    await openConsole(page, '/system/region', { token, theme });
+    await page.getByRole('button', { name: '添加地区规则' }).click();
+    const picker = page.getByTestId('region-picker');
+    await picker.click();
+    await page.keyboard.type('广东');
+    await page.locator('.ant-select-tree-node-content-wrapper[title="广东省"]').click();
+    await page.keyboard.press('Escape');
+    await expect(picker).toContainText('广东省');
+    // A tip has a text and no agent; the agent appears only for a rule that assigns.
+    await expect(page.getByLabel('客服', { exact: true })).toHaveCount(0);
+    await page.getByTestId('setting-rules.0.text').fill('广东的访客您好');
+    await save(page);
+    await page.reload();
+    await expect(page.getByTestId('region-picker')).toContainText('广东省');
+    expect((await stored(request, token, 'region')).rules).toEqual([{ codes: ['440000'], action: 'tip', text: '广东的访客您好' }]);
+  } finally {
+    await restore(request, token, 'region', before);
+  }
+});
+
+test('settings: invitations are limited to chosen weekdays and hours, kept after a reload', async ({ page, request }) => {
+  const token = await apiLogin(request);
+  const before = await stored(request, token, 'invitationBox');
+  try {
+    await openConsole(page, '/system/invitationBox', { token, theme, language: 'en' });
+    const desktop = page.getByTestId('setting-pc.days');
+    await desktop.getByRole('checkbox', { name: 'Monday' }).check();
+    await desktop.getByRole('checkbox', { name: 'Wednesday' }).check();
+    const from = page.locator('#pc_hours');
+    await from.click();
+    await from.fill('09:00');
+    const to = page.locator('.ant-picker-range').filter({ has: from }).locator('input').nth(1);
+    await to.click();
+    await to.fill('17:30');
+    await page.getByTestId('settings-invitationBox').getByRole('heading', { level: 4 }).click();
+    await expect(to).toHaveValue('17:30');
+    await page.getByTestId('settings-save').click();
+    await expect(page.locator('.ant-message-notice').filter({ hasText: 'Saved' })).toHaveCount(1);
+    await page.reload();
+    await expect(page.getByTestId('setting-pc.days').getByRole('checkbox', { name: 'Monday' })).toBeChecked();
+    await expect(page.getByTestId('setting-pc.days').getByRole('checkbox', { name: 'Tuesday' })).not.toBeChecked();
+    await expect(page.locator('#pc_hours')).toHaveValue('09:00');
+    const pc = (await stored(request, token, 'invitationBox')).pc as Record<string, unknown>;
+    expect(pc.days).toEqual([1, 3]);
+    expect(pc.hours).toEqual({ from: '09:00', to: '17:30' });
+    expect(((await stored(request, token, 'invitationBox')).mobile as Record<string, unknown>).hours).toBeUndefined();
+  } finally {
+    await restore(request, token, 'invitationBox', before);
+  }
+});

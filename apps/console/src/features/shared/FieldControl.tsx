@@ -3,7 +3,7 @@ import { cloneElement, isValidElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
 import { useSettings } from '../../stores/settings';
-import { type Editing, type Field, type FieldFacts, type FieldOption, optionOf } from './fields';
+import { type Editing, type Field, type FieldFacts, type FieldKind, type FieldOption, optionOf } from './fields';
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
@@ -72,16 +72,27 @@ export function SearchControl<Row>({ field, id, ...rest }: { field: Field<Row>; 
   }
 }
 
-/** The edit form control of a field, bounded by what its schema allows. */
-export function FormControl<Row>({ field, facts, editing, ...rest }: { field: Field<Row>; facts: FieldFacts; editing: Editing<Row> }) {
-  const { t } = useTranslation();
-  const disabled = field.disabled?.(editing) ?? false;
-  if (field.input) {
-    // The page's own control gets the value and onChange the form item hands to its child.
-    const control = field.input(editing);
-    return isValidElement(control) ? cloneElement(control, rest) : control;
-  }
-  switch (field.kind) {
+/** The kinds of input both kits draw the same way (the settings kit adds `multiple`). */
+export type InputKind = FieldKind | 'multiple';
+
+/**
+ * An input of a kind, bounded by what its schema allows (length, whole numbers): the one
+ * place the list kit's edit forms and the settings pages draw their plain inputs. Everything else the
+ * Form.Item hands (value, onChange, id) and test ids go through `rest`.
+ */
+export function KindControl({
+  kind,
+  facts,
+  options,
+  disabled,
+  ...rest
+}: {
+  kind?: InputKind;
+  facts: FieldFacts;
+  options: { value: string | number; label: string; disabled?: boolean }[];
+  disabled?: boolean;
+} & Record<string, unknown>) {
+  switch (kind) {
     case 'textarea':
       return (
         <Input.TextArea
@@ -89,22 +100,46 @@ export function FormControl<Row>({ field, facts, editing, ...rest }: { field: Fi
           disabled={disabled}
           maxLength={facts.maxLength}
           showCount={Boolean(facts.maxLength)}
-          autoSize={{ minRows: 3, maxRows: 8 }}
+          autoSize={{ minRows: 2, maxRows: 8 }}
         />
       );
     case 'password':
       return <Input.Password {...rest} disabled={disabled} maxLength={facts.maxLength} autoComplete="new-password" />;
     case 'number':
-      return <InputNumber {...rest} disabled={disabled} min={facts.min} max={facts.max} style={{ width: '100%' }} />;
+      // The bounds are not handed to the control: it would silently pull a typed 0 up to the minimum,
+      // where the form's check says what the limit is and keeps what the user typed.
+      return <InputNumber {...rest} disabled={disabled} step={1} precision={facts.integer ? 0 : undefined} style={{ width: '100%' }} />;
     case 'switch':
       return <Switch {...rest} disabled={disabled} />;
     case 'select':
-      return <Select {...rest} disabled={disabled} options={selectOptions(field as Field<unknown>, t)} />;
+      return <Select {...rest} disabled={disabled} options={options} />;
+    case 'multiple':
+      return <Select {...rest} mode="multiple" disabled={disabled} options={options} />;
     case 'tags':
-      return <Select {...rest} mode="tags" disabled={disabled} options={selectOptions(field as Field<unknown>, t)} />;
+      // Free entries: with no suggestions there is no list to open, only the typed tags.
+      return <Select {...rest} mode="tags" disabled={disabled} options={options} open={options.length > 0 ? undefined : false} />;
     default:
       return <Input {...rest} disabled={disabled} maxLength={facts.maxLength} autoComplete="off" />;
   }
+}
+
+/** The edit form control of a field, bounded by what its schema allows. */
+export function FormControl<Row>({ field, facts, editing, ...rest }: { field: Field<Row>; facts: FieldFacts; editing: Editing<Row> }) {
+  const { t } = useTranslation();
+  if (field.input) {
+    // The page's own control gets the value and onChange the form item hands to its child.
+    const control = field.input(editing);
+    return isValidElement(control) ? cloneElement(control, rest) : control;
+  }
+  return (
+    <KindControl
+      {...rest}
+      kind={field.kind}
+      facts={facts}
+      options={selectOptions(field as Field<unknown>, t)}
+      disabled={field.disabled?.(editing) ?? false}
+    />
+  );
 }
 
 /** What a cell or a detail line shows for a field: the page's render, else the kind's. */

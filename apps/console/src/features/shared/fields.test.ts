@@ -1,7 +1,7 @@
-import { friendlyEditBody, serviceEditBody } from '@parley/protocol';
+import { friendlyEditBody, serviceEditBody, settingsSchemas } from '@parley/protocol';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { bodyValue, checkField, type Field, fieldFacts, searchFilters } from './fields';
+import { bodyValue, checkField, type Field, factsOf, fieldFacts, schemaAt, searchFilters } from './fields';
 
 describe('fieldFacts', () => {
   it('reads required, lengths and bounds from the protocol schema', () => {
@@ -10,6 +10,26 @@ describe('fieldFacts', () => {
     expect(fieldFacts(serviceEditBody, 'maxChats')).toMatchObject({ required: false, min: 1, max: 100 });
     expect(fieldFacts(friendlyEditBody, 'email')).toMatchObject({ required: false, maxLength: 254 });
     expect(fieldFacts(friendlyEditBody, 'nothing')).toEqual({ required: false });
+  });
+});
+
+describe('schemaAt and factsOf', () => {
+  it('bound a field deep in a settings page as the list kit bounds a form field', () => {
+    const at = (page: keyof typeof settingsSchemas, ...path: (string | number)[]) => factsOf(schemaAt(settingsSchemas[page], path));
+    expect(at('takeIcon', 'pc', 'bottom')).toMatchObject({ required: false, min: 0, max: 2000, integer: true });
+    expect(at('takeIcon', 'mobile', 'text')).toMatchObject({ maxLength: 32 });
+    expect(at('invitationBox', 'pc', 'text')).toMatchObject({ maxLength: 500 });
+    expect(at('floatNavigation', 'items', 3, 'title')).toMatchObject({ required: true, maxLength: 32 });
+    expect(at('region', 'rules', 0, 'codes')).toMatchObject({ required: true });
+    expect(at('region', 'rules', 0, 'serviceID')).toMatchObject({ required: false });
+    expect(at('quickReply', 'groups', 0, 'items', 1, 'content')).toMatchObject({ required: true, maxLength: 2000 });
+    expect(at('softwareSetting', 'smtp', 'port')).toMatchObject({ required: true, min: 1, max: 65535 });
+  });
+
+  it('know nothing of a place the schema does not have', () => {
+    expect(schemaAt(settingsSchemas.softwareSetting, ['smtpEnabled'])).toBeUndefined();
+    expect(schemaAt(settingsSchemas.takeIcon, ['pc', 0])).toBeUndefined();
+    expect(factsOf(undefined)).toEqual({ required: false });
   });
 });
 

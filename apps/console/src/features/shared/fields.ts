@@ -68,11 +68,14 @@ export interface FieldFacts {
   maxLength?: number;
   min?: number;
   max?: number;
+  /** Whole numbers only: the number control steps by one and takes no decimals. */
+  integer?: boolean;
 }
 
 const factsCache = new WeakMap<z.ZodType, FieldFacts>();
 
 interface JsonFacts {
+  type?: string;
   maxLength?: number;
   minimum?: number;
   maximum?: number;
@@ -80,8 +83,8 @@ interface JsonFacts {
   anyOf?: JsonFacts[];
 }
 
-export function fieldFacts(schema: FormSchema | undefined, key: string): FieldFacts {
-  const field = fieldSchema(schema, key);
+/** What one value's schema says of its input: required, longest text, number bounds. */
+export function factsOf(field: z.ZodType | undefined): FieldFacts {
   if (!field) return { required: false };
   const cached = factsCache.get(field);
   if (cached) return cached;
@@ -93,9 +96,43 @@ export function fieldFacts(schema: FormSchema | undefined, key: string): FieldFa
     maxLength: lengths.length > 0 ? Math.max(...lengths) : undefined,
     min: json.minimum ?? (json.exclusiveMinimum !== undefined ? json.exclusiveMinimum + 1 : undefined),
     max: json.maximum !== undefined && json.maximum < Number.MAX_SAFE_INTEGER ? json.maximum : undefined,
+    integer: json.type === 'integer' || undefined,
   };
   factsCache.set(field, facts);
   return facts;
+}
+
+export function fieldFacts(schema: FormSchema | undefined, key: string): FieldFacts {
+  return factsOf(fieldSchema(schema, key));
+}
+
+/** The wrappers that hold one inner schema and say nothing of the value's own shape. */
+const WRAPPERS = new Set(['default', 'prefault', 'optional', 'nullable', 'readonly', 'catch', 'nonoptional']);
+
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType;
+    else if (def.type === 'pipe' && def.in) current = def.in;
+    else return current;
+  }
+}
+
+/**
+ * The schema of the value at `path` inside a nested schema (through objects, list items, defaults and
+ * optionals), so that a field deep in a settings page is bounded by the same facts as a list's field.
+ */
+export function schemaAt(schema: z.ZodType, path: readonly (string | number)[]): z.ZodType | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (const step of path) {
+    if (!current) return undefined;
+    const def = unwrapped(current)._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+    if (def.type === 'object' && typeof step === 'string') current = def.shape?.[step];
+    else if (def.type === 'array' && typeof step === 'number') current = def.element;
+    else return undefined;
+  }
+  return current;
 }
 
 /**

@@ -1,16 +1,18 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, ColorPicker, Form, Input, InputNumber, Select, Switch } from 'antd';
+import { Button, Card, Checkbox, ColorPicker, Form, Input } from 'antd';
 import type { Color } from 'antd/es/color-picker';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
-import { optionText } from '../../shared/FieldControl';
-import type { Problem } from '../../shared/fields';
-import type { FormValues, SettingField } from './spec';
+import { type InputKind, KindControl, optionText } from '../../shared/FieldControl';
+import type { FieldFacts, Problem } from '../../shared/fields';
+import type { FormValues, SettingField, SettingKind } from './spec';
+import { TimeRange } from './TimeRange';
 import { type FieldPath, pathKey } from './validate';
 
-/** What a control needs of the page: the problem of a field now, and the form's values for `visible`. */
+/** What a control needs of the page: the problem of a field now, its schema's limits, and the form's values for `visible`. */
 export interface Checker {
   problemAt(path: FieldPath): Problem | undefined;
+  factsAt(path: FieldPath): FieldFacts;
   values(): FormValues;
 }
 
@@ -35,8 +37,24 @@ function useRules(label: string, path: FieldPath, checker: Checker): Rule[] {
   ];
 }
 
+/** The values at a place of the form (the page, a group, a list item); an empty record where there are none. */
+function valueAt(values: FormValues, path: FieldPath): FormValues {
+  let current: unknown = values;
+  for (const step of path) current = (current as Record<string | number, unknown> | undefined)?.[step];
+  return current && typeof current === 'object' ? (current as FormValues) : {};
+}
+
 function testId(path: FieldPath): string {
   return `setting-${pathKey(path)}`;
+}
+
+/** The kinds the list kit draws the same way: one control for both (features/shared/FieldControl). */
+type SharedKind = Extract<SettingKind, InputKind>;
+const SHARED_KINDS: readonly (SharedKind | undefined)[] = [undefined, 'text', 'textarea', 'number', 'switch', 'select', 'multiple', 'tags'];
+
+/** The password is drawn by the same control but with the settings' own hint and placeholder. */
+function isShared(kind: SettingKind | undefined): kind is Exclude<SharedKind, 'password'> | undefined {
+  return (SHARED_KINDS as readonly (SettingKind | undefined)[]).includes(kind);
 }
 
 function Leaf({ field, name, path, checker }: ControlProps) {
@@ -44,68 +62,52 @@ function Leaf({ field, name, path, checker }: ControlProps) {
   const label = t(field.label);
   const rules = useRules(label, path, checker);
   const id = testId(path);
+  const facts = checker.factsAt(path);
   const options = (field.options ?? []).map((option) => ({ value: option.value, label: optionText(option, t) }));
-  const item = { name, label, rules, extra: field.hint ? t(field.hint) : undefined };
+  // A number's range is said beside it, from the schema, so that nobody has to guess it from a refusal.
+  const range =
+    field.kind === 'number' && facts.min !== undefined && facts.max !== undefined
+      ? t('settings.kit.range', { min: facts.min, max: facts.max })
+      : undefined;
+  const hints = [field.hint ? t(field.hint) : undefined, range].filter(Boolean);
+  const item = { name, label, rules, required: facts.required, extra: hints.length > 0 ? hints.join(' · ') : undefined };
   if (field.input) return <Form.Item {...item}>{field.input()}</Form.Item>;
+  if (isShared(field.kind)) {
+    return (
+      <Form.Item {...item} valuePropName={field.kind === 'switch' ? 'checked' : 'value'}>
+        <KindControl kind={field.kind} facts={facts} options={options} data-testid={id} />
+      </Form.Item>
+    );
+  }
   switch (field.kind) {
-    case 'switch':
-      return (
-        <Form.Item {...item} valuePropName="checked">
-          <Switch data-testid={id} />
-        </Form.Item>
-      );
     case 'color':
       return (
         <Form.Item {...item} getValueFromEvent={(color: Color) => color.toHexString()}>
           <ColorPicker showText format="hex" disabledAlpha data-testid={id} aria-label={label} />
         </Form.Item>
       );
-    case 'number':
+    case 'checkboxes':
       return (
         <Form.Item {...item}>
-          <InputNumber style={{ width: '100%' }} data-testid={id} />
-        </Form.Item>
-      );
-    case 'select':
-      return (
-        <Form.Item {...item}>
-          <Select options={options} data-testid={id} />
-        </Form.Item>
-      );
-    case 'multiple':
-      return (
-        <Form.Item {...item}>
-          <Select mode="multiple" options={options} data-testid={id} />
-        </Form.Item>
-      );
-    case 'tags':
-      return (
-        <Form.Item {...item}>
-          <Select mode="tags" options={options} open={options.length > 0 ? undefined : false} data-testid={id} />
-        </Form.Item>
-      );
-    case 'textarea':
-      return (
-        <Form.Item {...item}>
-          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid={id} />
+          <Checkbox.Group options={options} data-testid={id} />
         </Form.Item>
       );
     case 'password':
       return (
         <Form.Item {...item} extra={t('settings.kit.keepSecret')}>
-          <Input.Password autoComplete="new-password" placeholder={t('settings.kit.keepSecretPlaceholder')} data-testid={id} />
+          <KindControl kind="password" facts={facts} options={[]} placeholder={t('settings.kit.keepSecretPlaceholder')} data-testid={id} />
         </Form.Item>
       );
-    case 'time':
+    case 'timeRange':
       return (
         <Form.Item {...item}>
-          <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} data-testid={id} />
+          <TimeRange data-testid={id} aria-label={label} />
         </Form.Item>
       );
     default:
       return (
         <Form.Item {...item}>
-          <Input autoComplete="off" data-testid={id} />
+          <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} data-testid={id} />
         </Form.Item>
       );
   }
@@ -193,7 +195,7 @@ export function SettingFields({
         const visible = field.visible;
         return (
           <Form.Item key={field.name} noStyle shouldUpdate>
-            {() => (visible(checker.values()) ? <Control {...props} /> : null)}
+            {() => (visible(valueAt(checker.values(), path)) ? <Control {...props} /> : null)}
           </Form.Item>
         );
       })}

@@ -4,6 +4,7 @@ import { Alert, Button, Card, Form, Result, Spin, Tabs, Typography } from 'antd'
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../../lib/feedback';
+import { factsOf, schemaAt } from '../../shared/fields';
 import { loadSettings, saveSettings, schemaOf } from './api';
 import { type Checker, SettingFields } from './SettingControl';
 import type { Device, FormValues, PageSpec } from './spec';
@@ -24,6 +25,7 @@ function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; s
   };
   const checker: Checker = {
     problemAt: (path: FieldPath) => checkPage(schema, pageValues()).problems.get(pathKey(path)),
+    factsAt: (path: FieldPath) => factsOf(schemaAt(schema, path)),
     values: () => form.getFieldsValue(true) as FormValues,
   };
   // The preview follows the form, keeping the last values the schema accepts while a field is half typed.

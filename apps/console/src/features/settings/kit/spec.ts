@@ -14,6 +14,8 @@ export type SettingKind =
   | 'tags'
   | 'color'
   | 'time'
+  | 'timeRange'
+  | 'checkboxes'
   | 'group'
   | 'list';
 
@@ -36,8 +38,11 @@ export interface SettingField {
   addLabel?: string;
   /** A control of the page's own; the form hands it `value` and `onChange`. */
   input?: () => ReactElement;
-  /** Drawn only while this returns true for the form's current values (e.g. the smtp group when mail is on). */
-  visible?: (values: FormValues) => boolean;
+  /**
+   * Drawn only while this returns true for the values beside it: the page's, the group's or the list
+   * item's (the smtp group while mail is on; a region rule's agent while the rule assigns).
+   */
+  visible?: (siblings: FormValues) => boolean;
 }
 
 /** The form's values: the page's shape, loosely held while being edited. */

@@ -1,7 +1,7 @@
 import { SettingsForm } from '../kit/SettingsForm';
 import type { FormValues, PageSpec } from '../kit/spec';
 import { FloatNavigationPreview, InvitationPreview, LauncherPreview } from '../preview/Previews';
-import { SIDES, WEEKDAYS } from './options';
+import { SIDES, WEEK } from './options';
 
 const takeIcon: PageSpec<'takeIcon'> = {
   page: 'takeIcon',
@@ -52,11 +52,15 @@ const floatNavigation: PageSpec<'floatNavigation'> = {
   preview: (value) => <FloatNavigationPreview value={value} />,
 };
 
-/** An empty choice of weekdays is held in the form but means "every day", which the page says by leaving them out. */
+/**
+ * An empty choice of weekdays, and a cleared span of hours, are held in the form but mean "every day" and
+ * "all day", which the page says by leaving them out.
+ */
 function withoutEmptyDays(values: FormValues): FormValues {
   const box = (device: unknown) => {
     const held = { ...(device as FormValues) };
     if (Array.isArray(held.days) && held.days.length === 0) delete held.days;
+    if (!held.hours) delete held.hours;
     return held;
   };
   return { ...values, pc: box(values.pc), mobile: box(values.mobile) };
@@ -75,7 +79,8 @@ const invitationBox: PageSpec<'invitationBox'> = {
     { name: 'acceptText', label: 'settings.f.acceptText' },
     { name: 'laterText', label: 'settings.f.laterText' },
     { name: 'image', label: 'settings.f.image', hint: 'settings.hint.address' },
-    { name: 'days', label: 'settings.f.days', kind: 'multiple', options: WEEKDAYS, hint: 'settings.hint.everyDay' },
+    { name: 'days', label: 'settings.f.days', kind: 'checkboxes', options: WEEK, hint: 'settings.hint.everyDay' },
+    { name: 'hours', label: 'settings.f.hours', kind: 'timeRange', hint: 'settings.hint.allDay' },
   ],
   fromForm: withoutEmptyDays,
   preview: (value, device) => <InvitationPreview box={value[device]} device={device} />,

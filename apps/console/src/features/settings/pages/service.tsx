@@ -1,15 +1,19 @@
 import { AgentSelect } from '../../link/AgentSelect';
 import { SettingsForm } from '../kit/SettingsForm';
 import type { FormValues, PageSpec } from '../kit/spec';
+import { RegionPicker } from './RegionPicker';
 
-/** A cleared agent or text is held as null or '' by the form; the page leaves such a rule's field out. */
+/**
+ * A cleared agent is held as null or '' by the form, and an agent picked before the rule stopped assigning
+ * stays in the form while hidden: the page leaves either out.
+ */
 function regionFromForm(values: FormValues): FormValues {
   const rules = Array.isArray(values.rules) ? values.rules : [];
   return {
     ...values,
     rules: rules.map((rule: FormValues) => {
       const kept = { ...rule };
-      if (kept.serviceID === null || kept.serviceID === '') delete kept.serviceID;
+      if (kept.serviceID === null || kept.serviceID === '' || kept.action !== 'assign') delete kept.serviceID;
       return kept;
     }),
   };
@@ -26,15 +30,21 @@ const region: PageSpec<'region'> = {
       addLabel: 'settings.add.regionRule',
       newItem: { codes: [], action: 'tip', text: '' },
       fields: [
-        { name: 'codes', label: 'settings.f.regionCodes', kind: 'tags', hint: 'settings.hint.regionCodes' },
+        { name: 'codes', label: 'settings.f.regionCodes', input: () => <RegionPicker />, hint: 'settings.hint.regionCodes' },
         {
           name: 'action',
           label: 'settings.f.regionAction',
           kind: 'select',
           options: ['block', 'assign', 'tip'].map((value) => ({ value, label: `settings.regionAction.${value}` })),
         },
-        { name: 'serviceID', label: 'settings.f.agent', input: () => <AgentSelect />, hint: 'settings.hint.regionAgent' },
-        { name: 'text', label: 'settings.f.regionText', kind: 'textarea' },
+        { name: 'serviceID', label: 'settings.f.agent', input: () => <AgentSelect />, visible: (rule) => rule.action === 'assign' },
+        {
+          name: 'text',
+          label: 'settings.f.regionText',
+          kind: 'textarea',
+          hint: 'settings.hint.regionText',
+          visible: (rule) => rule.action !== 'assign',
+        },
       ],
     },
   ],

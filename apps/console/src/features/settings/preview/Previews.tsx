@@ -92,9 +92,26 @@ export function InvitationPreview({ box, device }: { box: SettingsOf<'invitation
           <span>{box.laterText}</span>
         </div>
         {!box.enabled && <div className="muted">{t('settings.preview.disabled')}</div>}
+        {(box.days || box.hours) && (
+          <div className="muted" data-testid="preview-invitation-when">
+            {inviteWhen(box, t)}
+          </div>
+        )}
       </div>
     </Screen>
   );
+}
+
+/** When the box may appear, in the reader's words: the chosen weekdays (Monday first) and hours. */
+function inviteWhen(box: SettingsOf<'invitationBox'>['pc'], t: (key: string, values?: Record<string, unknown>) => string): string {
+  const days = box.days
+    ? [1, 2, 3, 4, 5, 6, 0].filter((day) => box.days?.includes(day)).map((day) => t(`settings.weekdayShort.${day}`))
+    : [];
+  const hours = box.hours ? `${box.hours.from}–${box.hours.to}` : '';
+  return t('settings.preview.inviteWhen', {
+    days: days.join(t('settings.preview.listSeparator')) || t('settings.preview.everyDay'),
+    hours: hours || t('settings.preview.allDay'),
+  });
 }
 
 /** The chat window as a visitor first sees it: header, intro, welcome, and the pre-chat form when asked for. */
