@@ -24,6 +24,11 @@ export interface Message {
   /** ISO 8601 */
   time: string;
   withdrawn: boolean;
+  /**
+   * Questions the robot offers when it did not understand (role `robot` only): the widget draws them as
+   * chips that send the question. Absent on every other message, so older clients are unaffected.
+   */
+  suggestions?: string[];
 }
 
 export interface Visitor {
@@ -212,6 +217,9 @@ export const visitorContactBody = z.object({
     .optional(),
   email: z.union([z.literal(''), z.email().max(254)]).optional(),
 });
+
+/** The visitor asks the robot for a person ("talk to a person"). */
+export const handoverBody = z.object({ YQToken: yqToken });
 
 export const rateBody = z.object({
   YQToken: yqToken,

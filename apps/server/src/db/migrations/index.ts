@@ -15,6 +15,7 @@ import { settings } from './012_settings.js';
 import { personalAndRegions } from './013_personal_and_regions.js';
 import { conversationTimers } from './014_conversation_timers.js';
 import { robotAsks } from './015_robot_asks.js';
+import { robotSuggestions } from './018_robot_suggestions.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -34,5 +35,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '013_personal_and_regions': personalAndRegions(),
     '014_conversation_timers': conversationTimers(dialect),
     '015_robot_asks': robotAsks(dialect),
+    '018_robot_suggestions': robotSuggestions(),
   };
 }
