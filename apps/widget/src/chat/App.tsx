@@ -176,6 +176,20 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
             {state.position ? t('queueBanner', { n: state.position }) : t('waitBanner')}
           </div>
         )}
+        {!state.lost && state.conversation === 'robot' && (
+          <div class="banner robot-bar">
+            <span>{t('robotAnswering', { name: state.robot?.name || t('robotName') })}</span>
+            <button
+              type="button"
+              class="secondary person"
+              onClick={() =>
+                client.handover().catch((error: unknown) => problem(error instanceof Error && error.message ? error.message : t('failed')))
+              }
+            >
+              {t('talkToPerson')}
+            </button>
+          </div>
+        )}
         {!state.lost && settings.region.text && <div class="banner">{settings.region.text}</div>}
         {!state.lost && !settings.online && !ACTIVE.has(state.conversation ?? '') && (
           <div class="banner">
@@ -194,6 +208,7 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
           title={title}
           onRetry={(onlyID) => client.retry(onlyID)}
           onEarlier={() => void client.loadEarlier()}
+          onAsk={(question) => client.sendText(question)}
           after={
             rating
               ? {
