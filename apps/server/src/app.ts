@@ -174,7 +174,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
-  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings);
+  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, () => robots.currentHigh());
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
   const conversations = new ConversationService(

@@ -154,6 +154,11 @@ export interface WidgetSettings {
   upload: { enabled: boolean; maxBytes: number; types: string[] };
   /** A blocked region may not chat and is shown `text`; a tip region is shown `text` alone. */
   region: { blocked: boolean; text: string };
+  /**
+   * The smart robot, when it would answer a conversation opened now (mode `first`, or nobody can take
+   * it): the window then offers the chat, not the leave-a-message form. Absent when it would not.
+   */
+  robot?: { name: string; avatar: string };
 }
 
 /** A visitor credential: 128 random bits or more, base64url. Known only to the visitor's browser. */
