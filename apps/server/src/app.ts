@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import { CloseCode, frame, SocketCode } from '@parley/protocol';
+import { CloseCode, frame, isWorkingNow, SocketCode } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.js';
@@ -70,6 +70,7 @@ import { recordRoutes } from './modules/records/routes.js';
 import { regionRoutes } from './modules/regions/routes.js';
 import { RegionRules } from './modules/regions/rules.js';
 import { RobotRepository } from './modules/robots/repository.js';
+import { RobotResponder } from './modules/robots/responder.js';
 import { robotRoutes } from './modules/robots/routes.js';
 import { RobotService } from './modules/robots/service.js';
 import { RoleRepository } from './modules/roles/repository.js';
@@ -180,7 +181,9 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const censusRepo = new CensusRepository(db, storage.dialect);
   new CensusRecorder(censusRepo, now).subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
-  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules);
+  const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
+    robots.currentHigh(),
+  );
   const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
   const conversations = new ConversationService(
     conversationRepo,
@@ -191,6 +194,11 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
     events,
     () => settings.current('autoAnswer'),
     () => settings.current('windowSetting').maxLength,
+    {
+      responder: new RobotResponder(robots, (error) => app.log.warn({ err: error }, 'robot language model failed')),
+      workingNow: () => isWorkingNow(settings.all(), settings.siteTimeZone(), new Date(now())),
+      onError: (error) => app.log.error({ err: error }, 'robot answer failed'),
+    },
   );
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);

@@ -24,6 +24,11 @@ export interface Message {
   /** ISO 8601 */
   time: string;
   withdrawn: boolean;
+  /**
+   * Questions the robot offers when it did not understand (role `robot` only): the widget draws them as
+   * chips that send the question. Absent on every other message, so older clients are unaffected.
+   */
+  suggestions?: string[];
 }
 
 export interface Visitor {
@@ -151,6 +156,11 @@ export interface WidgetSettings {
   region: { blocked: boolean; text: string };
   /** The site's time zone (IANA): the invitation's days and hours are read on its clocks, not the visitor's. */
   timeZone: string;
+  /**
+   * The smart robot, when it would answer a conversation opened now (mode `first`, or nobody can take
+   * it): the window then offers the chat, not the leave-a-message form. Absent when it would not.
+   */
+  robot?: { name: string; avatar: string };
 }
 
 /** A visitor credential: 128 random bits or more, base64url. Known only to the visitor's browser. */
@@ -214,6 +224,9 @@ export const visitorContactBody = z.object({
     .optional(),
   email: z.union([z.literal(''), z.email().max(254)]).optional(),
 });
+
+/** The visitor asks the robot for a person ("talk to a person"). */
+export const handoverBody = z.object({ YQToken: yqToken });
 
 export const rateBody = z.object({
   YQToken: yqToken,

@@ -28,6 +28,7 @@ import {
   agentMessagesQuery,
   agentStateBody,
   conversationBody,
+  handoverBody,
   letterBody,
   type Message,
   messageBody,
@@ -122,6 +123,8 @@ const visitor = endpointGroup({
   'POST /api/visitor/rate': { body: rateBody, response: returns<void>() },
   /** The pre-chat form's answers (CONTRACT §5 allows more calls): name, phone and email of the visitor. */
   'POST /api/visitor/contact': { body: visitorContactBody, response: returns<void>() },
+  /** The visitor asks the robot for a person: the queue or an agent, as a new conversation would go. */
+  'POST /api/visitor/handover': { body: handoverBody, response: returns<{ state: VisitorState }>() },
   /** Multipart: the file, and the YQToken in the query or a field before the file. */
   'POST /api/visitor/upload': { response: returns<Uploaded>() },
 });

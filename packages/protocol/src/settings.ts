@@ -360,6 +360,17 @@ export function withinWorkHours(days: readonly { day: number; from: string; to: 
   return days.some((span) => span.day === day && span.from <= time && time < span.to);
 }
 
+/** Whether `now` is within the work hours of the chat-window settings (always, when they are off). */
+export function isWorkingNow(
+  pages: Pick<AllSettings, 'windowSetting' | 'softwareSetting'>,
+  siteTimeZone: string | undefined,
+  now: Date,
+): boolean {
+  const hours = pages.windowSetting.workHours;
+  const zone = hours.timezone || pages.softwareSetting.timezone || siteTimeZone || 'UTC';
+  return !hours.enabled || withinWorkHours(hours.days, zone, now);
+}
+
 /** The first region rule that names one of the visitor's codes. */
 export function regionRuleFor(pages: Pick<AllSettings, 'region'>, codes: readonly string[] = []) {
   return pages.region.rules.find((rule) => rule.codes.some((code) => codes.includes(code)));
@@ -372,8 +383,7 @@ export function toWidgetSettings(pages: AllSettings, context: WidgetContext): Wi
   const window = pages.windowSetting;
   const hours = window.workHours;
   const siteZone = pages.softwareSetting.timezone || context.siteTimeZone || 'UTC';
-  const zone = hours.timezone || siteZone;
-  const workingNow = !hours.enabled || withinWorkHours(hours.days, zone, context.now ?? new Date());
+  const workingNow = isWorkingNow(pages, context.siteTimeZone, context.now ?? new Date());
   const rule = regionRuleFor(pages, context.region);
   const blocked = rule?.action === 'block';
   const regionText = rule?.action === 'block' ? rule.text || REGION_BLOCKED[lang] : rule?.action === 'tip' ? (rule.text ?? '') : '';

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Column conventions shared by SQLite and PostgreSQL: times are ISO 8601 UTC text (sortable and
@@ -111,6 +111,8 @@ export interface MessagesTable {
   service_id: string | null;
   withdrawn: number;
   created_at: string;
+  /** The robot's suggested questions, one a line; '' on every other message. */
+  suggestions: ColumnType<string, string | undefined, string>;
 }
 
 export interface VisitsTable {

@@ -17,6 +17,8 @@ export interface DomainEvents {
   'conversation.opened': { visitor: VisitorRow; agent: AgentRef | null };
   /** A waiting visitor was given to an agent: taken by the agent, or handed out from the queue. */
   'conversation.assigned': { visitor: VisitorRow; agent: AgentRef; by: 'agent' | 'queue' };
+  /** The robot passed its visitor to a person: to `agent`, or to the queue when null. */
+  'conversation.handedOver': { visitor: VisitorRow; agent: AgentRef | null };
   'conversation.transferred': { visitor: VisitorRow; from: string | null; to: AgentRef };
   /** `visitor` is the row before it ended (its state then); `rate` asks the widget for a rating. */
   'conversation.ended': { visitor: VisitorRow; by: string | null; tellVisitor: boolean; rate: boolean };
@@ -40,6 +42,8 @@ export interface DomainEvents {
   'agent.stateChanged': { uuid: string; state: AgentState; online: boolean };
   /** A chat-window settings page was saved. */
   'settings.changed': { page: SettingsPage };
+  /** The robot answers this visitor (its conversation opened with the robot, or its widget reconnected). */
+  'robot.answering': { visitor: VisitorRow; robot: { name: string; avatar: string } };
   /** The robot's question-answer pairs, or its settings, were changed. */
   'robots.changed': { what: 'pairs' | 'high' };
 }

@@ -107,6 +107,10 @@ const messages = {
   },
   robotImportMalformed: { zh: 'CSV 第 {line} 行格式错误：{reason}', en: 'The CSV is malformed at line {line}: {reason}' },
   robotImportEnabled: { zh: '字段 enabled 无效：必须是 true 或 false', en: 'Invalid field enabled: must be true or false' },
+  robotUnknownReply: {
+    zh: '抱歉，我还不太明白您的问题。您可以换个说法，或点击“转人工”与客服交谈。',
+    en: 'Sorry, I did not quite understand. Try other words, or choose "Talk to a person".',
+  },
   // history export (CSV header)
   csvConversation: { zh: '对话编号', en: 'Conversation' },
   csvVisitor: { zh: '访客', en: 'Visitor' },

@@ -31,6 +31,7 @@ export const LIMITS = {
   visitorMessages: { address: { max: 1200, seconds: 60 }, token: { max: 120, seconds: 60 } },
   visitorLetter: { address: { max: 30, seconds: 3600 } },
   visitorContact: { address: { max: 60, seconds: 60 }, token: { max: 10, seconds: 60 } },
+  visitorHandover: { address: { max: 60, seconds: 60 }, token: { max: 10, seconds: 60 } },
   visitorRate: { address: { max: 60, seconds: 60 }, token: { max: 10, seconds: 60 } },
   visitorUpload: { address: { max: 60, seconds: 60 }, token: { max: 20, seconds: 60 } },
   register: { address: { max: 3, seconds: 3600 } },

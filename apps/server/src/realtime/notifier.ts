@@ -44,6 +44,11 @@ export class Notifier {
       await this.stateChanged(visitor);
       await this.accepted(visitor, agent);
     });
+    events.on('conversation.handedOver', async ({ visitor, agent }) => {
+      await this.stateChanged(visitor);
+      if (agent) await this.accepted(visitor, agent);
+    });
+    events.on('robot.answering', ({ visitor, robot }) => this.toVisitor(visitor.public_id, frame(SocketCode.robot, robot)));
     events.on('conversation.transferred', async ({ visitor, to }) => {
       await this.stateChanged(visitor);
       await this.accepted(visitor, to);

@@ -56,6 +56,7 @@ function statusLine(state: ChatState, t: Translate): { text: string; live: boole
     case 'robot':
       return { text: t('robot', { name: state.robot?.name || t('robotName') }), live: true };
     default:
+      if (state.settings?.robot) return { text: t('robot', { name: state.settings.robot.name || t('robotName') }), live: true };
       return { text: state.settings?.online === false ? t('offline') : t('online'), live: state.settings?.online !== false };
   }
 }
@@ -101,7 +102,9 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
   const [chosenView, setView] = useState<'chat' | 'letter' | null>(null);
   // Until the visitor picks one, offline visitors without a conversation get the form.
   const settings = state.settings;
-  const view = chosenView ?? (settings?.online === false && !ACTIVE.has(state.conversation ?? '') ? 'letter' : 'chat');
+  // The robot answers whoever writes, so its visitors get the chat; the letter form stays a click away.
+  const away = settings?.online === false && !settings.robot;
+  const view = chosenView ?? (away && !ACTIVE.has(state.conversation ?? '') ? 'letter' : 'chat');
   const [toast, setToast] = useState('');
   const toastTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -176,8 +179,22 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
             {state.position ? t('queueBanner', { n: state.position }) : t('waitBanner')}
           </div>
         )}
+        {!state.lost && state.conversation === 'robot' && (
+          <div class="banner robot-bar">
+            <span>{t('robotAnswering', { name: state.robot?.name || t('robotName') })}</span>
+            <button
+              type="button"
+              class="secondary person"
+              onClick={() =>
+                client.handover().catch((error: unknown) => problem(error instanceof Error && error.message ? error.message : t('failed')))
+              }
+            >
+              {t('talkToPerson')}
+            </button>
+          </div>
+        )}
         {!state.lost && settings.region.text && <div class="banner">{settings.region.text}</div>}
-        {!state.lost && !settings.online && !ACTIVE.has(state.conversation ?? '') && (
+        {!state.lost && away && !ACTIVE.has(state.conversation ?? '') && (
           <div class="banner">
             {settings.workHours.open ? t('letterOffline') : settings.workHours.offlineText || t('letterOffline')}{' '}
             <button type="button" class="link" onClick={() => setView('letter')}>
@@ -194,6 +211,7 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
           title={title}
           onRetry={(onlyID) => client.retry(onlyID)}
           onEarlier={() => void client.loadEarlier()}
+          onAsk={(question) => client.sendText(question)}
           after={
             rating
               ? {

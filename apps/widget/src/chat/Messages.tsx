@@ -86,6 +86,8 @@ interface ListProps {
   title: string;
   onRetry: (onlyID: string) => void;
   onEarlier: () => void;
+  /** Sends a question the robot suggested, as if typed. */
+  onAsk: (question: string) => void;
   /** Drawn under the message with this seq (the rating card). */
   after: { seq: number; node: ComponentChildren } | null;
 }
@@ -116,7 +118,7 @@ function useStickToBottom(dependency: unknown, oldest: number) {
   return { ref, onScroll, onLoad };
 }
 
-export function MessageList({ state, lang, t, welcome, title, onRetry, onEarlier, after }: ListProps) {
+export function MessageList({ state, lang, t, welcome, title, onRetry, onEarlier, onAsk, after }: ListProps) {
   const oldest = firstSeq(state.items);
   const { ref, onScroll, onLoad } = useStickToBottom(
     `${state.items.length}:${state.items.at(-1)?.status}:${after?.seq}:${state.rating?.done}`,
@@ -192,6 +194,16 @@ export function MessageList({ state, lang, t, welcome, title, onRetry, onEarlier
             <div class={`bubble${media}${item.type === 'file' ? ' bare' : ''}`} title={clock(item.time, lang)}>
               <Content item={item} t={t} />
             </div>
+            {robot && item.suggestions && item.suggestions.length > 0 && state.conversation === 'robot' && (
+              <fieldset class="chips">
+                <legend class="chips-label">{t('suggestions')}</legend>
+                {item.suggestions.map((question) => (
+                  <button type="button" class="chip" key={question} onClick={() => onAsk(question)}>
+                    {question}
+                  </button>
+                ))}
+              </fieldset>
+            )}
             {mine && item.status === 'sending' && (
               <div class="state">{item.type !== 'text' && !safeUrl(item.msg) ? t('uploading') : t('sending')}</div>
             )}

@@ -534,6 +534,13 @@ export class ChatClient {
     this.set({ preChatDone: true });
   }
 
+  /** "Talk to a person": the robot hands the visitor over; 2000 or 2001 follows on the socket. */
+  async handover(): Promise<void> {
+    const { state } = await this.options.api.post<{ state: VisitorState }>('/api/visitor/handover', { YQToken: this.token });
+    // The socket's frame may have come first; it knows at least as much.
+    if (this.state.conversation === 'robot') this.set({ conversation: state });
+  }
+
   async rate(score: number, comment: string): Promise<void> {
     await this.options.api.post('/api/visitor/rate', { YQToken: this.token, score, comment: comment.trim() || undefined });
     if (this.state.rating) this.set({ rating: { ...this.state.rating, done: true } });

@@ -70,6 +70,12 @@ export class ConversationTimers {
       await this.armClose(visitor.id);
       await this.armAgentSilent(visitor.id);
     });
+    events.on('conversation.handedOver', async ({ visitor, agent }) => {
+      // The visitor asked for a person: the agent who gets it has something to answer.
+      if (!agent) return;
+      await this.armClose(visitor.id);
+      await this.armAgentSilent(visitor.id);
+    });
     events.on('conversation.ended', ({ visitor }) => this.repo.clear(visitor.id, ['idle', 'agentSilent', 'autoClose']));
     events.on('message.stored', async ({ visitor, message }) => {
       if (message.role === 'user') {
@@ -78,7 +84,8 @@ export class ConversationTimers {
           await this.armClose(visitor.id);
           await this.armAgentSilent(visitor.id);
         }
-        if (message.type === 'text' && visitor.state !== 'end') await this.answerKeyword(visitor, message.msg);
+        // While the robot answers, the keyword replies would only talk over it.
+        if (message.type === 'text' && visitor.state !== 'end' && visitor.state !== 'robot') await this.answerKeyword(visitor, message.msg);
       } else if (message.role === 'service') {
         await this.repo.clear(visitor.id, ['agentSilent']);
         const idle = timed(this.settings.autoAnswer().idle);

@@ -4,7 +4,7 @@ import type { MessagesTable } from '../../db/schema.js';
 
 export type MessageRow = Selectable<MessagesTable>;
 
-export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn'>;
+export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn' | 'suggestions'> & { suggestions?: string };
 
 /** SQL of conversations, their messages and the supervisors monitoring them. */
 export class ConversationRepository {
@@ -43,6 +43,18 @@ export class ConversationRepository {
         .then((rows) => rows.reverse());
     }
     return query.orderBy('seq', 'asc').limit(options.limit).execute();
+  }
+
+  /** The visitor's newest `limit` messages, in seq order (the robot reads its own misses from them). */
+  recent(db: DbOrTx, visitorId: number, limit: number) {
+    return db
+      .selectFrom('messages')
+      .select(['role', 'only_id'])
+      .where('visitor_id', '=', visitorId)
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute()
+      .then((rows) => rows.reverse());
   }
 
   /** Each visitor's newest message (the one at its last seq). */

@@ -13,6 +13,11 @@ export function visitorConversationRoutes(route: DefineRoute, conversations: Con
     limit: 'visitorMessages',
     handler: ({ query }) => conversations.visitorMessages(query.YQToken, query.afterSeq),
   });
+  route('POST /api/visitor/handover', {
+    access: 'public',
+    limit: 'visitorHandover',
+    handler: ({ body }) => conversations.visitorHandover(body.YQToken),
+  });
   route('POST /api/visitor/rate', {
     access: 'public',
     limit: 'visitorRate',

@@ -32,14 +32,20 @@ export class Routing {
     return this.regions.blocks(regionCode);
   }
 
-  /** Opens a conversation for a visitor without one, given to `agent` or waiting; the visitor as it is now. */
-  async open(tx: DbOrTx, visitor: VisitorRow, agent: AgentRef | null): Promise<VisitorRow> {
+  /**
+   * Opens a conversation for a visitor without one, given to `agent`, to the robot, or waiting; the
+   * visitor as it is now.
+   */
+  async open(tx: DbOrTx, visitor: VisitorRow, agent: AgentRef | 'robot' | null): Promise<VisitorRow> {
     const now = isoNow();
-    const to = agent
-      ? { state: 'current', service_id: agent.uuid, wait_since: null }
-      : { state: 'wait', service_id: null, wait_since: now };
+    const to =
+      agent === 'robot'
+        ? { state: 'robot', service_id: null, wait_since: null }
+        : agent
+          ? { state: 'current', service_id: agent.uuid, wait_since: null }
+          : { state: 'wait', service_id: null, wait_since: now };
     await this.visitors.transition(tx, visitor.id, { states: ['end'] }, to);
-    await this.repo.open(tx, visitor.id, agent?.uuid ?? null, visitor.last_seq + 1, now);
+    await this.repo.open(tx, visitor.id, to.service_id, visitor.last_seq + 1, now);
     return { ...visitor, ...to };
   }
 

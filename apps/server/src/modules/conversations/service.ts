@@ -1,6 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_ROLE, can, localized, type Message, type MessageType, type TipKind, type Visit, type Visitor } from '@parley/protocol';
+import {
+  ADMIN_ROLE,
+  can,
+  localized,
+  type Message,
+  type MessageType,
+  type TipKind,
+  type Visit,
+  type Visitor,
+  type VisitorState,
+} from '@parley/protocol';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { DbOrTx } from '../../db/index.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { AgentRef, EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
@@ -10,6 +21,7 @@ import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { AuthContext } from '../auth/service.js';
 import { regionBlocked } from '../regions/rules.js';
+import type { RobotResponder } from '../robots/responder.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
 import { toVisit, toVisitor, visitorNickname } from '../visitors/views.js';
@@ -20,6 +32,27 @@ import { toMessage } from './views.js';
 
 export const WITHDRAW_WINDOW_MS = 2 * 60 * 1000;
 const CATCH_UP_LIMIT = 200;
+/** The robot's messages are marked by their onlyID; a miss (the unknown reply) has its own prefix. */
+const ROBOT_ID = 'robot-';
+const ROBOT_MISS_ID = 'robot-miss-';
+
+/** The smart robot as conversations need it: its answers, and whether people work now (its `offline` mode). */
+export interface RobotDesk {
+  responder: Pick<RobotResponder, 'settings' | 'profile' | 'wantsPerson' | 'reply'>;
+  /** Whether it is within the work hours of the chat-window settings (always, when they are off). */
+  workingNow: () => boolean;
+  onError: (error: unknown) => void;
+}
+
+/** A message the robot is about to store. */
+interface RobotPart {
+  type: MessageType;
+  msg: string;
+  miss: boolean;
+  suggestions?: string[];
+}
+
+const languageOf = (visitor: VisitorRow) => (visitor.lang.toLowerCase().startsWith('en') ? 'en' : 'zh');
 
 /** Who sent a message, for idempotency: a resend returns the stored message to its own sender only. */
 type Sender = { role: 'user' } | { role: 'service'; uuid: string };
@@ -51,7 +84,11 @@ export class ConversationService {
     private readonly autoAnswers: AutoAnswerSource,
     /** The longest visitor message the chat window settings allow now. */
     private readonly maxLength: () => number,
+    private readonly robot: RobotDesk,
   ) {}
+
+  /** Each visitor's robot answers, one after another, so they keep the order of the questions. */
+  private readonly robotTurns = new Map<number, Promise<void>>();
 
   private get db() {
     return this.repo.db;
@@ -65,12 +102,20 @@ export class ConversationService {
     return { list: rows.map((row) => toMessage(row, visitor.public_id)) };
   }
 
-  /** A visitor's message; opens a conversation (agent or queue) when none is open. Idempotent on onlyID. */
+  /**
+   * A visitor's message; opens a conversation (robot, agent or queue) when none is open. Idempotent on
+   * onlyID. In robot state the robot's answer follows, made by this process (the one that stored the
+   * question) without holding the visitor's send up.
+   */
   async visitorMessage(credential: string, input: { msg: string; onlyID: string; type?: MessageType | undefined }): Promise<Message> {
     // The widget stops typing at the limit; a client that does not is refused here all the same.
     const max = this.maxLength();
     if ((input.type ?? 'text') === 'text' && input.msg.length > max) throw new ValidationError('msg', 'reasonTooLong', { max });
-    let outcome: { row: MessageRow; visitor: VisitorRow; opened: { visitor: VisitorRow; agent: AgentRef | null } | undefined };
+    let outcome: {
+      row: MessageRow;
+      visitor: VisitorRow;
+      opened: { visitor: VisitorRow; agent: AgentRef | null; welcome: MessageRow | null } | undefined;
+    };
     try {
       outcome = await this.db.transaction().execute(async (tx) => {
         // Most messages join an open conversation: one statement takes the seq and reads the visitor.
@@ -78,15 +123,18 @@ export class ConversationService {
         let visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
         // A region blocked while its visitor's conversation was open stops it too; throwing gives the seq back.
         if (visitor && this.routing.blocked(visitor.region_code)) throw regionBlocked();
-        let opened: { visitor: VisitorRow; agent: AgentRef | null } | undefined;
+        let opened: { visitor: VisitorRow; agent: AgentRef | null; welcome: MessageRow | null } | undefined;
         if (!visitor) {
           const closed = await this.visitors.orFail(credential, tx);
           if (this.routing.blocked(closed.region_code)) throw regionBlocked();
           const agent = (await this.routing.pickAgent(tx, closed.id)) ?? null;
-          await this.routing.open(tx, closed, agent);
+          const robot = this.robotTakes(agent);
+          await this.routing.open(tx, closed, robot ? 'robot' : agent);
+          // The robot's welcome comes first, so the visitor reads it above their own question.
+          const welcome = robot ? await this.storeWelcome(tx, closed) : null;
           visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
           if (!visitor) throw new Error('a conversation just opened is not open');
-          opened = { visitor, agent };
+          opened = { visitor, agent: robot ? null : agent, welcome };
         }
         // A resent onlyID fails the unique index here and rolls all of this back (see the catch).
         const row = await this.repo.insertMessageAt(tx, visitor.id, visitor.last_seq, {
@@ -109,10 +157,146 @@ export class ConversationService {
       return toMessage(resentBy({ role: 'user' }, existing), visitor.public_id);
     }
     const message = toMessage(outcome.row, outcome.visitor.public_id);
-    if (outcome.opened) await this.routing.opened(outcome.opened.visitor, outcome.opened.agent);
+    const withRobot = outcome.visitor.state === 'robot';
+    if (outcome.opened && withRobot) await this.robotOpened(outcome.opened.visitor, outcome.opened.welcome);
+    else if (outcome.opened) await this.routing.opened(outcome.opened.visitor, outcome.opened.agent);
     await this.events.emit('message.stored', { visitor: outcome.visitor, message, visitorSees: false });
-    if (outcome.opened) await this.answerOpening(outcome.visitor, message.seq === 1, outcome.opened.agent);
+    if (withRobot) this.robotAnswers(outcome.visitor, message);
+    else if (outcome.opened) await this.answerOpening(outcome.visitor, message.seq === 1, outcome.opened.agent);
     return message;
+  }
+
+  // ---------------------------------------------------------------- the smart robot
+
+  /**
+   * Whether a new conversation starts with the robot: always in mode `first`; in mode `offline` when no
+   * agent can take the visitor now (none available with room, or outside the work hours).
+   */
+  private robotTakes(agent: AgentRef | null): boolean {
+    const settings = this.robot.responder.settings();
+    if (!settings.enabled) return false;
+    return settings.mode === 'first' || agent === null || !this.robot.workingNow();
+  }
+
+  private async storeWelcome(tx: DbOrTx, visitor: VisitorRow): Promise<MessageRow | null> {
+    const welcome = this.robot.responder.settings().welcome;
+    if (!welcome) return null;
+    const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
+    return this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }));
+  }
+
+  private robotMessage(part: RobotPart) {
+    return {
+      only_id: `${part.miss ? ROBOT_MISS_ID : ROBOT_ID}${randomBytes(8).toString('hex')}`,
+      role: 'robot',
+      type: part.type,
+      msg: part.msg,
+      nickname: this.robot.responder.profile().name,
+      service_id: null,
+      created_at: isoNow(),
+      suggestions: (part.suggestions ?? []).join('\n'),
+    };
+  }
+
+  /** Agents see the visitor in the robot group; the visitor learns who answers, then reads the welcome. */
+  private async robotOpened(visitor: VisitorRow, welcome: MessageRow | null): Promise<void> {
+    await this.events.emit('conversation.opened', { visitor, agent: null });
+    await this.events.emit('robot.answering', { visitor, robot: this.robot.responder.profile() });
+    if (welcome) await this.events.emit('message.stored', { visitor, message: toMessage(welcome, visitor.public_id), visitorSees: true });
+  }
+
+  private robotAnswers(visitor: VisitorRow, question: Message): void {
+    const previous = this.robotTurns.get(visitor.id) ?? Promise.resolve();
+    const turn = previous.then(() => this.robotTurn(visitor, question)).catch(this.robot.onError);
+    this.robotTurns.set(visitor.id, turn);
+    void turn.finally(() => {
+      if (this.robotTurns.get(visitor.id) === turn) this.robotTurns.delete(visitor.id);
+    });
+  }
+
+  /** Answers one question of a visitor in robot state, or hands the visitor to a person. */
+  private async robotTurn(visitor: VisitorRow, question: Message): Promise<void> {
+    const settings = this.robot.responder.settings();
+    if (!settings.enabled || (question.type === 'text' && this.robot.responder.wantsPerson(question.msg))) {
+      await this.handOver(visitor);
+      return;
+    }
+    const lang = languageOf(visitor);
+    // A picture or a file is not a question the knowledge base can answer.
+    const reply = await this.robot.responder.reply(question.type === 'text' ? question.msg : '', lang);
+    const parts: RobotPart[] =
+      reply.kind === 'answer'
+        ? [
+            { type: 'text', msg: reply.text, miss: false },
+            ...(reply.image ? [{ type: 'image' as const, msg: reply.image, miss: false }] : []),
+          ]
+        : [{ type: 'text', msg: reply.text, miss: true, suggestions: reply.suggestions }];
+    if (!(await this.storeRobot(visitor, parts))) return;
+    if (reply.kind === 'unknown' && settings.handoverAfterUnknown > 0) {
+      if ((await this.missesInARow(visitor.id)) >= settings.handoverAfterUnknown) await this.handOver(visitor);
+    }
+  }
+
+  /** Stores the robot's messages, unless a person took the visitor meanwhile; whether it did. */
+  private async storeRobot(visitor: VisitorRow, parts: RobotPart[]): Promise<boolean> {
+    const rows = await this.db.transaction().execute(async (tx) => {
+      const current = await this.visitorRepo.findById(tx, visitor.id);
+      if (current?.state !== 'robot') return null;
+      const stored: MessageRow[] = [];
+      for (const part of parts) {
+        const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
+        stored.push(await this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage(part)));
+      }
+      return stored;
+    });
+    if (!rows) return false;
+    for (const row of rows) {
+      await this.events.emit('message.stored', { visitor, message: toMessage(row, visitor.public_id), visitorSees: true });
+    }
+    return true;
+  }
+
+  /** How many of the robot's last answers, in a row, were the unknown reply. */
+  private async missesInARow(visitorId: number): Promise<number> {
+    const recent = await this.repo.recent(this.db, visitorId, 60);
+    let misses = 0;
+    for (const row of recent.reverse()) {
+      if (row.role === 'user' || row.role === 'tip') continue;
+      if (row.role === 'robot' && row.only_id.startsWith(ROBOT_MISS_ID)) misses += 1;
+      else break;
+    }
+    return misses;
+  }
+
+  /** The visitor's "talk to a person": from robot state to an agent or the queue; other states stay. */
+  async visitorHandover(credential: string): Promise<{ state: VisitorState }> {
+    const visitor = await this.visitors.orFail(credential);
+    if (visitor.state === 'robot') await this.handOver(visitor);
+    const now = await this.visitorRepo.findById(this.db, visitor.id);
+    return { state: (now?.state ?? visitor.state) as VisitorState };
+  }
+
+  /**
+   * Routes a robot-state visitor as a new conversation would go: to an available agent (`2000`), else
+   * the queue (`2001`) with the queued or no-agent auto answer. The agent reads the robot's part above.
+   */
+  private async handOver(visitor: VisitorRow): Promise<void> {
+    const handed = await this.db.transaction().execute(async (tx) => {
+      const agent = (await this.routing.pickAgent(tx, visitor.id)) ?? null;
+      const to = agent
+        ? { state: 'current', service_id: agent.uuid, wait_since: null }
+        : { state: 'wait', service_id: null, wait_since: isoNow() };
+      if (!(await this.visitorRepo.transition(tx, visitor.id, { states: ['robot'] }, to))) return undefined;
+      const conversation = await this.repo.latest(tx, visitor.id);
+      if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: agent?.uuid ?? null });
+      const row = await this.visitorRepo.findById(tx, visitor.id);
+      return row && { visitor: row, agent };
+    });
+    if (!handed) return;
+    await this.events.emit('conversation.handedOver', handed);
+    await this.addTip(handed.visitor, 'tip.robotHandover', this.robot.responder.profile().name, true);
+    if (!handed.agent) await this.routing.queueChanged();
+    await this.answerOpening(handed.visitor, false, handed.agent);
   }
 
   /** The configured auto answers of a conversation the visitor's message just opened, stored as tips. */
@@ -123,7 +307,7 @@ export class ConversationService {
       const position = (await this.visitorRepo.waiting(this.db)).findIndex((row) => row.id === visitor.id) + 1;
       opening = anyoneOnline && position > 0 ? { kind: 'queued', position } : { kind: 'noAgent' };
     }
-    const lang = visitor.lang.toLowerCase().startsWith('en') ? 'en' : 'zh';
+    const lang = languageOf(visitor);
     const configured = this.autoAnswers();
     const texts = {
       greeting: localized(configured.greeting, lang),
@@ -158,6 +342,8 @@ export class ConversationService {
         });
     } else if (visitor.state === 'wait') {
       await this.routing.queueChanged();
+    } else if (visitor.state === 'robot') {
+      await this.events.emit('robot.answering', { visitor, robot: this.robot.responder.profile() });
     }
   }
 
@@ -165,7 +351,8 @@ export class ConversationService {
   async visitorLeft(publicId: string): Promise<void> {
     const visitor = await this.visitors.markOffline(publicId);
     if (!visitor) return;
-    if (visitor.state === 'wait') {
+    // Nobody but the robot was talking with a visitor who left: the conversation is over.
+    if (visitor.state === 'wait' || visitor.state === 'robot') {
       await this.close(visitor, null, 'tip.visitorLeft', false);
     } else if (visitor.state === 'current') {
       await this.addTip(visitor, 'tip.visitorLeft', visitorNickname(visitor), false);

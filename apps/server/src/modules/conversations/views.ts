@@ -16,5 +16,6 @@ export function toMessage(row: MessageRow, publicId: string): Message {
     serviceID: row.service_id,
     time: row.created_at,
     withdrawn: row.withdrawn === 1,
+    ...(row.suggestions ? { suggestions: row.suggestions.split('\n') } : {}),
   };
 }

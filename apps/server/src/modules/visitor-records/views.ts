@@ -31,6 +31,8 @@ function lastMessageOf(row: VisitorRecordRow): MessageRow | undefined {
     service_id: row.last_service_id,
     withdrawn: row.last_withdrawn ?? 0,
     created_at: row.last_created_at ?? '',
+    // A list shows the last message's text only; the robot's chips are for the conversation itself.
+    suggestions: '',
   };
 }
 

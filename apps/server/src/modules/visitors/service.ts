@@ -37,6 +37,13 @@ export class VisitorService {
     private readonly links: LinkRouting,
     private readonly settings: Pick<SettingsService, 'all' | 'siteTimeZone'>,
     private readonly regions: Pick<RegionRouting, 'blocks'>,
+    /** The smart robot's profile when it is on, and its mode; read when the widget's settings are made. */
+    private readonly robot: () => { enabled: boolean; mode: 'first' | 'offline'; name: string; avatar: string } = () => ({
+      enabled: false,
+      mode: 'offline',
+      name: '',
+      avatar: '',
+    }),
   ) {}
 
   private get db() {
@@ -126,8 +133,18 @@ export class VisitorService {
     const online = (await this.agents.available(this.db, AgentPresenceStore.freshSince())).length > 0;
     const pages = this.settings.all();
     const siteTimeZone = this.settings.siteTimeZone();
-    return (lang, regionCodes) =>
-      toWidgetSettings(pages, { lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh', online, region: regionCodes, siteTimeZone });
+    const robot = this.robot();
+    return (lang, regionCodes) => {
+      const settings = toWidgetSettings(pages, {
+        lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh',
+        online,
+        region: regionCodes,
+        siteTimeZone,
+      });
+      // In mode `offline` the robot answers exactly when the window would otherwise offer the letter form.
+      const robotAnswers = robot.enabled && (robot.mode === 'first' || !settings.online);
+      return robotAnswers ? { ...settings, robot: { name: robot.name, avatar: robot.avatar } } : settings;
+    };
   }
 
   /** The region codes (region, city, province) of visitors by public id, as the region rules select them. */
