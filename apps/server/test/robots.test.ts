@@ -143,6 +143,22 @@ describe('POST /api/robot/try', () => {
     expect(answer?.suggestions.length).toBeLessThanOrEqual(3);
   });
 
+  it('follows an edit, a disabled pair and a deletion at once', async () => {
+    // The index is built by now (earlier questions); each change must reach it without a restart.
+    const created = await save({ questions: ['Do you sell gift cards?'], answer: 'Yes, from $10.' });
+    const id = created.body.data?.id;
+    expect((await ask('do you sell gift cards')).body.data).toMatchObject({ id, answer: 'Yes, from $10.' });
+    await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.' });
+    expect((await ask('buy a voucher for a friend')).body.data).toMatchObject({ id, answer: 'Yes, vouchers from $10.' });
+    expect((await ask('do you sell gift cards')).body.data?.id).not.toBe(id);
+    await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.', enabled: false });
+    expect((await ask('buy a voucher for a friend')).body.data?.id).not.toBe(id);
+    await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.', enabled: true });
+    expect((await ask('buy a voucher for a friend')).body.data?.id).toBe(id);
+    expect((await server.post('/api/robot/ask/doDelete', { ids: [id] }, { token: keeper })).status).toBe(200);
+    expect((await ask('buy a voucher for a friend')).body.data?.id).not.toBe(id);
+  });
+
   it('does not count a hit', async () => {
     await ask('How do I get a refund?');
     const [pair] = (await list('?keyword=refund')).body.data.list;

@@ -40,8 +40,11 @@ export interface DomainEvents {
   'agent.stateChanged': { uuid: string; state: AgentState; online: boolean };
   /** A chat-window settings page was saved. */
   'settings.changed': { page: SettingsPage };
-  /** The robot's question-answer pairs, or its settings, were changed. */
-  'robots.changed': { what: 'pairs' | 'high' };
+  /**
+   * The robot's question-answer pairs, or its settings, were changed. `ids` names the pairs changed
+   * (created, edited or deleted) when they are few; without it, every pair may have changed.
+   */
+  'robots.changed': { what: 'pairs' | 'high'; ids?: number[] };
 }
 
 export type EventName = keyof DomainEvents;

@@ -291,14 +291,23 @@ export function tokenize(text: string): string[] {
   return [...weightedTerms(text).keys()];
 }
 
-/** The character bigrams of a text's terms (a word of one character stands for itself). */
-function characterGrams(terms: Map<string, number>): Set<string> {
+/**
+ * The character bigrams of what a text literally says (synonyms not folded, question-shape words left
+ * out; a word of one character stands for itself): the overlap that ranks the same words said above a
+ * synonym, and the same characters cut or ordered differently above unrelated ones.
+ */
+function characterGrams(text: string): Set<string> {
   const grams = new Set<string>();
-  for (const [term, factor] of terms) {
-    if (factor < 1) continue;
-    const chars = [...term];
-    if (chars.length === 1) grams.add(term);
+  const add = (chars: string[]) => {
+    if (chars.length === 1 && chars[0]) grams.add(chars[0]);
     for (let at = 0; at + 1 < chars.length; at += 1) grams.add(`${chars[at]}${chars[at + 1]}`);
+  };
+  for (const chunk of normalize(text).split(' ')) {
+    for (const part of chunk.split(/(\p{Script=Han}+)/u)) {
+      if (!part) continue;
+      if (HAN.test(part)) for (const piece of hanPieces(part)) add([...piece]);
+      else if (!STOP_WORDS.has(part)) add([...stem(part)]);
+    }
   }
   return grams;
 }
@@ -485,7 +494,7 @@ export class Matcher {
     for (const question of pair.questions) {
       const terms = weightedTerms(question);
       if (terms.size === 0) continue;
-      phrasings.push(this.questions.add(pair, question, terms, characterGrams(terms)));
+      phrasings.push(this.questions.add(pair, question, terms, characterGrams(question)));
     }
     const answerTerms = weightedTerms(pair.answer);
     const answer = answerTerms.size > 0 ? this.answers.add(pair, '', answerTerms, new Set()) : null;
@@ -537,7 +546,7 @@ export class Matcher {
     const raw = weightedTerms(text);
     if (raw.size === 0 || this.questions.size === 0) return { best: null, suggestions: [] };
     const terms = this.corrected(raw);
-    const grams = characterGrams(terms);
+    const grams = characterGrams(text);
     const answerScore = new Map<number, number>();
     for (const { document, cosine } of this.answers.closest(terms, CANDIDATES)) answerScore.set(document.pair.id, cosine);
     const byPair = new Map<number, Match>();

@@ -54,6 +54,11 @@ export class RobotRepository {
     return this.db.selectFrom('robot_asks').select(['id', 'questions', 'answer', 'image']).where('enabled', '=', 1).execute();
   }
 
+  /** These pairs as the matcher indexes them, with their state (the ones that exist). */
+  byIds(ids: number[]) {
+    return this.db.selectFrom('robot_asks').select(['id', 'questions', 'answer', 'image', 'enabled']).where('id', 'in', ids).execute();
+  }
+
   findById(db: DbOrTx, id: number) {
     return db.selectFrom('robot_asks').selectAll().where('id', '=', id).executeTakeFirst();
   }
