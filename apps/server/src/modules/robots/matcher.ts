@@ -356,7 +356,10 @@ class VectorIndex {
     const factors: number[] = [];
     for (const [term, factor] of terms) {
       let posting = this.postings.get(term);
-      if (!posting) this.postings.set(term, (posting = { ids: [], factors: [], weight: 0, generation: -1 }));
+      if (!posting) {
+        posting = { ids: [], factors: [], weight: 0, generation: -1 };
+        this.postings.set(term, posting);
+      }
       posting.ids.push(id);
       posting.factors.push(factor);
       postings.push(posting);
