@@ -465,8 +465,8 @@ class VectorIndex {
 /** How many of the closest phrasings are rescored with their character overlap. */
 const CANDIDATES = 40;
 /** The score's parts: the phrasing's weighted words, its characters, and (lower) the pair's answer. */
-const WORDS = 0.7;
-const CHARACTERS = 0.3;
+const WORDS = 0.85;
+const CHARACTERS = 0.15;
 const ANSWER = 0.25;
 
 /**
