@@ -552,7 +552,11 @@ export class Matcher {
     const terms = this.corrected(raw);
     const grams = characterGrams(text);
     const answerScore = new Map<number, number>();
-    for (const { document, cosine } of this.answers.closest(terms, CANDIDATES)) answerScore.set(document.pair.id, cosine);
+    const answerOnly = new Map<number, MatchablePair>();
+    for (const { document, cosine } of this.answers.closest(terms, CANDIDATES)) {
+      answerScore.set(document.pair.id, cosine);
+      answerOnly.set(document.pair.id, document.pair);
+    }
     const byPair = new Map<number, Match>();
     for (const { document: phrasing, cosine } of this.questions.closest(terms, CANDIDATES)) {
       const words = WORDS * cosine + CHARACTERS * dice(grams, phrasing.grams);
@@ -561,6 +565,18 @@ export class Matcher {
       if (current && current.score >= score) continue;
       const { id, answer, image } = phrasing.pair;
       byPair.set(id, { id, question: phrasing.question, answer, image, score });
+    }
+    // A pair only its answer speaks of stays a weak candidate (a suggestion, rarely an answer), shown by its
+    // first phrasing.
+    for (const [id, pair] of answerOnly) {
+      if (byPair.has(id)) continue;
+      byPair.set(id, {
+        id,
+        question: pair.questions[0] ?? '',
+        answer: pair.answer,
+        image: pair.image,
+        score: ANSWER * (answerScore.get(id) ?? 0),
+      });
     }
     const ranked = [...byPair.values()]
       .filter((match) => match.score > 0)
