@@ -217,6 +217,18 @@ const HAN_KEEP = [
   '有限',
 ];
 
+/** The words of a list by their first character, longest first: a run is cut looking up one character. */
+function byFirstChar(words: string[]): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const word of [...words].sort((a, b) => b.length - a.length)) {
+    const first = word[0] as string;
+    index.set(first, [...(index.get(first) ?? []), word]);
+  }
+  return index;
+}
+const HAN_STOPS_BY_CHAR = byFirstChar(HAN_STOPS);
+const HAN_KEEP_BY_CHAR = byFirstChar(HAN_KEEP);
+
 /**
  * A run of Chinese characters cut at its question-shape words into the pieces that carry its subject:
  * "请问退款怎么申请" → 退款, 申请. No dictionary: the pieces are read as character bigrams, which meet
@@ -228,14 +240,15 @@ function hanPieces(run: string): string[] {
   let piece = '';
   let at = 0;
   outer: while (at < run.length) {
-    for (const keep of HAN_KEEP) {
+    const char = run[at] as string;
+    for (const keep of HAN_KEEP_BY_CHAR.get(char) ?? []) {
       if (run.startsWith(keep, at)) {
         piece += keep;
         at += keep.length;
         continue outer;
       }
     }
-    for (const stop of HAN_STOPS) {
+    for (const stop of HAN_STOPS_BY_CHAR.get(char) ?? []) {
       if (run.startsWith(stop, at)) {
         if (piece) pieces.push(piece);
         piece = '';
@@ -243,7 +256,7 @@ function hanPieces(run: string): string[] {
         continue outer;
       }
     }
-    piece += run[at];
+    piece += char;
     at += 1;
   }
   if (piece) pieces.push(piece);
