@@ -67,7 +67,8 @@ function accuracy(matcher, label) {
   });
   const negativeScores = negatives.map((text) => {
     const first = matcher.match(text, 0).best;
-    if (values.verbose && first && first.score >= threshold) console.log(`  negative answered: ${text} → ${first.question} (${first.score})`);
+    if (values.verbose && first && first.score >= threshold)
+      console.log(`  negative answered: ${text} → ${first.question} (${first.score})`);
     return first?.score ?? 0;
   });
   for (const at of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]) {
