@@ -475,6 +475,8 @@ class VectorIndex {
   }
 }
 
+/** How many unknown English words of one question are looked up as typing slips. */
+const MAX_CORRECTIONS = 4;
 /** How many of the closest phrasings are rescored with their character overlap. */
 const CANDIDATES = 40;
 /** The score's parts: the phrasing's weighted words, its characters, and (lower) the pair's answer. */
@@ -533,8 +535,11 @@ export class Matcher {
    */
   private corrected(query: Map<string, number>): Map<string, number> {
     let result: Map<string, number> | null = null;
+    // Each unknown word scans the vocabulary: a long pasted text is not corrected past its first few.
+    let attempts = MAX_CORRECTIONS;
     for (const [term, factor] of query) {
       if (term.length < 5 || !LATIN_WORD.test(term) || this.questions.has(term)) continue;
+      if (attempts-- === 0) break;
       const allowed = term.length >= 8 ? 2 : 1;
       let best: string | null = null;
       let bestDistance = allowed + 1;
