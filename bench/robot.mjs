@@ -2,8 +2,12 @@
 // answer latency with the base grown to N pairs by synthesised ones. Runs the server's own matcher module
 // (bundled on the fly from apps/server/src/modules/robots/matcher.ts), without a server around it.
 //
+// A negative set (questions the knowledge base cannot answer) measures how often the robot would answer
+// anyway, and a sweep over thresholds shows what each would do to right, wrong and unsure answers.
+//
 //   node bench/robot.mjs [--pairs 5000] [--queries 5000] [--threshold 0.5] [--verbose]
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -31,12 +35,12 @@ const bundled = await build({
 });
 const { Matcher } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
 
-const { pairs, tests } = JSON.parse(readFileSync(new URL('./robot-kb.json', import.meta.url), 'utf8'));
+const { pairs, tests, negatives = [] } = JSON.parse(readFileSync(new URL('./robot-kb.json', import.meta.url), 'utf8'));
 const asPair = (pair) => ({ id: pair.id, questions: pair.questions, answer: pair.answer, image: '' });
 
 // A stored phrasing must never be a test question: the set measures paraphrases, not look-ups.
 const stored = new Set(pairs.flatMap((pair) => pair.questions.map((q) => q.trim().toLowerCase())));
-const copies = tests.filter((test) => stored.has(test.text.trim().toLowerCase()));
+const copies = [...tests, ...negatives.map((text) => ({ text }))].filter((test) => stored.has(test.text.trim().toLowerCase()));
 if (copies.length > 0) throw new Error(`test questions identical to stored phrasings: ${copies.map((t) => t.text).join(' | ')}`);
 
 function accuracy(matcher, label) {
@@ -56,10 +60,30 @@ function accuracy(matcher, label) {
     if (held?.id === test.expect) answeredRight += 1;
     else if (held) answeredWrong += 1;
   }
-  const pct = (n) => `${((100 * n) / tests.length).toFixed(1)} %`;
+  const pct = (n, of = tests.length) => `${((100 * n) / of).toFixed(1)} %`;
+  const scored = tests.map((test) => {
+    const first = matcher.match(test.text, 0).best;
+    return { right: first?.id === test.expect, score: first?.score ?? 0 };
+  });
+  const negativeScores = negatives.map((text) => {
+    const first = matcher.match(text, 0).best;
+    if (values.verbose && first && first.score >= threshold)
+      console.log(`  negative answered: ${text} → ${first.question} (${first.score})`);
+    return first?.score ?? 0;
+  });
+  for (const at of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]) {
+    const right = scored.filter((s) => s.right && s.score >= at).length;
+    const wrong = scored.filter((s) => !s.right && s.score >= at).length;
+    const negative = negativeScores.filter((score) => score >= at).length;
+    console.log(
+      `  threshold ${at.toFixed(2)}: answered right ${pct(right)}, wrong ${pct(wrong)}, unsure ${pct(tests.length - right - wrong)}; ` +
+        `negatives answered ${negative}/${negatives.length}`,
+    );
+  }
   console.log(
     `${label}: top-1 ${pct(top1)} (${top1}/${tests.length}), right pair among the 3 suggestions of a miss: ${inSuggestions}; ` +
-      `at threshold ${threshold}: answered right ${pct(answeredRight)}, answered wrong ${pct(answeredWrong)}, unsure ${pct(tests.length - answeredRight - answeredWrong)}`,
+      `at threshold ${threshold}: answered right ${pct(answeredRight)}, answered wrong ${pct(answeredWrong)}, unsure ${pct(tests.length - answeredRight - answeredWrong)}; ` +
+      `negatives answered (wrongly) ${negativeScores.filter((score) => score >= threshold).length}/${negatives.length}`,
   );
   return top1 / tests.length;
 }
@@ -172,9 +196,23 @@ for (let id = pairs.length + 1; all.length < totalPairs; id += 1) {
   all.push({ id, questions, answer: `${subject} / ${where} #${id}`, image: '' });
 }
 
+// The first build warms the code up (as a server's start does); the measured one is a rebuild.
+new Matcher(all);
+// CPU time as well as wall time: on a shared machine the wall clock also counts the waits for a core.
 let started = performance.now();
+const cpu = process.cpuUsage();
 const big = new Matcher(all);
 const buildMs = performance.now() - started;
+const buildCpuMs = process.cpuUsage(cpu).user / 1000;
+// One pair changed in place, as an edit in the console does, instead of a rebuild.
+const edits = [];
+for (let n = 0; n < 200; n += 1) {
+  const pair = all[(n * 37) % all.length];
+  started = performance.now();
+  big.add({ ...pair, questions: [...pair.questions] });
+  edits.push(performance.now() - started);
+}
+edits.sort((a, b) => a - b);
 accuracy(big, `the same questions among ${all.length} pairs (${big.size} phrasings)`);
 
 const times = [];
@@ -187,5 +225,6 @@ for (let n = 0; n < queryCount; n += 1) {
 times.sort((a, b) => a - b);
 const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
 console.log(
-  `latency at ${all.length} pairs over ${queryCount} questions: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; index built in ${buildMs.toFixed(0)} ms`,
+  `load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores; latency at ${all.length} pairs over ${queryCount} questions: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; index rebuilt in ${buildMs.toFixed(0)} ms (${buildCpuMs.toFixed(0)} ms of CPU), ` +
+    `one pair replaced in place in ${edits[Math.floor(edits.length / 2)].toFixed(2)} ms (median of ${edits.length})`,
 );

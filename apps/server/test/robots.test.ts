@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { RobotAsk, RobotHighSettings, RobotImportResult, RobotTryResult } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, startTestServer, type TestServer } from './harness.js';
+import { backends, createAgent, startTestServer, type TestServer } from './harness.js';
+import { dropSchema } from './processes.js';
+import { waitFor } from './waiting.js';
 
 let server: TestServer;
 /** An agent whose role holds setPermissions:robotSettings only. */
@@ -143,6 +146,22 @@ describe('POST /api/robot/try', () => {
     expect(answer?.suggestions.length).toBeLessThanOrEqual(3);
   });
 
+  it('follows an edit, a disabled pair and a deletion at once', async () => {
+    // The index is built by now (earlier questions); each change must reach it without a restart.
+    const created = await save({ questions: ['Do you sell gift cards?'], answer: 'Yes, from $10.' });
+    const id = created.body.data?.id;
+    expect((await ask('do you sell gift cards')).body.data).toMatchObject({ id, answer: 'Yes, from $10.' });
+    await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.' });
+    expect((await ask('buy a voucher for a friend')).body.data).toMatchObject({ id, answer: 'Yes, vouchers from $10.' });
+    expect((await ask('do you sell gift cards')).body.data?.id).not.toBe(id);
+    await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.', enabled: false });
+    expect((await ask('buy a voucher for a friend')).body.data?.id).not.toBe(id);
+    await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.', enabled: true });
+    expect((await ask('buy a voucher for a friend')).body.data?.id).toBe(id);
+    expect((await server.post('/api/robot/ask/doDelete', { ids: [id] }, { token: keeper })).status).toBe(200);
+    expect((await ask('buy a voucher for a friend')).body.data?.id).not.toBe(id);
+  });
+
   it('does not count a hit', async () => {
     await ask('How do I get a refund?');
     const [pair] = (await list('?keyword=refund')).body.data.list;
@@ -232,5 +251,45 @@ describe('GET/POST /api/robot/high', () => {
     await server.post('/api/robot/high', { ...saved.body.data, name: 'Ada 2' }, { token: keeper });
     const stored = await server.storage.db.selectFrom('settings').select('value').where('page', '=', 'robotHigh').executeTakeFirstOrThrow();
     expect(JSON.parse(stored.value)).toMatchObject({ name: 'Ada 2', llm: { apiKey: 'sk-secret' } });
+  });
+});
+
+// Several processes need a shared database server and Redis: this runs where the CI variables provide them.
+describe.runIf(backends.postgres && backends.redis)('the robot index of two server processes', () => {
+  const schema = `rb_${randomBytes(6).toString('hex')}`;
+  const shared = { DATABASE_SCHEMA: schema, REDIS_PREFIX: `parley-${schema}` };
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer(shared);
+    b = await startTestServer(shared);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await dropSchema(schema);
+  });
+
+  it('follows a pair edited, disabled and deleted in the other process', async () => {
+    const adminA = await a.login();
+    const adminB = await b.login();
+    const askB = async (text: string) => (await b.post<RobotTryResult>('/api/robot/try', { text }, { token: adminB })).body.data;
+    const created = await a.post<{ id: number }>(
+      '/api/robot/ask/doEdit',
+      { questions: ['Do you sell gift cards?'], answer: 'Yes.' },
+      { token: adminA },
+    );
+    const id = created.body.data?.id;
+    // B builds its index now; what follows must reach it through the bus, without a restart.
+    expect((await askB('do you sell gift cards'))?.id).toBe(id);
+    const edit = { id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers.' };
+    await a.post('/api/robot/ask/doEdit', edit, { token: adminA });
+    await waitFor(async () => (await askB('buy a voucher for a friend'))?.answer === 'Yes, vouchers.', 5000, 'the edit in B');
+    await a.post('/api/robot/ask/doEdit', { ...edit, enabled: false }, { token: adminA });
+    await waitFor(async () => (await askB('buy a voucher for a friend'))?.id !== id, 5000, 'the disabled pair gone from B');
+    await a.post('/api/robot/ask/doEdit', { ...edit, enabled: true }, { token: adminA });
+    await waitFor(async () => (await askB('buy a voucher for a friend'))?.id === id, 5000, 'the pair back in B');
+    await a.post('/api/robot/ask/doDelete', { ids: [id] }, { token: adminA });
+    await waitFor(async () => (await askB('buy a voucher for a friend'))?.id !== id, 5000, 'the deleted pair gone from B');
   });
 });

@@ -44,8 +44,11 @@ export interface DomainEvents {
   'settings.changed': { page: SettingsPage };
   /** The robot answers this visitor (its conversation opened with the robot, or its widget reconnected). */
   'robot.answering': { visitor: VisitorRow; robot: { name: string; avatar: string } };
-  /** The robot's question-answer pairs, or its settings, were changed. */
-  'robots.changed': { what: 'pairs' | 'high' };
+  /**
+   * The robot's question-answer pairs, or its settings, were changed. `ids` names the pairs changed
+   * (created, edited or deleted) when they are few; without it, every pair may have changed.
+   */
+  'robots.changed': { what: 'pairs' | 'high'; ids?: number[] };
 }
 
 export type EventName = keyof DomainEvents;

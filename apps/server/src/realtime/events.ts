@@ -15,5 +15,8 @@ export type BusEvent =
   | { type: 'visitor.erased'; token: string }
   /** A chat-window settings page was saved: every process reads it again and pushes its widgets' settings. */
   | { type: 'settings.changed'; page: string }
-  /** The robot's pairs or settings were saved: every process drops its index or reads the settings again. */
-  | { type: 'robots.changed'; what: 'pairs' | 'high' };
+  /**
+   * The robot's pairs or settings were saved: every process updates those pairs in its index (all of it
+   * without `ids`) or reads the settings again.
+   */
+  | { type: 'robots.changed'; what: 'pairs' | 'high'; ids?: number[] };

@@ -35,9 +35,13 @@ export class RobotRepository {
 
   /** Every pair the filter keeps, newest first, a page at a time (for the export). */
   async *pages(filter: RobotAskFilter, size = 500): AsyncGenerator<RobotAskRow[]> {
-    let before = Number.MAX_SAFE_INTEGER;
+    // The first page has no lower bound at all: a sentinel such as Number.MAX_SAFE_INTEGER is out of range
+    // for PostgreSQL's 32-bit serial id, and the whole query fails there.
+    let before: number | undefined;
     for (;;) {
-      const rows = await this.filtered(filter).selectAll().where('id', '<', before).orderBy('id', 'desc').limit(size).execute();
+      let query = this.filtered(filter).selectAll();
+      if (before !== undefined) query = query.where('id', '<', before);
+      const rows = await query.orderBy('id', 'desc').limit(size).execute();
       if (rows.length > 0) yield rows;
       const last = rows.at(-1);
       if (rows.length < size || !last) return;
@@ -48,6 +52,11 @@ export class RobotRepository {
   /** The enabled pairs: what the matcher indexes. */
   enabled() {
     return this.db.selectFrom('robot_asks').select(['id', 'questions', 'answer', 'image']).where('enabled', '=', 1).execute();
+  }
+
+  /** These pairs as the matcher indexes them, with their state (the ones that exist). */
+  byIds(ids: number[]) {
+    return this.db.selectFrom('robot_asks').select(['id', 'questions', 'answer', 'image', 'enabled']).where('id', 'in', ids).execute();
   }
 
   findById(db: DbOrTx, id: number) {

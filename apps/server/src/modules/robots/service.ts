@@ -19,7 +19,7 @@ import { parse, ValidationError } from '../../lib/validate.js';
 import type { Bus } from '../../realtime/bus.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
-import { Matcher, type MatchResult } from './matcher.js';
+import { type MatchablePair, Matcher, type MatchResult } from './matcher.js';
 import type { RobotAskFilter, RobotAskRow, RobotRepository } from './repository.js';
 
 /** The settings table's key for the smart robot; it is not one of the chat-window pages. */
@@ -49,10 +49,18 @@ function filterOf(query: Omit<z.output<typeof robotAskListQuery>, 'pageNo' | 'pa
   };
 }
 
+/** A change to more pairs than this rebuilds the index (and is told without ids) rather than updating it. */
+const INCREMENTAL_LIMIT = 500;
+
+function matchable(row: Pick<RobotAskRow, 'id' | 'questions' | 'answer' | 'image'>): MatchablePair {
+  return { id: row.id, questions: row.questions.split('\n'), answer: row.answer, image: row.image };
+}
+
 /**
  * The robot's knowledge base and its settings. Each process keeps a search index of the enabled pairs in
- * memory, built on first use; a change anywhere (this process or another, through the bus) drops it, and
- * the next question builds it again from the database.
+ * memory, built on first use. A change anywhere (this process or another, through the bus) updates the
+ * changed pairs in it, read again from the database; a change to many pairs drops it, and the next
+ * question builds it again.
  */
 export class RobotService {
   private matcher: Promise<Matcher> | null = null;
@@ -68,7 +76,7 @@ export class RobotService {
   ) {
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
-      if (event.what === 'pairs') this.matcher = null;
+      if (event.what === 'pairs') this.pairsChanged(event.ids);
       else this.loadHigh().catch(this.onError);
     });
   }
@@ -86,13 +94,13 @@ export class RobotService {
   /** Creates without an id, else replaces the pair's phrasings, answer and the rest; its hits stay. */
   async save(input: EditBody): Promise<{ id: number }> {
     const id = await this.upsert(this.db, input);
-    await this.changed('pairs');
+    await this.changed('pairs', [id]);
     return { id };
   }
 
   async remove(ids: number[]): Promise<void> {
     await this.db.transaction().execute((tx) => this.repo.deleteMany(tx, ids));
-    await this.changed('pairs');
+    await this.changed('pairs', ids);
   }
 
   private async upsert(db: DbOrTx, input: EditBody): Promise<number> {
@@ -147,16 +155,17 @@ export class RobotService {
       }
     }
     if (valid.length === 0) return result;
+    const ids: number[] = [];
     await this.db.transaction().execute(async (tx) => {
       for (const pair of valid) {
         const first = dedupe(pair.questions)[0] ?? '';
         const existing = await this.repo.findByFirstQuestion(tx, first);
-        await this.upsert(tx, existing ? { ...pair, id: existing.id } : pair);
+        ids.push(await this.upsert(tx, existing ? { ...pair, id: existing.id } : pair));
         if (existing) result.updated += 1;
         else result.created += 1;
       }
     });
-    await this.changed('pairs');
+    await this.changed('pairs', ids);
     return result;
   }
 
@@ -220,25 +229,52 @@ export class RobotService {
   }
 
   private index(): Promise<Matcher> {
-    if (!this.matcher) {
-      const building = this.repo
-        .enabled()
-        .then(
-          (rows) =>
-            new Matcher(rows.map((row) => ({ id: row.id, questions: row.questions.split('\n'), answer: row.answer, image: row.image }))),
-        );
-      // A failed build is not kept: the next question tries again.
-      building.catch(() => {
-        if (this.matcher === building) this.matcher = null;
-      });
-      this.matcher = building;
-    }
-    return this.matcher;
+    if (!this.matcher) this.keep(this.repo.enabled().then((rows) => new Matcher(rows.map(matchable))));
+    return this.matcher as Promise<Matcher>;
   }
 
-  private async changed(what: 'pairs' | 'high'): Promise<void> {
-    if (what === 'pairs') this.matcher = null;
-    await this.events.emit('robots.changed', { what });
+  /** Makes `next` the index; one that fails is not kept, and the next question builds it again. */
+  private keep(next: Promise<Matcher>): void {
+    next.catch(() => {
+      if (this.matcher === next) this.matcher = null;
+    });
+    this.matcher = next;
+  }
+
+  /**
+   * The index follows a change: the named pairs are read again and added, replaced or dropped (a disabled
+   * or deleted pair is dropped). Updates chain on the index's promise, so they apply in order and a
+   * question waits for the ones before it. Without ids, or for many, the index is dropped instead.
+   */
+  private pairsChanged(ids: number[] | undefined): void {
+    const current = this.matcher;
+    if (!current) return;
+    if (!ids || ids.length > INCREMENTAL_LIMIT) {
+      this.matcher = null;
+      return;
+    }
+    this.keep(
+      current.then(async (matcher) => {
+        const rows = ids.length > 0 ? await this.repo.byIds(ids) : [];
+        const enabled = new Map(rows.filter((row) => row.enabled === 1).map((row) => [row.id, row]));
+        for (const id of ids) {
+          const row = enabled.get(id);
+          if (row) matcher.add(matchable(row));
+          else matcher.remove(id);
+        }
+        return matcher;
+      }),
+    );
+  }
+
+  private async changed(what: 'pairs' | 'high', ids?: number[]): Promise<void> {
+    if (what === 'high') {
+      await this.events.emit('robots.changed', { what });
+      return;
+    }
+    const told = ids && ids.length <= INCREMENTAL_LIMIT ? ids : undefined;
+    this.pairsChanged(told);
+    await this.events.emit('robots.changed', { what, ...(told ? { ids: told } : {}) });
   }
 }
 
