@@ -1,5 +1,6 @@
-// Builds what is missing or older than its sources: the console, the widget and the server.
-// `--force` rebuilds everything.
+// Builds what is missing or older than its sources: the console, the widget and the server, or only the
+// workspaces named (`node scripts/build.mjs @parley/server`). `--force` rebuilds regardless. Every suite
+// that runs a built artifact goes through here, so none of them tests a build older than its sources.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { compressTree } from './compress.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const force = process.argv.includes('--force');
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 
 /** Newest modification time under the given paths, skipping dependencies and outputs. */
 function newest(paths) {
@@ -34,24 +36,39 @@ const targets = [
     entry: 'apps/console/index.html',
     output: 'apps/console/dist/index.html',
     compress: 'apps/console/dist',
-    sources: ['apps/console/src', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/public', 'packages/protocol/src'],
+    sources: [
+      'apps/console/src',
+      'apps/console/index.html',
+      'apps/console/vite.config.ts',
+      'apps/console/public',
+      'apps/console/package.json',
+      'packages/protocol/src',
+    ],
   },
   {
     name: '@parley/widget',
     entry: 'apps/widget/vite.config.ts',
     output: 'apps/widget/dist/widget.js',
     compress: 'apps/widget/dist',
-    sources: ['apps/widget/src', 'apps/widget/vite.config.ts', 'apps/widget/chat.html', 'packages/protocol/src'],
+    sources: ['apps/widget/src', 'apps/widget/vite.config.ts', 'apps/widget/size.mjs', 'apps/widget/package.json', 'packages/protocol/src'],
   },
   {
     name: '@parley/server',
     entry: 'apps/server/src/main.ts',
     output: 'apps/server/dist/main.js',
-    sources: ['apps/server/src', 'apps/server/build.mjs', 'packages/protocol/src'],
+    // The package.json names what stays external to the bundle.
+    sources: ['apps/server/src', 'apps/server/build.mjs', 'apps/server/package.json', 'packages/protocol/src'],
   },
 ];
 
+const unknown = only.filter((name) => !targets.some((target) => target.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(`no such build target: ${unknown.join(', ')} (known: ${targets.map((target) => target.name).join(', ')})\n`);
+  process.exit(2);
+}
+
 for (const target of targets) {
+  if (only.length > 0 && !only.includes(target.name)) continue;
   const workspace = join(root, target.name.replace('@parley/', 'apps/'));
   if (!existsSync(join(workspace, 'package.json'))) continue;
   const output = join(root, target.output);
