@@ -1,11 +1,14 @@
 // Bundles the server and the protocol package into one ES module; npm dependencies stay external.
+// The options are exported for `npm run dev`, which watches with the very same settings.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@parley/'));
 
-await build({
+/** @type {import('esbuild').BuildOptions} */
+export const options = {
   entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],
   outfile: new URL('./dist/main.js', import.meta.url).pathname,
   bundle: true,
@@ -15,4 +18,6 @@ await build({
   sourcemap: true,
   external,
   logLevel: 'warning',
-});
+};
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build(options);
