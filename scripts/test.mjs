@@ -36,7 +36,7 @@ run('dependency licences', process.execPath, ['scripts/check-licenses.mjs']);
 run('dependency engines (Node range)', process.execPath, ['scripts/check-engines.mjs']);
 run('build (console, widget, server)', process.execPath, ['scripts/build.mjs']);
 run('lint (biome)', 'npx', ['biome', 'check', '.']);
-run('types (tsc --noEmit)', process.execPath, ['scripts/typecheck.mjs']);
+run('types (tsc -b, incremental)', process.execPath, ['scripts/typecheck.mjs']);
 
 const withoutServices = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
 vitest('unit and server suites on SQLite', 'vitest-sqlite.json', [], withoutServices);

@@ -34,6 +34,8 @@ self.addEventListener('fetch', (event) => {
   };
 }
 
+const api = `127.0.0.1:${process.env.PARLEY_SERVER_PORT || '10000'}`;
+
 export default defineConfig({
   plugins: [react(), serviceWorker()],
   base: '/',
@@ -50,6 +52,13 @@ export default defineConfig({
   },
   server: {
     port: 10001,
-    proxy: { '/api': 'http://127.0.0.1:10000', '/ws': { target: 'ws://127.0.0.1:10000', ws: true } },
+    // Everything the console does not serve itself comes from the server (`npm run dev` names its port).
+    proxy: {
+      '/api': `http://${api}`,
+      '/ws': { target: `ws://${api}`, ws: true },
+      '/chat': `http://${api}`,
+      '/widget.js': `http://${api}`,
+      '/sounds': `http://${api}`,
+    },
   },
 });

@@ -1,11 +1,14 @@
 // Bundles the server and the protocol package into one ES module; npm dependencies stay external.
+// The options are exported for `npm run dev`, which watches with the very same settings.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@parley/'));
 
-await build({
+/** @type {import('esbuild').BuildOptions} */
+export const options = {
   // The demo filler shares the server's storage and migrations, so it is built beside it.
   entryPoints: [new URL('./src/main.ts', import.meta.url).pathname, new URL('./src/demo.ts', import.meta.url).pathname],
   outdir: new URL('./dist', import.meta.url).pathname,
@@ -16,4 +19,6 @@ await build({
   sourcemap: true,
   external,
   logLevel: 'warning',
-});
+};
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build(options);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, Socket } from 'node:net';
@@ -7,8 +6,8 @@ import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, APP_ROOT, backends } from './harness.js';
-import { dropSchema, type ServerProcess, spawnServer } from './processes.js';
+import { ADMIN, backends } from './harness.js';
+import { buildOnce, dropSchema, type ServerProcess, spawnServer } from './processes.js';
 import { TestSocket } from './sockets.js';
 
 /**
@@ -78,9 +77,7 @@ describeOnPostgres('PostgreSQL going away (CONTRACT §10)', () => {
   let beat: NodeJS.Timeout | undefined;
 
   beforeAll(async () => {
-    // Only the server bundle is needed here: build it when its sources are newer.
-    const built = spawn(process.execPath, ['apps/server/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
-    await new Promise((resolve) => built.once('exit', resolve));
+    await buildOnce();
     const upstream = new URL(backends.postgres ?? '');
     proxy = new DatabaseProxy(upstream.hostname, Number(upstream.port || 5432));
     await proxy.start();

@@ -70,10 +70,12 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 /**
- * Builds what is missing or stale before a test spawns the built server: `npm test` builds everything
- * first, but a lone run of one file must not test an old build.
+ * Builds the server bundle when it is missing or older than its sources, before a test spawns it: `npm
+ * test` builds everything first, but a lone run of one file must not test an old build. A failed build
+ * fails the test rather than letting it run the previous bundle.
  */
 export async function buildOnce(): Promise<void> {
-  const built = spawn(process.execPath, ['scripts/build.mjs'], { cwd: APP_ROOT, stdio: 'inherit' });
-  await new Promise((resolve) => built.once('exit', resolve));
+  const built = spawn(process.execPath, ['scripts/build.mjs', '@parley/server'], { cwd: APP_ROOT, stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve) => built.once('exit', resolve));
+  if (code !== 0) throw new Error(`the server bundle could not be built (exit ${code})`);
 }

@@ -1,18 +1,21 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROOT, startTestServer, type TestServer } from './harness.js';
 
 const consoleDist = join(APP_ROOT, 'apps/console/dist');
-const widgetDist = join(APP_ROOT, 'apps/widget/dist');
 
 let server: TestServer;
 beforeAll(async () => {
-  if (!existsSync(join(consoleDist, 'index.html')) || !existsSync(join(widgetDist, 'widget.js'))) {
-    throw new Error('the console and widget are not built: run `node scripts/build.mjs` (npm test does) first');
-  }
+  // Built here when missing or older than their sources (a no-op after `npm test`'s own build).
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '@parley/console', '@parley/widget'], {
+    cwd: APP_ROOT,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error('the console and widget could not be built');
   server = await startTestServer();
-});
+}, 600_000);
 afterAll(() => server?.close());
 
 describe('the built console and widget', () => {

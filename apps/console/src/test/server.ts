@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +28,9 @@ function freePort(): Promise<number> {
 
 /** The real, built server in its own data directory, as `npm start` runs it. */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  if (!existsSync(entry)) {
-    const built = spawnSync('npm', ['run', 'build', '--silent', '-w', '@parley/server'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('the server could not be built');
-  }
+  // Rebuilt whenever its sources are newer than the bundle, so these tests never run an old server.
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '@parley/server'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the server could not be built');
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-console-'));
   const adminPassword = 'admin-pass-1';
