@@ -372,4 +372,48 @@ describe('retentionDays', () => {
       for (const socket of [desk, leaving.socket, staying.socket]) socket.close();
     }
   });
+  it('keeps a file a purged message showed while the site logo still shows it, for the sweep to judge later', async () => {
+    const old = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    const leaving = await visitor(server);
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' }), 'logo.png');
+    const response = await fetch(`${server.url}/api/talk/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const logo = ((await response.json()) as { data: { url: string } }).data.url;
+    const name = logo.split('/')[3] ?? '';
+    // The agent shows the visitor the new logo, then makes it the site's.
+    await leaving.say('what does the new logo look like?');
+    const desk = await agentSocket(server, admin);
+    const sent = await server.post('/api/talk/send', { YQToken: leaving.id, msg: logo, onlyID: onlyId(), type: 'image' }, { token: admin });
+    expect(sent.status).toBe(200);
+    expect((await server.post('/api/talk/end', { YQToken: leaving.id }, { token: admin })).status).toBe(200);
+    const { db } = server.storage;
+    // As the upload sweep marks it once it has read the message.
+    await db.updateTable('uploads').set({ referenced: 1 }).where('name', '=', name).execute();
+    const leavingRow = await db.selectFrom('visitors').select('id').where('public_id', '=', leaving.id).executeTakeFirstOrThrow();
+    await db.updateTable('messages').set({ created_at: old }).where('visitor_id', '=', leavingRow.id).execute();
+    await db.updateTable('conversations').set({ ended_at: old }).where('visitor_id', '=', leavingRow.id).execute();
+
+    await server.post('/api/settings/softwareSetting', { logo, retentionDays: 30 }, { token: admin });
+    try {
+      await waitFor(
+        async () => (await db.selectFrom('messages').select('id').where('visitor_id', '=', leavingRow.id).execute()).length === 0,
+        10_000,
+        'the old conversation purged',
+      );
+      const logoOnSite = await fetch(server.url + (await server.get<{ logo: string }>('/api/site')).body.data.logo);
+      expect(logoOnSite.status).toBe(200);
+      await logoOnSite.arrayBuffer();
+      // No message holds it any more: the upload sweep keeps it while a setting shows it, and no longer.
+      const row = await db.selectFrom('uploads').select('referenced').where('name', '=', name).executeTakeFirst();
+      expect(row?.referenced).toBe(0);
+    } finally {
+      await server.post('/api/settings/softwareSetting', {}, { token: admin });
+      desk.close();
+      leaving.socket.close();
+    }
+  });
 });
