@@ -8,10 +8,11 @@ import type { Problem } from '../../shared/fields';
 import type { FormValues, SettingField } from './spec';
 import { type FieldPath, pathKey } from './validate';
 
-/** What a control needs of the page: the problem of a field now, and the form's values for `visible`. */
+/** What a control needs of the page: the problem of a field now, the form's values for `visible`, and which secrets are stored. */
 export interface Checker {
   problemAt(path: FieldPath): Problem | undefined;
   values(): FormValues;
+  secretStored(path: FieldPath): boolean;
 }
 
 interface ControlProps {
@@ -90,12 +91,19 @@ function Leaf({ field, name, path, checker }: ControlProps) {
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid={id} />
         </Form.Item>
       );
-    case 'password':
+    case 'password': {
+      // "Leave empty to keep" only when the server says there is a stored value to keep.
+      const stored = checker.secretStored(path);
       return (
-        <Form.Item {...item} extra={t('settings.kit.keepSecret')}>
-          <Input.Password autoComplete="new-password" placeholder={t('settings.kit.keepSecretPlaceholder')} data-testid={id} />
+        <Form.Item {...item} extra={t(stored ? 'settings.kit.keepSecret' : 'settings.kit.secretHint')}>
+          <Input.Password
+            autoComplete="new-password"
+            placeholder={stored ? t('settings.kit.keepSecretPlaceholder') : undefined}
+            data-testid={id}
+          />
         </Form.Item>
       );
+    }
     case 'time':
       return (
         <Form.Item {...item}>
