@@ -161,6 +161,37 @@ describe('region rules, applied by the region looked up at init', () => {
     for (const socket of [admins, blockedSocket, servedSocket]) socket.close();
   });
 
+  it('block: a rating (and its comment) from the region is refused, one from elsewhere is stored', async () => {
+    const blocked = await init(SHENZHEN);
+    const served = await init(NANJING);
+    expect((await say(blocked.YQToken, 'a question before the rule')).status).toBe(200);
+    expect((await say(served.YQToken, 'a question from Nanjing')).status).toBe(200);
+    await saveRules([{ codes: ['440000'], action: 'block' }]);
+    try {
+      const rating = { score: 1, comment: 'a comment the agents must not read' };
+      const refused = await server.post('/api/visitor/rate', { ...rating, YQToken: blocked.YQToken });
+      expect(refused.status).toBe(403);
+      expect(refused.body.msg).toBe('Sorry, online chat is not available in your region');
+      const inChinese = await server.post('/api/visitor/rate', { ...rating, YQToken: blocked.YQToken }, { lang: 'zh' });
+      expect(inChinese.body.msg).toBe('抱歉，您所在的地区暂不提供在线咨询服务');
+      expect((await server.post('/api/visitor/rate', { YQToken: served.YQToken, score: 5, comment: 'thanks' })).status).toBe(200);
+
+      const { db } = server.storage;
+      const scores = await db
+        .selectFrom('conversations')
+        .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+        .select(['visitors.public_id', 'conversations.score', 'conversations.comment'])
+        .where('visitors.public_id', 'in', [blocked.id, served.id])
+        .execute();
+      expect(scores.find((row) => row.public_id === served.id)).toMatchObject({ score: 5, comment: 'thanks' });
+      expect(scores.find((row) => row.public_id === blocked.id)).toMatchObject({ score: null, comment: '' });
+    } finally {
+      await saveRules([]);
+    }
+    // Lifted, the same visitor may rate again.
+    expect((await server.post('/api/visitor/rate', { YQToken: blocked.YQToken, score: 4 })).status).toBe(200);
+  });
+
   it('tip: a city rule shows its text to the city’s visitors, who chat as usual; abroad has a code of its own', async () => {
     await saveRules([
       { codes: ['320100'], action: 'tip', text: 'Hello, Nanjing!' },

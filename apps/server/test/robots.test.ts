@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RobotAsk, RobotHighSettings, RobotImportResult, RobotTryResult } from '@parley/protocol';
+import type { RobotAsk, RobotHighAnswer, RobotHighSettings, RobotImportResult, RobotTryResult } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createAgent, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
@@ -251,6 +251,28 @@ describe('GET/POST /api/robot/high', () => {
     await server.post('/api/robot/high', { ...saved.body.data, name: 'Ada 2' }, { token: keeper });
     const stored = await server.storage.db.selectFrom('settings').select('value').where('page', '=', 'robotHigh').executeTakeFirstOrThrow();
     expect(JSON.parse(stored.value)).toMatchObject({ name: 'Ada 2', llm: { apiKey: 'sk-secret' } });
+  });
+
+  it('tells whether a language model key is stored, without telling the key', async () => {
+    const fresh = await startTestServer();
+    try {
+      const token = await fresh.login();
+      const high = () => fresh.get<RobotHighAnswer>('/api/robot/high', { token });
+      expect((await high()).body.data.llm).toMatchObject({ apiKey: '', hasApiKey: false });
+      // An endpoint without a key: nothing is stored to keep.
+      const llm = { enabled: true, baseUrl: 'https://llm.example/v1', model: 'small', apiKey: '', timeoutMs: 5000 };
+      const keyless = await fresh.post<RobotHighAnswer>('/api/robot/high', { llm }, { token });
+      expect(keyless.body.data.llm).toMatchObject({ baseUrl: 'https://llm.example/v1', apiKey: '', hasApiKey: false });
+      const keyed = await fresh.post<RobotHighAnswer>('/api/robot/high', { llm: { ...llm, apiKey: 'sk-other' } }, { token });
+      expect(keyed.body.data.llm).toMatchObject({ apiKey: '', hasApiKey: true });
+      // The answer sent back as it came (the flag included) keeps the key.
+      const again = await fresh.post<RobotHighAnswer>('/api/robot/high', keyed.body.data, { token });
+      expect(again.status).toBe(200);
+      expect((await high()).body.data.llm).toMatchObject({ apiKey: '', hasApiKey: true });
+      expect(JSON.stringify((await high()).body)).not.toContain('sk-other');
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SETTINGS_PAGES, type SettingsPage, settingsDefaults, type WidgetSettings } from '@parley/protocol';
+import {
+  SECRET_FIELDS,
+  SETTINGS_PAGES,
+  type SettingsAnswer,
+  type SettingsPage,
+  secretFlag,
+  settingsDefaults,
+  type WidgetSettings,
+} from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -65,6 +73,19 @@ const CASES: Record<SettingsPage, { change: Record<string, unknown>; invalid: Re
   appSetting: { change: { transcriptEmail: true }, invalid: { allowedOrigins: ['not a site'] }, field: 'allowedOrigins.0' },
 };
 
+/** A page's defaults as answered: beside each secret the defaults hold (all empty), its flag, false. */
+function answeredDefaults(page: SettingsPage): unknown {
+  const copy: Record<string, unknown> = structuredClone(settingsDefaults[page]);
+  for (const path of SECRET_FIELDS[page]) {
+    const keys = path.split('.');
+    const key = keys.pop() ?? '';
+    let holder: unknown = copy;
+    for (const step of keys) holder = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[step] : undefined;
+    if (typeof holder === 'object' && holder !== null) (holder as Record<string, unknown>)[secretFlag(key)] = false;
+  }
+  return copy;
+}
+
 describe.each(SETTINGS_PAGES)('/api/settings/%s', (page) => {
   const path = `/api/settings/${page}`;
   const { change, invalid, field } = CASES[page];
@@ -80,7 +101,7 @@ describe.each(SETTINGS_PAGES)('/api/settings/%s', (page) => {
   it('answers the defaults, stores a page and answers it back, and names the field of an invalid value', async () => {
     const before = await server.get(path, { token: admin });
     expect(before.status).toBe(200);
-    expect(before.body.data).toEqual(settingsDefaults[page]);
+    expect(before.body.data).toEqual(answeredDefaults(page));
 
     const saved = await server.post(path, change, { token: admin });
     expect(saved.status).toBe(200);
@@ -107,7 +128,7 @@ describe('secrets', () => {
     };
     const saved = await server.post<{ smtp: typeof smtp }>('/api/settings/softwareSetting', { smtp }, { token: admin });
     expect(saved.status).toBe(200);
-    expect(saved.body.data.smtp).toEqual({ ...smtp, password: '' });
+    expect(saved.body.data.smtp).toEqual({ ...smtp, password: '', hasPassword: true });
     // The form posts back what it was given: the password stays.
     await server.post('/api/settings/softwareSetting', { smtp: { ...smtp, password: '' } }, { token: admin });
     const [row] = await server.storage.db.selectFrom('settings').select('value').where('page', '=', 'softwareSetting').execute();
@@ -120,6 +141,39 @@ describe('secrets', () => {
     await server.post('/api/settings/weChatSetting', { officialAccount: { appId: 'wx2' } }, { token: admin });
     const [wechatRow] = await server.storage.db.selectFrom('settings').select('value').where('page', '=', 'weChatSetting').execute();
     expect(JSON.parse(wechatRow?.value ?? '{}').officialAccount).toEqual({ ...wechat, appId: 'wx2' });
+  });
+
+  it('are answered with a flag telling whether one is stored', async () => {
+    const fresh = await startTestServer();
+    try {
+      const token = await fresh.login();
+      const wechat = () => fresh.get<SettingsAnswer<'weChatSetting'>>('/api/settings/weChatSetting', { token });
+      const none = { appSecret: '', hasAppSecret: false, token: '', hasToken: false, aesKey: '', hasAesKey: false };
+      expect((await wechat()).body.data).toMatchObject({ officialAccount: none, miniProgram: none });
+      const saved = await fresh.post<SettingsAnswer<'weChatSetting'>>(
+        '/api/settings/weChatSetting',
+        { officialAccount: { appId: 'wx1', appSecret: 'app-secret-1' } },
+        { token },
+      );
+      expect(saved.body.data).toMatchObject({
+        officialAccount: { appId: 'wx1', appSecret: '', hasAppSecret: true, hasToken: false, hasAesKey: false },
+        miniProgram: none,
+      });
+      // The answer posted back as the form holds it, flags included, changes nothing stored.
+      expect((await fresh.post('/api/settings/weChatSetting', saved.body.data, { token })).status).toBe(200);
+      expect((await wechat()).body.data.officialAccount).toMatchObject({ appSecret: '', hasAppSecret: true, hasToken: false });
+      expect(JSON.stringify((await wechat()).body)).not.toContain('app-secret-1');
+
+      const software = () => fresh.get<SettingsAnswer<'softwareSetting'>>('/api/settings/softwareSetting', { token });
+      expect((await software()).body.data.smtp).toBeNull();
+      const smtp = { host: 'smtp.example.com', port: 465, secure: true, from: 'bot@example.com' };
+      const keyless = await fresh.post<SettingsAnswer<'softwareSetting'>>('/api/settings/softwareSetting', { smtp }, { token });
+      expect(keyless.body.data.smtp).toMatchObject({ password: '', hasPassword: false });
+      await fresh.post('/api/settings/softwareSetting', { smtp: { ...smtp, password: 'pw-1' } }, { token });
+      expect((await software()).body.data.smtp).toMatchObject({ password: '', hasPassword: true });
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
@@ -370,6 +424,50 @@ describe('retentionDays', () => {
     } finally {
       await server.post('/api/settings/softwareSetting', {}, { token: admin });
       for (const socket of [desk, leaving.socket, staying.socket]) socket.close();
+    }
+  });
+  it('keeps a file a purged message showed while the site logo still shows it, for the sweep to judge later', async () => {
+    const old = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    const leaving = await visitor(server);
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' }), 'logo.png');
+    const response = await fetch(`${server.url}/api/talk/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const logo = ((await response.json()) as { data: { url: string } }).data.url;
+    const name = logo.split('/')[3] ?? '';
+    // The agent shows the visitor the new logo, then makes it the site's.
+    await leaving.say('what does the new logo look like?');
+    const desk = await agentSocket(server, admin);
+    const sent = await server.post('/api/talk/send', { YQToken: leaving.id, msg: logo, onlyID: onlyId(), type: 'image' }, { token: admin });
+    expect(sent.status).toBe(200);
+    expect((await server.post('/api/talk/end', { YQToken: leaving.id }, { token: admin })).status).toBe(200);
+    const { db } = server.storage;
+    // As the upload sweep marks it once it has read the message.
+    await db.updateTable('uploads').set({ referenced: 1 }).where('name', '=', name).execute();
+    const leavingRow = await db.selectFrom('visitors').select('id').where('public_id', '=', leaving.id).executeTakeFirstOrThrow();
+    await db.updateTable('messages').set({ created_at: old }).where('visitor_id', '=', leavingRow.id).execute();
+    await db.updateTable('conversations').set({ ended_at: old }).where('visitor_id', '=', leavingRow.id).execute();
+
+    await server.post('/api/settings/softwareSetting', { logo, retentionDays: 30 }, { token: admin });
+    try {
+      await waitFor(
+        async () => (await db.selectFrom('messages').select('id').where('visitor_id', '=', leavingRow.id).execute()).length === 0,
+        10_000,
+        'the old conversation purged',
+      );
+      const logoOnSite = await fetch(server.url + (await server.get<{ logo: string }>('/api/site')).body.data.logo);
+      expect(logoOnSite.status).toBe(200);
+      await logoOnSite.arrayBuffer();
+      // No message holds it any more: the upload sweep keeps it while a setting shows it, and no longer.
+      const row = await db.selectFrom('uploads').select('referenced').where('name', '=', name).executeTakeFirst();
+      expect(row?.referenced).toBe(0);
+    } finally {
+      await server.post('/api/settings/softwareSetting', {}, { token: admin });
+      desk.close();
+      leaving.socket.close();
     }
   });
 });

@@ -339,3 +339,80 @@ describe('upload sweep', () => {
     }
   });
 });
+
+describe('upload sweep and the pictures settings, avatars and robot pairs show', () => {
+  /**
+   * Two days old, an agent's upload shown by `show` survives a sweep that removes another old upload;
+   * once `show` names a newer upload instead, the first one goes and the newer one stays.
+   */
+  async function keptWhileShown(show: (swept: TestServer, token: string, url: string) => Promise<void>) {
+    const { swept, v, dir } = await sweptServer();
+    try {
+      const token = await swept.login();
+      const agentUpload = async () => (await upload('/api/talk/upload', new Blob([PNG]), 'picture.png', token, {}, swept)).body.data.url;
+      const nameOf = (url: string) => url.split('/')[3] ?? '';
+      const onDisk = (url: string) => existsSync(join(dir, nameOf(url)));
+      const age = (...urls: string[]) =>
+        swept.storage.db
+          .updateTable('uploads')
+          .set({ created_at: new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString() })
+          .where('name', 'in', urls.map(nameOf))
+          .execute();
+      const served = async (url: string) => {
+        const response = await fetch(swept.url + url);
+        await response.arrayBuffer();
+        return response.status;
+      };
+
+      const shown = await agentUpload();
+      const unshown = await agentUpload();
+      await show(swept, token, shown);
+      await age(shown, unshown);
+      await waitFor(() => !onDisk(unshown), 15_000, 'the sweep of the upload nothing shows');
+      expect(onDisk(shown)).toBe(true);
+      expect(await served(shown)).toBe(200);
+
+      const replacement = await agentUpload();
+      await show(swept, token, replacement);
+      await age(replacement);
+      await waitFor(() => !onDisk(shown), 15_000, 'the sweep of the replaced picture');
+      expect(await served(shown)).toBe(404);
+      expect(onDisk(replacement)).toBe(true);
+      expect(await served(replacement)).toBe(200);
+    } finally {
+      v.socket.close();
+      await swept.close();
+    }
+  }
+
+  it('keep the chat window logo saved in windowStyle, and sweep it once another image replaces it', async () => {
+    await keptWhileShown(async (swept, token, url) => {
+      const saved = await swept.post<{ logo: string }>('/api/settings/windowStyle', { logo: url }, { token });
+      expect(saved.body.data.logo).toBe(url);
+    });
+  });
+
+  it("keep a robot pair's image, and sweep it once the pair shows another one", async () => {
+    let id: number | undefined;
+    await keptWhileShown(async (swept, token, url) => {
+      const saved = await swept.post<{ id: number }>(
+        '/api/robot/ask/doEdit',
+        { ...(id ? { id } : {}), questions: ['Where is the shop?'], answer: 'Here, on the map.', image: url },
+        { token },
+      );
+      expect(saved.status).toBe(200);
+      id = saved.body.data.id;
+    });
+  });
+
+  it("keep an agent's avatar, and sweep it once the agent picks another one", async () => {
+    await keptWhileShown(async (swept, token, url) => {
+      const saved = await swept.post<{ avatar: string }>(
+        '/api/personal',
+        { nickname: 'Admin', avatar: url, notify: { newUser: true, newMsg: true, sound: true } },
+        { token },
+      );
+      expect(saved.body.data.avatar).toBe(url);
+    });
+  });
+});

@@ -93,13 +93,16 @@ export const robotHighSettings = z.object({
       enabled: z.boolean().default(false),
       baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(512)]).default(''),
       model: line(z.string().trim().max(128)).default(''),
-      /** Write-only: answered back as `''` (an unchanged `''` keeps the stored key). */
+      /** Write-only: answered back as `''` with `hasApiKey` beside it (an unchanged `''` keeps the stored key). */
       apiKey: line(z.string().trim().max(512)).default(''),
       timeoutMs: z.number().int().min(500).max(60_000).default(8000),
     })
     .prefault({}),
 });
 export type RobotHighSettings = z.output<typeof robotHighSettings>;
+
+/** What `GET`/`POST /api/robot/high` answer: the key as '' and whether one is stored. */
+export type RobotHighAnswer = Omit<RobotHighSettings, 'llm'> & { llm: RobotHighSettings['llm'] & { hasApiKey: boolean } };
 
 export const robotEndpoints = endpointGroup({
   'GET /api/robot/ask/getList': { query: robotAskListQuery, response: returns<ListData<RobotAsk>>() },
@@ -113,6 +116,6 @@ export const robotEndpoints = endpointGroup({
   /** `text/csv; charset=utf-8` with a BOM, the columns the import reads. */
   'GET /api/robot/ask/export': { query: robotAskListQuery.omit({ pageNo: true, pageSize: true }), response: returns<void>(), raw: true },
   'POST /api/robot/try': { body: robotTryBody, response: returns<RobotTryResult>() },
-  'GET /api/robot/high': { response: returns<RobotHighSettings>() },
-  'POST /api/robot/high': { body: robotHighSettings, response: returns<RobotHighSettings>() },
+  'GET /api/robot/high': { response: returns<RobotHighAnswer>() },
+  'POST /api/robot/high': { body: robotHighSettings, response: returns<RobotHighAnswer>() },
 });

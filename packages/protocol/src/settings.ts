@@ -319,6 +319,29 @@ export const SECRET_FIELDS: Record<SettingsPage, readonly string[]> = {
   appSetting: [],
 };
 
+/** The flag answered beside a secret, true while one is stored: `password` → `hasPassword`. */
+export function secretFlag(key: string): string {
+  return `has${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+}
+
+export interface WeChatAppFlags {
+  hasAppSecret: boolean;
+  hasToken: boolean;
+  hasAesKey: boolean;
+}
+/** The `secretFlag` of each secret of SECRET_FIELDS, where its page answers it. */
+interface SecretFlags {
+  softwareSetting: { smtp: { hasPassword: boolean } | null };
+  weChatSetting: { officialAccount: WeChatAppFlags; miniProgram: WeChatAppFlags };
+}
+
+/**
+ * What GET and POST of a settings page answer: the page, each secret as '' and beside it whether one is
+ * stored, so a form can say "leave empty to keep" only when there is something to keep. A page sent
+ * back with the flags still in it is taken as is: the page's schema drops keys it does not know.
+ */
+export type SettingsAnswer<P extends SettingsPage> = P extends keyof SecretFlags ? SettingsOf<P> & SecretFlags[P] : SettingsOf<P>;
+
 // ——— The widget's projection ———
 
 export type WidgetLanguage = 'zh' | 'en';
@@ -442,9 +465,9 @@ export interface SiteInfo {
 }
 
 type SettingsRows = {
-  [P in SettingsPage as `GET /api/settings/${P}`]: { response: SettingsOf<P> };
+  [P in SettingsPage as `GET /api/settings/${P}`]: { response: SettingsAnswer<P> };
 } & {
-  [P in SettingsPage as `POST /api/settings/${P}`]: { body: SettingsSchemas[P]; response: SettingsOf<P> };
+  [P in SettingsPage as `POST /api/settings/${P}`]: { body: SettingsSchemas[P]; response: SettingsAnswer<P> };
 };
 
 function settingsRows(): SettingsRows {
@@ -459,7 +482,8 @@ function settingsRows(): SettingsRows {
 
 /**
  * CONTRACT §8. GET answers the page with defaults filled in; POST takes the whole page (defaults fill
- * what it leaves out) and answers what was stored. Secret fields (SECRET_FIELDS) are answered as ''.
+ * what it leaves out) and answers what was stored. Secret fields (SECRET_FIELDS) are answered as '', with
+ * a `has…` flag beside each (SettingsAnswer).
  */
 export const settingsEndpoints = endpointGroup({
   ...settingsRows(),

@@ -1,5 +1,5 @@
 import { RobotOutlined, UploadOutlined } from '@ant-design/icons';
-import { ROBOT_MODES, type RobotHighSettings, robotHighSettings } from '@parley/protocol';
+import { ROBOT_MODES, type RobotHighAnswer, type RobotHighSettings, robotHighSettings } from '@parley/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Avatar,
@@ -84,7 +84,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Editor({ stored }: { stored: RobotHighSettings }) {
+function Editor({ stored }: { stored: RobotHighAnswer }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [form] = Form.useForm<FormValues>();
@@ -108,8 +108,8 @@ function Editor({ stored }: { stored: RobotHighSettings }) {
   }
   const llmOn = Form.useWatch(['llm', 'enabled'], form);
   const mode = Form.useWatch('mode', form);
-  // The key is never answered back: a configured endpoint is the sign one may be stored.
-  const keyMayBeStored = stored.llm.baseUrl !== '';
+  // The key is never answered back, only whether one is stored: there is something to keep only then.
+  const keyStored = stored.llm.hasApiKey;
   const save = useMutation({
     mutationFn: (value: RobotHighSettings) => call('POST /api/robot/high', value),
     onSuccess: (saved) => {
@@ -230,11 +230,11 @@ function Editor({ stored }: { stored: RobotHighSettings }) {
               <Form.Item {...item(['llm', 'model'], 'llm.model')}>
                 <Input maxLength={128} data-testid="robot-high-llm-model" />
               </Form.Item>
-              <Form.Item {...item(['llm', 'apiKey'], 'llm.apiKey')} extra={label(keyMayBeStored ? 'llm.apiKeyStored' : 'llm.apiKeyHint')}>
+              <Form.Item {...item(['llm', 'apiKey'], 'llm.apiKey')} extra={label(keyStored ? 'llm.apiKeyStored' : 'llm.apiKeyHint')}>
                 <Input.Password
                   maxLength={512}
                   autoComplete="new-password"
-                  placeholder={keyMayBeStored ? label('llm.apiKeyKeep') : undefined}
+                  placeholder={keyStored ? label('llm.apiKeyKeep') : undefined}
                   data-testid="robot-high-llm-key"
                 />
               </Form.Item>

@@ -321,6 +321,8 @@ export class ConversationService {
 
   async rate(credential: string, score: number, comment: string | undefined): Promise<void> {
     const visitor = await this.visitors.orFail(credential);
+    // A rating's comment reaches agents as surely as a message does.
+    this.visitors.refuseBlockedRegion(visitor.region_code);
     const conversation = await this.repo.latest(this.db, visitor.id);
     if (!conversation) throw conflict('nothingToRate');
     await this.repo.update(this.db, conversation.id, { score, comment: comment ?? '' });

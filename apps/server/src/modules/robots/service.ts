@@ -2,6 +2,7 @@ import type { Transform } from 'node:stream';
 import {
   type ListData,
   type RobotAsk,
+  type RobotHighAnswer,
   type RobotHighSettings,
   type RobotImportResult,
   type RobotTryResult,
@@ -198,13 +199,13 @@ export class RobotService {
     return this.high;
   }
 
-  /** The smart-robot settings as an agent may read them: the language model's key answered as ''. */
-  getHigh(): RobotHighSettings {
-    return { ...this.high, llm: { ...this.high.llm, apiKey: '' } };
+  /** The smart-robot settings as an agent may read them: the language model's key answered as '', and whether one is stored. */
+  getHigh(): RobotHighAnswer {
+    return { ...this.high, llm: { ...this.high.llm, apiKey: '', hasApiKey: this.high.llm.apiKey !== '' } };
   }
 
   /** Stores the whole settings; an empty API key keeps the stored one. */
-  async saveHigh(value: RobotHighSettings, by: string): Promise<RobotHighSettings> {
+  async saveHigh(value: RobotHighSettings, by: string): Promise<RobotHighAnswer> {
     const apiKey = value.llm.apiKey || this.high.llm.apiKey;
     const merged = robotHighSettings.parse({ ...value, llm: { ...value.llm, apiKey } });
     await this.settingsRepo.save(ROBOT_HIGH_KEY, JSON.stringify(merged), by, isoNow());

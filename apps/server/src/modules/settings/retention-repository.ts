@@ -1,6 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Db, DbOrTx } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
+import { shownOutsideMessages } from '../uploads/repository.js';
 import { uploadNameIn } from '../uploads/sweep.js';
 
 export interface Purged {
@@ -65,7 +66,7 @@ export class RetentionRepository {
   /**
    * Deletes, before `cutoff` (ISO time): ended conversations, their messages, visits and letters, and the
    * upload rows of files that only purged messages showed (an agent's file sent to several visitors stays
-   * while one of its messages does).
+   * while one of its messages does; a file a setting, avatar or robot pair shows stays too).
    */
   purgeBefore(cutoff: string): Promise<Purged> {
     return this.db.transaction().execute(async (tx) => {
@@ -81,12 +82,17 @@ export class RetentionRepository {
       const unshown = [...named].filter((name) => !shown.has(name));
       const files: string[] = [];
       for (let start = 0; start < unshown.length; start += SHOWN_BATCH) {
+        const batch = unshown.slice(start, start + SHOWN_BATCH);
         const removed = await tx
           .deleteFrom('uploads')
-          .where('name', 'in', unshown.slice(start, start + SHOWN_BATCH))
+          .where('name', 'in', batch)
+          .where((eb) => eb.not(shownOutsideMessages(eb)))
           .returning('name')
           .execute();
         files.push(...removed.map((row) => row.name));
+        // What a setting, avatar or robot pair still shows stays, no longer held by a message: the upload
+        // sweep keeps it while one of them shows it and removes it once none does.
+        await tx.updateTable('uploads').set({ referenced: 0 }).where('name', 'in', batch).execute();
       }
       const conversations = await tx
         .deleteFrom('conversations')

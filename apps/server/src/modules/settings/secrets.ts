@@ -1,4 +1,4 @@
-import { SECRET_FIELDS, type SettingsPage } from '@parley/protocol';
+import { SECRET_FIELDS, type SettingsAnswer, type SettingsOf, type SettingsPage, secretFlag } from '@parley/protocol';
 
 type Json = Record<string, unknown>;
 
@@ -13,14 +13,21 @@ function holderOf(root: unknown, path: string): { holder: Json; key: string } | 
   return isObject(at) && key !== undefined ? { holder: at, key } : undefined;
 }
 
-/** A copy of the page with each secret answered as '' (set or not), so an answer never tells one. */
-export function withoutSecrets<T>(page: SettingsPage, value: T): T {
+/**
+ * A copy of the page with each secret answered as '' (set or not), so an answer never tells one, and
+ * beside it whether one is stored (`secretFlag`).
+ */
+export function withoutSecrets<P extends SettingsPage>(page: P, value: SettingsOf<P>): SettingsAnswer<P> {
   const copy = structuredClone(value);
   for (const path of SECRET_FIELDS[page]) {
     const found = holderOf(copy, path);
-    if (found && typeof found.holder[found.key] === 'string') found.holder[found.key] = '';
+    if (!found) continue;
+    const secret = found.holder[found.key];
+    found.holder[secretFlag(found.key)] = typeof secret === 'string' && secret !== '';
+    if (typeof secret === 'string') found.holder[found.key] = '';
   }
-  return copy;
+  // The flags were added beside each secret the page's type names: the loop cannot be typed path by path.
+  return copy as SettingsAnswer<P>;
 }
 
 /** The page as sent, with each secret it left empty taken from what is stored (a form never gets them back). */

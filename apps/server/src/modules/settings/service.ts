@@ -1,4 +1,12 @@
-import { type AllSettings, isSettingsPage, type SettingsOf, type SettingsPage, settingsDefaults, settingsSchemas } from '@parley/protocol';
+import {
+  type AllSettings,
+  isSettingsPage,
+  type SettingsAnswer,
+  type SettingsOf,
+  type SettingsPage,
+  settingsDefaults,
+  settingsSchemas,
+} from '@parley/protocol';
 import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
@@ -57,8 +65,8 @@ export class SettingsService {
     return this.pages.softwareSetting.timezone || this.configuredTimeZone;
   }
 
-  /** The page as an agent may read it: stored values over the defaults, secrets answered as ''. */
-  get<P extends SettingsPage>(page: P): SettingsOf<P> {
+  /** The page as an agent may read it: stored values over the defaults, secrets answered as '' with a flag. */
+  get<P extends SettingsPage>(page: P): SettingsAnswer<P> {
     return withoutSecrets(page, this.pages[page]);
   }
 
@@ -66,7 +74,7 @@ export class SettingsService {
    * Stores the whole page. `value` was validated by the route; secrets it leaves empty keep their stored
    * value, and the merged page is validated again before it is written.
    */
-  async save<P extends SettingsPage>(page: P, value: SettingsOf<P>, by: string): Promise<SettingsOf<P>> {
+  async save<P extends SettingsPage>(page: P, value: SettingsOf<P>, by: string): Promise<SettingsAnswer<P>> {
     const merged = settingsSchemas[page].parse(keepSecrets(page, value, this.pages[page])) as SettingsOf<P>;
     await this.repo.save(page, JSON.stringify(merged), by, isoNow());
     this.pages = { ...this.pages, [page]: merged };

@@ -1,6 +1,6 @@
-import { type Insertable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { UploadsTable } from '../../db/schema.js';
+import type { Database, UploadsTable } from '../../db/schema.js';
 
 /** What the quotas count: a visitor's or an address's uploads since a time, or every stored upload. */
 export type UsageScope =
@@ -13,6 +13,29 @@ const BATCH = 500;
 
 /** The message types whose text is an upload's URL; a text message that quotes a URL does not keep the file. */
 const REFERENCING_TYPES = ['image', 'file'];
+
+/** `%/api/files/<the upload's name>%`: a LIKE pattern for a text naming the upload of the outer row. */
+const namesUpload = sql<string>`'%/api/files/' || ${sql.ref('uploads.name')} || '%'`;
+
+/**
+ * Whether something other than a message shows the upload of the outer `uploads` row: a saved settings
+ * page (the chat-window pages and the smart robot's settings, each a JSON row of `settings`: logos,
+ * avatars, the ad, launcher, QR and invitation images), an agent's avatar, or a robot pair's image.
+ *
+ * These are checked where an upload is deleted, in the same statement, rather than marked when saved:
+ * a mark would have to be taken back when a value changes, which needs this same check anyway (the file
+ * may still be shown elsewhere), while a check at delete time reads whatever any process stored last and
+ * lets the file go as soon as nothing shows it. The tables are small (a dozen settings rows, the agents,
+ * the pairs' short image addresses) and only candidates for deletion are checked. A pattern that matches
+ * loosely (`_` is a wildcard in LIKE) can only keep a file, never lose one.
+ */
+export function shownOutsideMessages(eb: ExpressionBuilder<Database, 'uploads'>) {
+  return eb.or([
+    eb.exists(eb.selectFrom('settings').select(sql.lit(1).as('one')).where('settings.value', 'like', namesUpload)),
+    eb.exists(eb.selectFrom('agents').select(sql.lit(1).as('one')).where('agents.avatar', 'like', namesUpload)),
+    eb.exists(eb.selectFrom('robot_asks').select(sql.lit(1).as('one')).where('robot_asks.image', 'like', namesUpload)),
+  ]);
+}
 
 export class UploadRepository {
   constructor(private readonly db: Db) {}
@@ -74,10 +97,11 @@ export class UploadRepository {
   }
 
   /**
-   * Deletes up to one batch of uploads created before `before` that are not marked referenced, and
-   * answers their names. Marking covers messages up to `checkedUpTo`; the few messages after it (the
-   * newest, and any stored since the marking) are checked in the same statement as the delete, on the
-   * primary-key range, so a message stored meanwhile still keeps its file.
+   * Deletes up to one batch of uploads created before `before` that are not marked referenced and that no
+   * setting, avatar or robot pair shows, and answers their names. Marking covers messages up to
+   * `checkedUpTo`; the few messages after it (the newest, and any stored since the marking) are checked in
+   * the same statement as the delete, on the primary-key range, so a message stored meanwhile still keeps
+   * its file.
    */
   async deleteUnreferenced(before: string, checkedUpTo: number): Promise<{ name: string; size: number }[]> {
     const candidates = this.db
@@ -85,6 +109,7 @@ export class UploadRepository {
       .select('id')
       .where('referenced', '=', 0)
       .where('created_at', '<', before)
+      .where((eb) => eb.not(shownOutsideMessages(eb)))
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(

@@ -31,8 +31,9 @@ export function uploadNameIn(msg: string): string | undefined {
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Removes, once they are older than the grace period: uploads no message references (row and file),
- * files with no row, and temporaries left by interrupted uploads. Runs at start and then periodically.
+ * Removes, once they are older than the grace period: uploads no message references and no setting,
+ * avatar or robot pair shows (row and file; see `shownOutsideMessages`), files with no row, and
+ * temporaries left by interrupted uploads. Runs at start and then periodically.
  *
  * References are found incrementally: each sweep reads only the messages after its watermark, in id
  * windows, and marks the uploads they name; the delete then only needs `referenced = 0`. The watermark is

@@ -9,11 +9,12 @@ import type { FormValues, SettingField, SettingKind } from './spec';
 import { TimeRange } from './TimeRange';
 import { type FieldPath, pathKey } from './validate';
 
-/** What a control needs of the page: the problem of a field now, its schema's limits, and the form's values for `visible`. */
+/** What a control needs of the page: the problem of a field now, its schema's limits, the form's values for `visible`, and which secrets are stored. */
 export interface Checker {
   problemAt(path: FieldPath): Problem | undefined;
   factsAt(path: FieldPath): FieldFacts;
   values(): FormValues;
+  secretStored(path: FieldPath): boolean;
 }
 
 interface ControlProps {
@@ -92,12 +93,21 @@ function Leaf({ field, name, path, checker }: ControlProps) {
           <Checkbox.Group options={options} data-testid={id} />
         </Form.Item>
       );
-    case 'password':
+    case 'password': {
+      // "Leave empty to keep" only when the server says there is a stored value to keep.
+      const stored = checker.secretStored(path);
       return (
-        <Form.Item {...item} extra={t('settings.kit.keepSecret')}>
-          <KindControl kind="password" facts={facts} options={[]} placeholder={t('settings.kit.keepSecretPlaceholder')} data-testid={id} />
+        <Form.Item {...item} extra={t(stored ? 'settings.kit.keepSecret' : 'settings.kit.secretHint')}>
+          <KindControl
+            kind="password"
+            facts={facts}
+            options={[]}
+            placeholder={stored ? t('settings.kit.keepSecretPlaceholder') : undefined}
+            data-testid={id}
+          />
         </Form.Item>
       );
+    }
     case 'timeRange':
       return (
         <Form.Item {...item}>

@@ -1,11 +1,11 @@
-import type { SettingsOf, SettingsPage } from '@parley/protocol';
+import type { SettingsAnswer, SettingsOf, SettingsPage } from '@parley/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Result, Spin, Tabs, Typography } from 'antd';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../../lib/feedback';
 import { factsOf, schemaAt } from '../../shared/fields';
-import { loadSettings, saveSettings, schemaOf } from './api';
+import { loadSettings, saveSettings, schemaOf, secretStored } from './api';
 import { type Checker, SettingFields } from './SettingControl';
 import type { Device, FormValues, PageSpec } from './spec';
 import { checkPage, type FieldPath, pathKey } from './validate';
@@ -13,7 +13,7 @@ import './settings.css';
 
 const DEVICES: Device[] = ['pc', 'mobile'];
 
-function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; stored: SettingsOf<P> }) {
+function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; stored: SettingsAnswer<P> }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [form] = Form.useForm<FormValues>();
@@ -27,6 +27,7 @@ function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; s
     problemAt: (path: FieldPath) => checkPage(schema, pageValues()).problems.get(pathKey(path)),
     factsAt: (path: FieldPath) => factsOf(schemaAt(schema, path)),
     values: () => form.getFieldsValue(true) as FormValues,
+    secretStored: (path: FieldPath) => secretStored(stored, path),
   };
   // The preview follows the form, keeping the last values the schema accepts while a field is half typed.
   const watched = Form.useWatch((values: FormValues) => values, { form, preserve: true });
