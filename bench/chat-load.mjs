@@ -1,11 +1,13 @@
 // Load benchmark: N visitor sockets, M agents, R visitor messages per second for D seconds, through the
-// real server (HTTP send → stored with seq → routed → agent socket), beside a bare `ws` relay measured
-// in the same run. Prints p50/p99 visitor → agent latency and the server's RSS.
+// real server (socket send 8100, or HTTP with --via http → stored with seq → routed → agent socket),
+// beside a bare `ws` relay measured in the same run. Prints p50/p99 visitor → agent latency, the
+// send → acknowledgement latency, late and lost messages, and the server's RSS.
 //
-//   node bench/chat-load.mjs --visitors 1000 --agents 10 --rate 1000 --seconds 20
+//   node bench/chat-load.mjs --visitors 1000 --agents 10 --rate 1000 --seconds 20 [--via http] [--json]
 //
 // The server is the built one (`node scripts/build.mjs` first), on a fresh SQLite DATA_DIR unless
-// DATABASE_URL is set. Everything runs on this machine, on loopback only.
+// DATABASE_URL is set. Everything runs on this machine, on loopback only. To keep the generator off the
+// server's core: BENCH_SERVER_CPUS=0 taskset -c 1 node bench/chat-load.mjs …
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,12 @@ const VISITORS = arg('visitors', 1000);
 const AGENTS = arg('agents', 10);
 const RATE = arg('rate', 1000);
 const SECONDS = arg('seconds', 20);
+const VIA = process.argv.includes('--via') ? process.argv[process.argv.indexOf('--via') + 1] : 'socket';
+const JSON_OUT = process.argv.includes('--json');
+/** A message delivered later than this after it was sent counts as late (delivered, but not in time). */
+const LATE_MS = 1000;
+/** How long stragglers are waited for once the load has ended, before the rest count as lost. */
+const DRAIN_MS = 30_000;
 
 const percentile = (values, p) => {
   if (values.length === 0) return Number.NaN;
@@ -57,7 +65,9 @@ const open = (url) =>
 
 /** Runs the sending thread (bench/sender.mjs) and waits for its figures. */
 async function drive(options) {
-  const worker = new Worker(new URL('./sender.mjs', import.meta.url), { workerData: { ...options, rate: RATE, seconds: SECONDS } });
+  const worker = new Worker(new URL('./sender.mjs', import.meta.url), {
+    workerData: { ...options, rate: RATE, seconds: SECONDS, drainMs: DRAIN_MS },
+  });
   await new Promise((resolve) => worker.once('message', resolve));
   worker.postMessage('go');
   const result = await new Promise((resolve) => worker.once('message', resolve));
@@ -74,7 +84,7 @@ async function benchParley() {
   const agentRole = roles.list.find((role) => role.name === 'Agent').id;
   await api(url, '/api/index/state', { state: '1' }, admin);
   const latencies = [];
-  let received = 0;
+  const delivered = new Set();
   const agentSockets = [];
   for (let index = 0; index < AGENTS; index += 1) {
     const username = `bench-agent-${index}`;
@@ -91,8 +101,10 @@ async function benchParley() {
       if (text === 'Y') return;
       const frame = JSON.parse(text);
       if (frame.code === '8006' && frame.recipient) {
-        received += 1;
-        latencies.push(now() - Number(frame.data.msg.split(' ')[1]));
+        const [, at, index] = frame.data.msg.split(' ');
+        if (index === undefined || delivered.has(index)) return;
+        delivered.add(index);
+        latencies.push(now() - Number(at));
       }
     });
     agentSockets.push(socket);
@@ -100,11 +112,12 @@ async function benchParley() {
   const visitors = [];
   for (let index = 0; index < VISITORS; index += 1) {
     const { YQToken } = await api(url, '/api/visitor/init', { url: `https://shop.example/p/${index}` });
-    const socket = await open(`${ws}/ws/visitor?YQToken=${YQToken}`);
+    // Over the socket, the sending thread holds the visitors' sockets itself.
+    const socket = VIA === 'http' ? await open(`${ws}/ws/visitor?YQToken=${YQToken}`) : null;
     visitors.push({ token: YQToken, socket });
   }
   const heartbeat = setInterval(() => {
-    for (const { socket } of visitors) socket.send('Y');
+    for (const { socket } of visitors) socket?.send('Y');
     for (const socket of agentSockets) socket.send('Y');
   }, 5000);
   // Open every conversation first, so the timed run measures the steady message path.
@@ -112,23 +125,36 @@ async function benchParley() {
     visitors.map((visitor, index) => api(url, '/api/visitor/message', { YQToken: visitor.token, msg: 'hello 0', onlyID: `open-${index}` })),
   );
   latencies.length = 0;
-  received = 0;
+  delivered.clear();
   const rssBefore = rssOf(child.pid);
-  const { failures, elapsed } = await drive({ mode: 'http', target: url, tokens: visitors.map((visitor) => visitor.token) });
-  await sleep(500);
+  const result = await drive({
+    mode: VIA === 'http' ? 'http' : 'socket',
+    target: VIA === 'http' ? url : ws,
+    tokens: visitors.map((visitor) => visitor.token),
+  });
+  // Stragglers: every acknowledged message is waited for (up to DRAIN_MS) before anything counts as lost.
+  const drainUntil = Date.now() + DRAIN_MS;
+  while (delivered.size < result.acknowledged && Date.now() < drainUntil) await sleep(20);
   const rss = rssOf(child.pid);
   clearInterval(heartbeat);
-  for (const { socket } of visitors) socket.terminate();
+  for (const { socket } of visitors) socket?.terminate();
   for (const socket of agentSockets) socket.terminate();
   await server.stop();
   return {
-    name: 'parley (HTTP send → SQLite → routed push)',
+    name: `parley (${VIA === 'http' ? 'HTTP' : 'socket'} send → ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'} → routed push)`,
     sent: RATE * SECONDS,
-    received,
-    failures,
-    elapsed,
+    received: delivered.size,
+    acknowledged: result.acknowledged,
+    unanswered: result.unanswered,
+    refused: result.refused,
+    failures: result.failures,
+    late: latencies.filter((latency) => latency > LATE_MS).length,
+    lost: Math.max(0, result.acknowledged - delivered.size),
+    elapsed: result.elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    ackP50: percentile(result.ackLatencies, 50),
+    ackP99: percentile(result.ackLatencies, 99),
     rss,
     rssBefore,
   };
@@ -163,7 +189,8 @@ async function benchRelay() {
     agents.push(socket);
   }
   const { elapsed } = await drive({ mode: 'ws', target: `ws://127.0.0.1:${port}`, visitors: VISITORS });
-  await sleep(500);
+  const drainUntil = Date.now() + DRAIN_MS;
+  while (latencies.length < RATE * SECONDS && Date.now() < drainUntil) await sleep(20);
   const rss = rssOf(child.pid);
   for (const socket of agents) socket.terminate();
   child.kill('SIGTERM');
@@ -172,6 +199,8 @@ async function benchRelay() {
     sent: RATE * SECONDS,
     received: latencies.length,
     failures: 0,
+    late: latencies.filter((latency) => latency > LATE_MS).length,
+    lost: RATE * SECONDS - latencies.length,
     elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -179,12 +208,21 @@ async function benchRelay() {
   };
 }
 
-console.log(`visitors ${VISITORS}, agents ${AGENTS}, ${RATE} messages/s for ${SECONDS} s`);
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadBefore = load();
+if (!JSON_OUT) console.log(`visitors ${VISITORS}, agents ${AGENTS}, ${RATE} messages/s for ${SECONDS} s; load ${loadBefore}`);
 const relay = await benchRelay();
 const parley = await benchParley();
-for (const result of [relay, parley]) {
-  console.log(
-    `${result.name.padEnd(45)} sent ${result.sent} received ${result.received} failed ${result.failures} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms | RSS ${mb(result.rss)}`,
-  );
+const ratio = parley.p99 / relay.p99;
+if (JSON_OUT) {
+  console.log(JSON.stringify({ visitors: VISITORS, agents: AGENTS, rate: RATE, seconds: SECONDS, load: loadBefore, relay, parley, ratio }));
+} else {
+  for (const result of [relay, parley]) {
+    const acks = result.ackP99 === undefined ? '' : ` | ack p50 ${result.ackP50.toFixed(2)} ms p99 ${result.ackP99.toFixed(2)} ms`;
+    const refused = result.refused && Object.keys(result.refused).length > 0 ? ` refused ${JSON.stringify(result.refused)}` : '';
+    console.log(
+      `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}`,
+    );
+  }
+  console.log(`p99 ratio parley / relay: ${ratio.toFixed(2)}; load after ${load()}`);
 }
-console.log(`p99 ratio parley / relay: ${(parley.p99 / relay.p99).toFixed(2)}`);

@@ -1,42 +1,85 @@
 // The sending side of chat-load.mjs, in a thread of its own so that sending never delays the clock of
 // the receiving side. Timestamps are wall-clock milliseconds, comparable across threads.
+//
+// Modes: `ws` (the bare relay: a plain text frame), `http` (POST /api/visitor/message), `socket` (8100
+// on the visitor's own socket, answered 8101 once stored). Each message reads `m <sent at> <index>`, so
+// the receiver can tell the latency and count each message once.
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 
-const { mode, target, tokens, visitors, rate, seconds } = workerData;
+const { mode, target, tokens, visitors, rate, seconds, drainMs = 30_000 } = workerData;
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let sockets = [];
-if (mode === 'ws') {
-  sockets = await Promise.all(
-    Array.from(
-      { length: visitors },
-      () =>
-        new Promise((resolve, reject) => {
-          const ws = new WebSocket(`${target}/visitor`);
-          ws.once('open', () => resolve(ws));
-          ws.once('error', reject);
-        }),
-    ),
-  );
-}
+const open = (url) =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
 
 let failures = 0;
+/** Sends acknowledged (HTTP 200 or 8101), and the time from each send to its acknowledgement. */
+let acknowledged = 0;
+const ackLatencies = [];
+/** Refusals by status (8102 or an HTTP error), and sends cut off (a socket closed, a request failed). */
+const refused = {};
+const sentAt = new Map();
+
+let sockets = [];
+if (mode === 'ws') sockets = await Promise.all(Array.from({ length: visitors }, () => open(`${target}/visitor`)));
+if (mode === 'socket') {
+  sockets = await Promise.all(tokens.map((token) => open(`${target}/ws/visitor?YQToken=${token}`)));
+  for (const socket of sockets) {
+    socket.on('message', (raw) => {
+      const text = raw.toString();
+      if (text === 'Y') return;
+      const frame = JSON.parse(text);
+      if (frame.code !== '8101' && frame.code !== '8102') return;
+      const started = sentAt.get(frame.data.onlyID);
+      if (started === undefined) return;
+      sentAt.delete(frame.data.onlyID);
+      if (frame.code === '8101') {
+        acknowledged += 1;
+        ackLatencies.push(now() - started);
+      } else {
+        refused[frame.data.status] = (refused[frame.data.status] ?? 0) + 1;
+      }
+    });
+    socket.on('close', () => {
+      failures += 1;
+    });
+  }
+}
+const heartbeat = setInterval(() => {
+  for (const socket of sockets) if (socket.readyState === WebSocket.OPEN) socket.send('Y');
+}, 5000);
+
 function send(index) {
+  const msg = `m ${now()} ${index}`;
   if (mode === 'ws') {
-    sockets[index % sockets.length].send(`m ${now()}`);
+    sockets[index % sockets.length].send(msg);
+    return Promise.resolve();
+  }
+  const onlyID = `b-${index}`;
+  if (mode === 'socket') {
+    sentAt.set(onlyID, now());
+    sockets[index % sockets.length].send(JSON.stringify({ code: '8100', data: { msg, onlyID } }));
     return Promise.resolve();
   }
   const YQToken = tokens[index % tokens.length];
+  const started = now();
   return fetch(`${target}/api/visitor/message`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ YQToken, msg: `m ${now()}`, onlyID: `b-${index}` }),
+    body: JSON.stringify({ YQToken, msg, onlyID }),
   })
     .then((response) => response.json())
     .then((json) => {
-      if (json.code !== 200) failures += 1;
+      if (json.code === 200) {
+        acknowledged += 1;
+        ackLatencies.push(now() - started);
+      } else refused[json.code] = (refused[json.code] ?? 0) + 1;
     })
     .catch(() => {
       failures += 1;
@@ -53,7 +96,13 @@ for (let index = 0; index < total; index += 1) {
   if (wait > 1) await sleep(wait);
   inflight.push(send(index));
 }
-await Promise.allSettled(inflight);
+// The load has ended when the last message went out; what is still unanswered is waited for (up to
+// drainMs) rather than counted as lost.
 const elapsed = (performance.now() - started) / 1000;
+const loadEndedAt = now();
+await Promise.allSettled(inflight);
+const drainUntil = performance.now() + drainMs;
+while (mode === 'socket' && sentAt.size > 0 && performance.now() < drainUntil) await sleep(20);
+clearInterval(heartbeat);
 for (const socket of sockets) socket.terminate();
-parentPort.postMessage({ failures, elapsed });
+parentPort.postMessage({ failures, elapsed, loadEndedAt, acknowledged, unanswered: sentAt.size, refused, ackLatencies });

@@ -404,7 +404,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
       app.log,
     ),
   );
-  registerAgentSocket(app, auth, agentSockets, liveness);
+  registerAgentSocket(app, auth, agentSockets, liveness, (context, input) => conversations.agentSend(context, input));
   registerVisitorSocket(
     app,
     {
@@ -412,6 +412,8 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
       online: (id) => conversations.visitorOnline(id),
       typing: (id, text) => visitors.typing(id, text),
       originAllowed: (req) => originAllowed(req, settings.current('appSetting').allowedOrigins),
+      send: (credential, input) => conversations.visitorMessage(credential, input),
+      limit: (upgrade, credential) => limits.frame('visitorMessage', upgrade, credential),
     },
     visitorSockets,
     liveness,

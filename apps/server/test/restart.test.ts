@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { buildOnce, dropSchema, spawnServer } from './processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-kill-'));
@@ -11,6 +12,12 @@ const schema = `k_${randomBytes(6).toString('hex')}`;
 
 /** The built server, run as a process of its own so that it can be killed outright. */
 const run = () => spawnServer('apps/server/dist/main.js', dataDir, schema, { ADMIN_PASSWORD: 'admin-pass-1' });
+/** The same, with a visitor's message limit out of the way of a burst of hundreds. */
+const runUnlimited = () =>
+  spawnServer('apps/server/dist/main.js', dataDir, schema, {
+    ADMIN_PASSWORD: 'admin-pass-1',
+    RATE_LIMITS: 'visitorMessage.token=100000/10,visitorMessage.address=100000/10',
+  });
 
 beforeAll(buildOnce, 180_000);
 
@@ -73,6 +80,68 @@ describe('a server killed with SIGKILL', () => {
       onlyID: 'after-restart',
     });
     expect(next.data.seq).toBe(Math.max(retry.data.seq, seqs.length) + 1);
+    await second.stop();
+  }, 90_000);
+
+  it('keeps every message acknowledged over the socket (8101); resending the rest stores each once', async () => {
+    const first = await runUnlimited();
+    const init = await post<{ YQToken: string }>(`${first.url}/api/visitor/init`, { url: 'https://shop.example/' });
+    const token = init.data.YQToken;
+    const total = 300;
+    const acknowledged: Message[] = [];
+    const socket = new WebSocket(`${first.url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
+    socket.on('message', (raw) => {
+      const frame = JSON.parse(raw.toString()) as { code: string; data: Message };
+      if (frame.code === '8101') acknowledged.push(frame.data);
+    });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.once('error', () => undefined);
+    await new Promise((resolve) => socket.once('open', resolve));
+    // Every send goes out at once: the server stores them one after another while it is killed.
+    for (let index = 0; index < total; index += 1) {
+      socket.send(JSON.stringify({ code: '8100', data: { msg: `socket ${index}`, onlyID: `ws-${index}` } }));
+    }
+    const deadline = Date.now() + 20_000;
+    while (acknowledged.length < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    first.child.kill('SIGKILL');
+    await closed;
+    expect(acknowledged.length).toBeGreaterThan(5);
+
+    const second = await runUnlimited();
+    // Read page by page: one answer holds at most 200 messages.
+    const read = async () => {
+      const list: Message[] = [];
+      for (;;) {
+        const stored = await fetch(`${second.url}/api/visitor/messages?YQToken=${token}&afterSeq=${list.at(-1)?.seq ?? 0}`);
+        const page = ((await stored.json()) as { data: { list: Message[] } }).data.list;
+        if (page.length === 0) return list;
+        list.push(...page);
+      }
+    };
+    const kept = await read();
+    const seqs = kept.map((message) => message.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => index + 1));
+    for (const message of acknowledged) expect(kept.find((item) => item.onlyID === message.onlyID)?.seq).toBe(message.seq);
+
+    // The widget resends what was not acknowledged, over a new socket; nothing is stored twice.
+    const again = new WebSocket(`${second.url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
+    const answered = new Set<string>();
+    const all = new Promise<void>((resolve) =>
+      again.on('message', (raw) => {
+        const frame = JSON.parse(raw.toString()) as { code: string; data: { onlyID: string; msg: string } };
+        if (frame.code === '8102') throw new Error(`resend refused: ${frame.data.msg}`);
+        if (frame.code === '8101') answered.add(frame.data.onlyID);
+        if (answered.size === total) resolve();
+      }),
+    );
+    await new Promise((resolve) => again.once('open', resolve));
+    for (let index = 0; index < total; index += 1) {
+      again.send(JSON.stringify({ code: '8100', data: { msg: `socket ${index}`, onlyID: `ws-${index}` } }));
+    }
+    await all;
+    again.close();
+    const sent = (await read()).filter((message) => message.role === 'user').map((message) => message.onlyID);
+    expect(sent.sort()).toEqual(Array.from({ length: total }, (_, index) => `ws-${index}`).sort());
     await second.stop();
   }, 90_000);
 });

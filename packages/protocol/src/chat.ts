@@ -239,6 +239,10 @@ export const transferBody = z.object({ YQToken: visitorId, serviceID: z.string()
 export const withdrawBody = z.object({ YQToken: visitorId, onlyID: onlyId });
 /** The agent side of messageBody and messagesQuery: the visitor is named by its public id. */
 export const agentMessageBody = messageBody.extend({ YQToken: visitorId });
+/** An 8100 of the widget: the socket already names the visitor. */
+export const visitorSendData = messageBody.omit({ YQToken: true });
+/** An 8100 of the console: the HTTP send's body as it is. */
+export const agentSendData = agentMessageBody;
 export const agentMessagesQuery = messagesQuery.extend({ YQToken: visitorId });
 export const agentStateBody = z.object({ state: z.enum(['0', '1']) });
 export const typingData = z.object({ text: multiline(z.string().max(MAX_MESSAGE_LENGTH)) });

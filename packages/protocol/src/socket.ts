@@ -1,5 +1,5 @@
 import type { AgentState } from './api.js';
-import type { Message, Visit, Visitor, VisitorState, WidgetSettings } from './chat.js';
+import type { Message, MessageType, Visit, Visitor, VisitorState, WidgetSettings } from './chat.js';
 import type { Letter } from './records.js';
 
 /** Version of the wire protocol of CONTRACT.md; bumped on any breaking change. */
@@ -47,6 +47,12 @@ export const SocketCode = {
   settings: '2020',
   robot: '9000',
   error: '4000',
+  /** A message sent over the socket (either side); answered by 8101 once stored, or 8102. */
+  send: '8100',
+  /** The message of an 8100, stored: data is the `Message`, as the HTTP send would answer it. */
+  sent: '8101',
+  /** An 8100 refused, with the status the HTTP send would have answered. */
+  sendRefused: '8102',
 } as const;
 export type SocketCodeValue = (typeof SocketCode)[keyof typeof SocketCode];
 
@@ -103,6 +109,24 @@ export interface SocketPayloads {
   '2020': WidgetSettings;
   '9000': { name: string; avatar: string };
   '4000': { reason: string };
+  '8100': SendData;
+  '8101': Message;
+  '8102': SendRefusedData;
+}
+
+/** An 8100's data: the HTTP send's body; agents name the visitor by its public id, visitors name nobody. */
+export interface SendData {
+  msg: string;
+  onlyID: string;
+  type?: MessageType;
+  YQToken?: string;
+}
+
+export interface SendRefusedData {
+  onlyID: string;
+  /** What the HTTP send would have answered: 400, 403, 404, 409, 429, 503, 500. */
+  status: number;
+  msg: string;
 }
 
 /** A frame whose code tells its payload's type. */

@@ -138,12 +138,22 @@ export class Limits {
     return token;
   }
 
-  private async enforce(key: string, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /**
+   * Counts a message sent over a socket as the HTTP call `name` counts a request, per address and per
+   * visitor token, against the same counts: the socket's upgrade request stands for each of its frames.
+   */
+  async frame(name: LimitName, upgrade: FastifyRequest, token: string): Promise<void> {
+    this.named.set(upgrade, token);
+    await this.enforce(`${name}.address`, upgrade);
+    await this.enforce(`${name}.token`, upgrade);
+  }
+
+  private async enforce(key: string, req: FastifyRequest, reply?: FastifyReply): Promise<void> {
     const check = this.checks.get(key);
     if (!check) return;
     const result = await check(req);
     if (result.isAllowed || !result.isExceeded) return;
-    reply.header('retry-after', Math.max(1, result.ttlInSeconds ?? 1));
+    reply?.header('retry-after', Math.max(1, result.ttlInSeconds ?? 1));
     throw new ApiError(429, 'slowDown');
   }
 

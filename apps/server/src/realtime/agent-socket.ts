@@ -1,12 +1,14 @@
-import { CloseCode, SocketCode } from '@parley/protocol';
+import { agentSendData, CloseCode, type Message, SocketCode } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ApiError } from '../lib/errors.js';
-import type { AuthService } from '../modules/auth/service.js';
+import { pickLang } from '../lib/i18n.js';
+import type { AuthContext, AuthService } from '../modules/auth/service.js';
 import type { Bus } from './bus.js';
 import type { BusEvent } from './events.js';
 import { holdFrames, onFrames, refuse, send, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
+import { SocketSends } from './socket-send.js';
 
 /** Largest frame an agent may send; anything bigger closes that socket only. */
 const MAX_AGENT_FRAME = 64 * 1024;
@@ -85,7 +87,19 @@ function removeFrom<K>(map: Map<K, Set<AgentConnection>>, key: K, connection: Ag
   if (set?.size === 0) map.delete(key);
 }
 
-export function registerAgentSocket(app: FastifyInstance, auth: AuthService, sockets: AgentSockets, liveness: Liveness): void {
+/** A message an agent sent over the socket (8100), stored as `POST /api/talk/send` stores it. */
+export type AgentSend = (
+  auth: AuthContext,
+  input: { YQToken: string; msg: string; onlyID: string; type?: Message['type'] | undefined },
+) => Promise<Message>;
+
+export function registerAgentSocket(
+  app: FastifyInstance,
+  auth: AuthService,
+  sockets: AgentSockets,
+  liveness: Liveness,
+  agentSend: AgentSend,
+): void {
   app.get('/ws/agent', { websocket: true }, async (socket, req) => {
     holdFrames(socket);
     const token = (req.query as Record<string, unknown>).token;
@@ -112,8 +126,18 @@ export function registerAgentSocket(app: FastifyInstance, auth: AuthService, soc
       socket.resume();
       return sockets.remove(connection);
     }
+    // The socket's session stands for each send: revoking it (logout, a disabled account) closes the socket,
+    // and a refreshed token carries the session on (sessions.renewed).
+    const sends = new SocketSends(
+      socket,
+      pickLang(req.headers['accept-language']),
+      agentSendData,
+      (data) => agentSend(context, data),
+      (error) => req.log.error({ err: error }, 'agent socket send failed'),
+    );
     onFrames(socket, liveness, MAX_AGENT_FRAME, (frame) => {
       if (frame.code === SocketCode.identify) return;
+      if (frame.code === SocketCode.send) return sends.offer(frame.data);
       sendError(socket, `unknown code ${frame.code.slice(0, 16)}`);
     });
     send(socket, { code: SocketCode.hello });

@@ -1,10 +1,11 @@
-import { CloseCode, SocketCode, typingData, yqToken } from '@parley/protocol';
+import { CloseCode, type Message, SocketCode, typingData, visitorSendData, yqToken } from '@parley/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { type Lang, pickLang } from '../lib/i18n.js';
 import type { Bus } from './bus.js';
 import { holdFrames, onFrames, refuse, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
+import { SocketSends } from './socket-send.js';
 import { TypingThrottle } from './typing.js';
 import type { SharedVisitorPresence } from './visitor-presence.js';
 
@@ -153,6 +154,10 @@ export interface VisitorSocketActions {
   typing(publicId: string, text: string): Promise<void>;
   /** Whether the page the socket comes from may embed the widget. */
   originAllowed(req: FastifyRequest): boolean;
+  /** A message sent over the socket (8100), stored as `POST /api/visitor/message` stores it. */
+  send(credential: string, input: { msg: string; onlyID: string; type?: Message['type'] | undefined }): Promise<Message>;
+  /** Counts a send against the HTTP call's limits (per address and per visitor); 429 beyond them. */
+  limit(upgrade: FastifyRequest, credential: string): Promise<void>;
 }
 
 /** The widget names its language in the socket's query; the browser's own languages otherwise. */
@@ -193,12 +198,24 @@ export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketA
         refuse(socket, CloseCode.badToken, 'unknown visitor');
         return;
       }
-      sockets.add(publicId, socket, socketLang(req));
+      const lang = socketLang(req);
+      sockets.add(publicId, socket, lang);
       liveness.track(socket);
       socket.on('close', () => sockets.remove(publicId, socket));
       typing.opened(publicId);
       socket.on('close', () => typing.closed(publicId));
+      // The credential stays with this socket only to store what it sends, as the HTTP send would.
+      const key = credential.data as string;
+      const sends = new SocketSends(
+        socket,
+        lang,
+        visitorSendData,
+        (data) => chat.send(key, data),
+        (error) => req.log.error({ err: error }, 'visitor socket send failed'),
+        () => chat.limit(req, key),
+      );
       onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
+        if (frame.code === SocketCode.send) return sends.offer(frame.data);
         if (frame.code !== SocketCode.typing) return sendError(socket, 'unknown frame');
         const data = typingData.safeParse(frame.data);
         if (!data.success) return sendError(socket, 'typing data is { text }');

@@ -90,7 +90,8 @@ function setup() {
     handlers.onFrame(frame);
   };
   const reopen = () => handlers?.onOpen(true);
-  return { server, client, push, reopen, frames, unread, looks };
+  const connected = (value: boolean) => handlers?.onConnectedChange(value);
+  return { server, client, push, reopen, connected, frames, unread, looks };
 }
 
 describe('ChatClient', () => {
@@ -110,6 +111,26 @@ describe('ChatClient', () => {
     expect(client.state.items).toHaveLength(1);
     expect(client.state.items[0]).toMatchObject({ seq: 1, msg: 'hello' });
     expect(client.state.items[0]?.status).toBeUndefined();
+  });
+
+  it('sends over the open socket (8100), takes the 8101 as stored, and falls back to HTTP once it drops', async () => {
+    const { server, client, push, connected, frames } = setup();
+    await client.init();
+    connected(true);
+    client.sendText('over the socket');
+    await vi.advanceTimersByTimeAsync(0);
+    const sent = frames.find((frame) => frame.code === '8100') as { data: { msg: string; onlyID: string } } | undefined;
+    expect(sent?.data.msg).toBe('over the socket');
+    const onlyID = sent?.data.onlyID ?? '';
+    push({ code: '8101', data: stored(1, { role: 'user', msg: 'over the socket', onlyID }) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.state.items[0]).toMatchObject({ seq: 1, msg: 'over the socket' });
+    expect(server.sent()).toEqual([]);
+    client.sendText('while it drops');
+    await vi.advanceTimersByTimeAsync(0);
+    connected(false);
+    await vi.runAllTimersAsync();
+    expect(server.sent().map((body) => body.msg)).toEqual(['while it drops']);
   });
 
   it('retries a failed send with the same onlyID until acknowledged, and keeps the order', async () => {

@@ -76,6 +76,8 @@ interface Outgoing {
 }
 
 const MAX_REINITS = 3;
+/** An 8100 unanswered this long is sent again over HTTP (the server drops the copy by its onlyID). */
+const SOCKET_ANSWER_MS = 10_000;
 const CATCH_UP_PAGES = 50;
 const EARLIER_PAGE = 50;
 
@@ -119,6 +121,10 @@ export class ChatClient {
   private readonly listeners = new Set<() => void>();
   private token = '';
   private socket: Socket | null = null;
+  /** Whether the socket is open now: sends go over it (8100) then, over HTTP otherwise. */
+  private socketOpen = false;
+  /** Sends over the socket waiting for their 8101 or 8102, by onlyID. */
+  private readonly awaiting = new Map<string, { resolve: (message: Message) => void; reject: (error: unknown) => void }>();
   private outbox: Outgoing[] = [];
   /** Messages that failed for good, kept so the retry control can send them again. */
   private readonly failed = new Map<string, Outgoing>();
@@ -212,7 +218,12 @@ export class ChatClient {
           if (again) void this.catchUp();
           this.wake?.();
         },
-        onConnectedChange: (connected) => this.set({ lost: !connected }),
+        onConnectedChange: (connected) => {
+          this.socketOpen = connected;
+          // What the dropped socket had not answered goes again over HTTP, or over the next socket.
+          if (!connected) for (const waiting of this.awaiting.values()) waiting.reject(new ApiError(0, ''));
+          this.set({ lost: !connected });
+        },
         onUnknownVisitor: () => void this.reinit(),
       });
       this.socket.start();
@@ -252,7 +263,11 @@ export class ChatClient {
   }
 
   private onFrame(frame: Frame): void {
-    if (isFrame(frame, SocketCode.accepted)) {
+    if (isFrame(frame, SocketCode.sent)) {
+      if (isMessage(frame.data)) this.awaiting.get(frame.data.onlyID)?.resolve(frame.data);
+    } else if (isFrame(frame, SocketCode.sendRefused)) {
+      this.awaiting.get(frame.data.onlyID)?.reject(new ApiError(frame.data.status, frame.data.msg));
+    } else if (isFrame(frame, SocketCode.accepted)) {
       const { nickname, avatar } = frame.data;
       this.set({ conversation: 'current', agent: { name: nickname, avatar }, position: null });
     } else if (isFrame(frame, SocketCode.waiting)) {
@@ -421,12 +436,7 @@ export class ChatClient {
             head.msg = uploaded.url;
             this.saveOutbox();
           }
-          const stored = await this.options.api.post<Message>('/api/visitor/message', {
-            YQToken: this.token,
-            msg: head.msg,
-            onlyID: head.onlyID,
-            type: head.type,
-          });
+          const stored = await this.store(head);
           this.outbox.shift();
           this.saveOutbox();
           if (isMessage(stored)) this.receive([stored]);
@@ -447,6 +457,46 @@ export class ChatClient {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /**
+   * Stores one message: over the socket while it is open (8100, answered 8101 once stored or 8102), over
+   * HTTP otherwise, or when the socket drops or stays silent before answering. Both are idempotent on
+   * onlyID, so a message sent both ways is stored once.
+   */
+  private async store(head: Outgoing): Promise<Message> {
+    const data = { msg: head.msg, onlyID: head.onlyID, type: head.type };
+    if (this.socketOpen) {
+      const answer = new Promise<Message>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new ApiError(0, '')), SOCKET_ANSWER_MS);
+        const settle = () => {
+          clearTimeout(timer);
+          this.awaiting.delete(head.onlyID);
+        };
+        this.awaiting.set(head.onlyID, {
+          resolve: (message) => {
+            settle();
+            resolve(message);
+          },
+          reject: (error) => {
+            settle();
+            reject(error);
+          },
+        });
+      });
+      if (this.socket?.send({ code: SocketCode.send, data })) {
+        try {
+          return await answer;
+        } catch (error) {
+          // A refusal is the server's answer; only silence or a dropped socket falls back to HTTP.
+          if (error instanceof ApiError && error.status !== 0) throw error;
+        }
+      } else {
+        this.awaiting.get(head.onlyID)?.reject(new ApiError(0, ''));
+        await answer.catch(() => undefined);
+      }
+    }
+    return this.options.api.post<Message>('/api/visitor/message', { YQToken: this.token, ...data });
   }
 
   private sleep(ms: number): Promise<void> {

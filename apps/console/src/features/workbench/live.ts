@@ -140,7 +140,42 @@ function run(effect: Effect): void {
 /** A draft preview nobody has touched for this long is stale: the visitor stopped typing. */
 const TYPING_STALE_MS = 15_000;
 
+/** An 8100 unanswered this long is sent again over HTTP (the server drops the copy by its onlyID). */
+const SOCKET_ANSWER_MS = 10_000;
+/** Sends over the socket waiting for their 8101 or 8102, by onlyID; settled with the HTTP fallback's answer. */
+const awaitingSends = new Map<string, { done: (answer: Message | HttpError | null) => void }>();
+
+/**
+ * Stores our message over the socket while it is open (8100, answered 8101 or 8102), over HTTP otherwise,
+ * or when the socket drops or stays silent first: both are idempotent on onlyID.
+ */
+async function storeMessage(body: { YQToken: string; msg: string; onlyID: string; type: MessageType }): Promise<Message> {
+  if (socket?.connected) {
+    const answer = await new Promise<Message | HttpError | null>((resolve) => {
+      const timer = setTimeout(() => done(null), SOCKET_ANSWER_MS);
+      const done = (value: Message | HttpError | null) => {
+        clearTimeout(timer);
+        awaitingSends.delete(body.onlyID);
+        resolve(value);
+      };
+      awaitingSends.set(body.onlyID, { done });
+      socket?.send({ code: SocketCode.send, data: body });
+    });
+    if (answer instanceof HttpError) throw answer;
+    if (answer) return answer;
+  }
+  return workbenchApi.send(body);
+}
+
 export function handleFrame(frame: Frame): void {
+  if (isFrame(frame, SocketCode.sent)) {
+    awaitingSends.get(frame.data.onlyID)?.done(frame.data);
+    return;
+  }
+  if (isFrame(frame, SocketCode.sendRefused)) {
+    awaitingSends.get(frame.data.onlyID)?.done(new HttpError(frame.data.status, frame.data.msg));
+    return;
+  }
   if (isFrame(frame, SocketCode.letter)) {
     void letterArrived(frame.data);
     return;
@@ -186,6 +221,8 @@ export function startLive(info: AgentIndex): void {
     onFrame: handleFrame,
     onStatus: (status) => {
       store().setConnection(status);
+      // What the dropped socket had not answered goes over HTTP.
+      if (status !== 'open') for (const waiting of awaitingSends.values()) waiting.done(null);
       // What was pushed before this socket was open (the lists were read while it connected) is read again.
       if (status === 'open' && !opened) {
         opened = true;
@@ -253,7 +290,7 @@ export async function sendMessage(token: string, msg: string, type: MessageType 
   };
   store().addPending(pending);
   try {
-    const stored = await workbenchApi.send({ YQToken: token, msg, onlyID, type });
+    const stored = await storeMessage({ YQToken: token, msg, onlyID, type });
     handleFrame(protocolFrame(SocketCode.serviceMessage, stored, index.info.uuid));
   } catch (error) {
     store().markFailed(token, onlyID);

@@ -11,6 +11,7 @@ import {
   type VisitorState,
 } from '@parley/protocol';
 import { isUniqueViolation } from '../../db/errors.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import type { DbOrTx } from '../../db/index.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { AgentRef, EventHub } from '../../lib/events.js';
@@ -94,6 +95,9 @@ export class ConversationService {
     return this.repo.db;
   }
 
+  /** Messages sent within one tick (or while the last batch commits) share a transaction: see GroupCommit. */
+  private readonly commits = new GroupCommit(() => this.db);
+
   // ---------------------------------------------------------------- visitor side
 
   async visitorMessages(credential: string, afterSeq: number | undefined): Promise<{ list: Message[] }> {
@@ -117,7 +121,7 @@ export class ConversationService {
       opened: { visitor: VisitorRow; agent: AgentRef | null; welcome: MessageRow | null } | undefined;
     };
     try {
-      outcome = await this.db.transaction().execute(async (tx) => {
+      outcome = await this.commits.run(async (tx) => {
         // Most messages join an open conversation: one statement takes the seq and reads the visitor.
         const tokenHash = hashToken(credential);
         let visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
@@ -473,7 +477,7 @@ export class ConversationService {
     }
     let stored: { row: MessageRow; visitor: VisitorRow };
     try {
-      stored = await this.db.transaction().execute(async (tx) => {
+      stored = await this.commits.run(async (tx) => {
         const current = await this.visitorRepo.findByPublicId(tx, publicId);
         if (!current) throw notFound();
         if (current.state !== 'current' || current.service_id !== auth.uuid) throw new ApiError(403, 'notYourConversation');
