@@ -1,5 +1,5 @@
 import type { CensusAgentState, CensusServiceEvaluateRow, CensusServiceStateRow, CensusServiceTalkRow } from '@parley/protocol';
-import { Card, Col, Row, Tag } from 'antd';
+import { Card, Col, Row, Tag, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv } from '../../lib/api';
@@ -167,7 +167,9 @@ export function ServiceStatePage() {
   const range = useCensusRange();
   const query = useCensusService('state', range);
   const rows = query.data?.kind === 'state' ? query.data.list : [];
+  const { token } = theme.useToken();
   const states = ['onlineMs', 'hiddenMs', 'offlineMs'] as const;
+  const stateColours = { onlineMs: token.colorSuccess, hiddenMs: token.colorWarning, offlineMs: token.colorTextQuaternary };
   const columns: CensusColumn<CensusServiceStateRow>[] = [
     { key: 'nickname', title: 'census.f.agent', render: (row) => row.nickname, width: 160 },
     {
@@ -198,6 +200,7 @@ export function ServiceStatePage() {
               name: t(`census.f.${key}`),
               data: rows.map((row) => Math.round((row[key] / 3_600_000) * 10) / 10),
               stack: 'time',
+              colour: stateColours[key],
             })),
           )}
         />

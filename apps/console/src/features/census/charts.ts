@@ -56,7 +56,10 @@ export function shareOption(slices: Slice[], seriesName: string): EChartsCoreOpt
         radius: ['38%', '62%'],
         center: ['50%', '45%'],
         avoidLabelOverlap: true,
-        label: { formatter: '{b}\n{d}%', overflow: 'truncate', width: 90 },
+        percentPrecision: 1,
+        // Names are in the legend: a percentage alone beside each slice still fits a phone's width.
+        label: { formatter: '{d}%' },
+        labelLine: { length: 8, length2: 6 },
         data: slices,
       },
     ],
@@ -92,6 +95,8 @@ export interface BarSeries {
   data: number[];
   /** Bars with the same stack are piled (time online, hidden, offline). */
   stack?: string;
+  /** A colour that means something (online green, offline grey) instead of the next one in the theme's row. */
+  colour?: string;
 }
 
 /** One bar group per agent, horizontal so names read at any width. */
@@ -102,7 +107,14 @@ export function agentBarsOption(names: string[], series: BarSeries[]): EChartsCo
     grid: { left: 8, right: 24, top: 36, bottom: 8, containLabel: true },
     xAxis: { type: 'value' },
     yAxis: { type: 'category', inverse: true, data: names, axisLabel: { width: LABEL_WIDTH, overflow: 'truncate' } },
-    series: series.map((bar) => ({ type: 'bar', name: bar.name, data: bar.data, stack: bar.stack, barMaxWidth: 18 })),
+    series: series.map((bar) => ({
+      type: 'bar',
+      name: bar.name,
+      data: bar.data,
+      stack: bar.stack,
+      barMaxWidth: 18,
+      itemStyle: bar.colour ? { color: bar.colour } : undefined,
+    })),
   };
 }
 
