@@ -21,6 +21,13 @@ function settingsPage<K extends string>(load: () => Promise<Record<K, ComponentT
   return () => load().then((module) => ({ default: module[name] }));
 }
 
+/** A statistics page: all of them share one chunk with ECharts, which the login page never loads. */
+function censusPage(name: string): PageLoader {
+  return () => import('./features/census/censusPages').then((module) => ({ default: module.censusPageFor(name) }));
+}
+
+const CENSUS_ROUTE_NAMES = BUSINESS_ROUTES.find((route) => route.path === '/census')?.children?.map((child) => child.name) ?? [];
+
 /** Pages by route name; a business route without one shows the honest "not available yet" page. */
 const PAGES: Record<string, PageLoader> = {
   Login: () => import('./features/auth/LoginPage'),
@@ -60,6 +67,7 @@ const PAGES: Record<string, PageLoader> = {
   System_weChatSetting: settingsPage(() => import('./features/settings/pages/system'), 'WeChatSettingPage'),
   System_desktopSetting: settingsPage(() => import('./features/settings/pages/system'), 'DesktopSettingPage'),
   System_appSetting: settingsPage(() => import('./features/settings/pages/system'), 'AppSettingPage'),
+  ...Object.fromEntries(CENSUS_ROUTE_NAMES.map((name) => [name, censusPage(name)])),
   DemoTable: () => import('./features/demo/DemoTablePage'),
   DemoIcon: () => import('./features/demo/DemoIconPage'),
   NoColumnIndex: () => import('./features/demo/NoColumnPage'),

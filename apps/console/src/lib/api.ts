@@ -42,6 +42,15 @@ export function download<K extends RawGet>(key: K, input: InputOf<K>, options: C
   return http.download(endpointPath(key), { ...options, params: input as Params });
 }
 
+type CsvGet = {
+  [K in Endpoint]: K extends `GET ${string}` ? (InputOf<K> extends { format?: infer F } ? ('csv' extends F ? K : never) : never) : never;
+}[Endpoint];
+
+/** Fetches the CSV form of an endpoint that answers the envelope unless asked for `format=csv` (the statistics). */
+export function downloadCsv<K extends CsvGet>(key: K, input: Omit<InputOf<K>, 'format'>, options: CallOptions = {}): Promise<Download> {
+  return http.download(endpointPath(key), { ...options, params: { ...input, format: 'csv' } as Params });
+}
+
 /** Saves a downloaded file under its name, as the browser saves any download. */
 export function saveFile({ blob, fileName }: Download): void {
   const url = URL.createObjectURL(blob);
