@@ -1,6 +1,7 @@
 // Starts the built server (`npm run build` first) for a benchmark: a fresh SQLite DATA_DIR, a free port,
 // the administrator's password `bench-pass-1`. Resolves on the line that names the real URL;
-// `stop()` ends the server and removes its data.
+// `stop()` ends the server and removes its data. `startServer({ dataDir, env })` runs it on an existing
+// DATA_DIR instead (kept on stop) and with further environment, e.g. DATABASE_URL for PostgreSQL.
 //
 //   BENCH_SERVER_ARGS  Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //   BENCH_SERVER_CPUS  pins the server to CPUs of its own (e.g. 0, with the generator run under
@@ -25,14 +26,14 @@ const ONE_ADDRESS_LOAD = {
   MAX_AGENT_SOCKETS_PER_ADDRESS: '1000000',
 };
 
-export function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+export function startServer({ dataDir: existing, env = {} } = {}) {
+  const dataDir = existing ?? mkdtempSync(join(tmpdir(), 'parley-bench-'));
   const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
   const cpus = process.env.BENCH_SERVER_CPUS;
   const [command, prefix] = cpus ? ['taskset', ['-c', cpus, process.execPath]] : [process.execPath, []];
   const child = spawn(command, [...prefix, ...nodeArgs, 'apps/server/dist/main.js'], {
     cwd: root,
-    env: { ...process.env, ...ONE_ADDRESS_LOAD, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...ONE_ADDRESS_LOAD, DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = async () => {
@@ -40,7 +41,7 @@ export function startServer() {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!existing) rmSync(dataDir, { recursive: true, force: true });
   };
   return new Promise((resolve) => {
     let text = '';
