@@ -145,6 +145,24 @@ export interface AgentStateLogTable {
   at: string;
 }
 
+/**
+ * A closed site day's statistics in one zone: the day's totals (`dim` '', `name` '') and each value of a
+ * dimension. `visitors` and `talkers` are distinct within the day.
+ */
+export interface CensusDaysTable {
+  zone: string;
+  day: string;
+  dim: string;
+  name: string;
+  visitors: number;
+  visits: number;
+  conversations: number;
+  talkers: number;
+  messages: number;
+  rated: number;
+  score_sum: number;
+}
+
 /** A conversation handed from one agent (or the queue: null) to another. */
 export interface ConversationTransfersTable {
   id: Generated<number>;
@@ -298,4 +316,5 @@ export interface Database {
   robot_asks: RobotAsksTable;
   agent_state_log: AgentStateLogTable;
   conversation_transfers: ConversationTransfersTable;
+  census_days: CensusDaysTable;
 }

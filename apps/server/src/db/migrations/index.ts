@@ -16,6 +16,7 @@ import { personalAndRegions } from './013_personal_and_regions.js';
 import { conversationTimers } from './014_conversation_timers.js';
 import { robotAsks } from './015_robot_asks.js';
 import { census } from './017_census.js';
+import { censusDays } from './018_census_days.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -36,5 +37,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '014_conversation_timers': conversationTimers(dialect),
     '015_robot_asks': robotAsks(dialect),
     '017_census': census(dialect),
+    '018_census_days': censusDays(),
   };
 }
