@@ -163,6 +163,16 @@ export interface CensusDaysTable {
   score_sum: number;
 }
 
+/** How many conversations of a closed day had a value (`what`: first_response, duration), per agent ('' for all). */
+export interface CensusDayValuesTable {
+  zone: string;
+  day: string;
+  what: string;
+  agent: string;
+  seconds: number;
+  n: number;
+}
+
 /** A conversation handed from one agent (or the queue: null) to another. */
 export interface ConversationTransfersTable {
   id: Generated<number>;
@@ -317,4 +327,5 @@ export interface Database {
   agent_state_log: AgentStateLogTable;
   conversation_transfers: ConversationTransfersTable;
   census_days: CensusDaysTable;
+  census_day_values: CensusDayValuesTable;
 }

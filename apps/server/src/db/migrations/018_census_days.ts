@@ -28,6 +28,20 @@ export function censusDays() {
         .execute();
       // A late event drops its day in every zone.
       await db.schema.createIndex('census_days_day').on('census_days').column('day').execute();
+
+      // Medians do not add up over days: each closed day keeps how many conversations had each value
+      // (first response to the second, length to ten seconds), per agent and ('') over all of them.
+      await db.schema
+        .createTable('census_day_values')
+        .addColumn('zone', 'varchar(64)', (c) => c.notNull())
+        .addColumn('day', 'varchar(10)', (c) => c.notNull())
+        .addColumn('what', 'varchar(16)', (c) => c.notNull())
+        .addColumn('agent', 'varchar(36)', (c) => c.notNull())
+        .addColumn('seconds', 'integer', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('census_day_values_key', ['zone', 'what', 'agent', 'day', 'seconds'])
+        .execute();
+      await db.schema.createIndex('census_day_values_day').on('census_day_values').column('day').execute();
     },
   };
 }

@@ -25,6 +25,9 @@ const DIM_KEYS: Record<CensusDim, string> = {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
+/** The values whose medians the statistics show: an agent's first response, a conversation's length. */
+export type ValueKind = 'first_response' | 'duration';
+
 /** A closed day's figures as the rollup keeps them. */
 export interface DayFigures {
   visitors: number;
@@ -213,7 +216,7 @@ export class CensusRepository {
   }
 
   /** Visitors with a visit, visits, conversations, visitors who began one, ratings and the median first response. */
-  async totals(span: Span) {
+  async totals(span: Span, withMedian = true) {
     const visits = await sql<{ visitors: unknown; visits: unknown }>`
       select count(distinct visitor_id) as visitors, count(*) as visits from visits
       where created_at >= ${span.from} and created_at < ${span.before}`.execute(this.db);
@@ -221,7 +224,7 @@ export class CensusRepository {
       select count(*) as conversations, count(distinct visitor_id) as talkers, sum(messages) as messages,
         count(score) as rated, sum(score) as score_sum
       from conversations where started_at >= ${span.from} and started_at < ${span.before}`.execute(this.db);
-    const medians = await this.median(sql`0`, sql.ref('c.first_response_ms'), span);
+    const medians = withMedian ? await this.median(sql`0`, sql.ref('c.first_response_ms'), span) : new Map<string, number>();
     const v = visits.rows[0];
     const t = talks.rows[0];
     return {
@@ -247,17 +250,20 @@ export class CensusRepository {
   }
 
   /** Per agent: conversations begun in the span, messages, median first response and duration. */
-  async serviceTalk(span: Span) {
+  async serviceTalk(span: Span, withMedians = true) {
     const { rows } = await sql<{ service_id: string; conversations: unknown; messages: unknown }>`
       select service_id, count(*) as conversations, sum(messages) as messages from conversations
       where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
       group by service_id`.execute(this.db);
-    const firstResponse = await this.median(sql.ref('c.service_id'), sql.ref('c.first_response_ms'), span);
-    const duration = await this.median(
-      sql.ref('c.service_id'),
-      sql`case when c.ended_at is null then null else ${this.msBetween('c.ended_at', 'c.started_at')} end`,
-      span,
-    );
+    const none = new Map<string, number>();
+    const firstResponse = withMedians ? await this.median(sql.ref('c.service_id'), sql.ref('c.first_response_ms'), span) : none;
+    const duration = withMedians
+      ? await this.median(
+          sql.ref('c.service_id'),
+          sql`case when c.ended_at is null then null else ${this.msBetween('c.ended_at', 'c.started_at')} end`,
+          span,
+        )
+      : none;
     const transfers = await sql<{ service_id: string; transfers: unknown }>`
       select from_service_id as service_id, count(*) as transfers from conversation_transfers
       where at >= ${span.from} and at < ${span.before} and from_service_id is not null
@@ -414,6 +420,9 @@ export class CensusRepository {
         });
       }
     }
+    const counted = [...(await this.valueCounts(span, zone, 'first_response')), ...(await this.valueCounts(span, zone, 'duration'))].map(
+      (found) => ({ zone, ...found }),
+    );
     const values = [...rows.values()].map(({ scoreSum, name, ...rest }) => ({
       zone,
       ...rest,
@@ -429,6 +438,13 @@ export class CensusRepository {
             .values(values.slice(at, at + 500))
             .execute();
         }
+        await tx.deleteFrom('census_day_values').where('zone', '=', zone).where('day', '>=', first).where('day', '<=', last).execute();
+        for (let at = 0; at < counted.length; at += 1000) {
+          await tx
+            .insertInto('census_day_values')
+            .values(counted.slice(at, at + 1000))
+            .execute();
+        }
       });
     } catch (error) {
       // Another process counted the same days meanwhile, from the same rows: its count stands.
@@ -438,12 +454,54 @@ export class CensusRepository {
 
   /** Drops the days (in every zone) a late change touched; the next read counts them again. */
   async dropDays(days: string[]): Promise<void> {
-    if (days.length > 0) await this.db.deleteFrom('census_days').where('day', 'in', days).execute();
+    if (days.length === 0) return;
+    await this.db.deleteFrom('census_days').where('day', 'in', days).execute();
+    await this.db.deleteFrom('census_day_values').where('day', 'in', days).execute();
+  }
+
+  /**
+   * How many conversations begun in the span had each value, per site day and agent, and ('') over all
+   * agents: the first response to the second, the length of ended ones to ten seconds.
+   */
+  async valueCounts(span: Span, zone: string, what: ValueKind) {
+    const day = this.localDay('c.started_at', span, zone);
+    const seconds =
+      what === 'first_response'
+        ? sql`round(c.first_response_ms / 1000.0)`
+        : sql`round(${this.msBetween('c.ended_at', 'c.started_at')} / 10000.0) * 10`;
+    const present = what === 'first_response' ? sql`c.first_response_ms is not null` : sql`c.ended_at is not null`;
+    const { rows } = await sql<{ day: string; agent: string | null; seconds: unknown; n: unknown }>`
+      select ${day} as day, c.service_id as agent, ${seconds} as seconds, count(*) as n from conversations c
+      where c.started_at >= ${span.from} and c.started_at < ${span.before} and ${present} group by 1, 2, 3`.execute(this.db);
+    const all = new Map<string, { day: string; what: string; agent: string; seconds: number; n: number }>();
+    const counted = rows.map((row) => ({ day: row.day, what, agent: row.agent ?? '', seconds: num(row.seconds), n: num(row.n) }));
+    for (const row of counted) {
+      const key = `${row.day} ${row.seconds}`;
+      const found = all.get(key) ?? { ...row, agent: '', n: 0 };
+      found.n += row.n;
+      all.set(key, found);
+    }
+    // Conversations without an agent count in the whole only.
+    return [...counted.filter((row) => row.agent !== ''), ...all.values()];
+  }
+
+  /** The value counts of closed days from the rollup (`fillDays` first). */
+  async rolledValueCounts(zone: string, first: string, last: string, what: ValueKind) {
+    const rows = await this.db
+      .selectFrom('census_day_values')
+      .select(['day', 'agent', 'seconds', 'n'])
+      .where('zone', '=', zone)
+      .where('what', '=', what)
+      .where('day', '>=', first)
+      .where('day', '<=', last)
+      .execute();
+    return rows.map((row) => ({ day: row.day, agent: row.agent, seconds: num(row.seconds), n: num(row.n) }));
   }
 
   /** Empties the rollup and counts again, in `zone`, the closed days a range and the period before it can cover. */
   async rebuildDays(zone: string, lastClosed: string): Promise<void> {
     await this.db.deleteFrom('census_days').execute();
+    await this.db.deleteFrom('census_day_values').execute();
     const first = new Date(Date.parse(`${lastClosed}T00:00:00Z`) - 2 * MAX_CENSUS_DAYS * DAY_MS).toISOString().slice(0, 10);
     await this.fillDays(zone, first, lastClosed);
   }

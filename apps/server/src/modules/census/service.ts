@@ -17,7 +17,7 @@ import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import { regionTree } from '../regions/tree.js';
 import { censusState } from './recorder.js';
-import type { CensusRepository, DayFigures, Span } from './repository.js';
+import type { CensusRepository, DayFigures, Span, ValueKind } from './repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -79,6 +79,41 @@ const add = (a: DayFigures, b: DayFigures): DayFigures => ({
   rated: a.rated + b.rated,
   scoreSum: a.scoreSum + b.scoreSum,
 });
+/** The median of counted values (seconds → ms): the middle one, or the mean of the two middle ones. */
+function medianOf(counts: Map<number, number>): number | null {
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0) return null;
+  const wanted = [Math.floor((total - 1) / 2), Math.floor(total / 2)];
+  const found: number[] = [];
+  let seen = 0;
+  for (const value of [...counts.keys()].sort((a, b) => a - b)) {
+    const n = counts.get(value) ?? 0;
+    for (const position of wanted) if (position >= seen && position < seen + n) found.push(value);
+    seen += n;
+  }
+  return Math.round(((found[0] ?? 0) + (found[1] ?? found[0] ?? 0)) * 500);
+}
+
+/** Adds value counts into one histogram per key. */
+interface ValueCount {
+  day: string;
+  agent: string;
+  seconds: number;
+  n: number;
+}
+
+function histograms<K>(rows: ValueCount[], keyOf: (row: ValueCount) => K | undefined) {
+  const byKey = new Map<K, Map<number, number>>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (key === undefined) continue;
+    const counts = byKey.get(key) ?? new Map<number, number>();
+    counts.set(row.seconds, (counts.get(row.seconds) ?? 0) + row.n);
+    byKey.set(key, counts);
+  }
+  return byKey;
+}
+
 const NONE: DayFigures = { visitors: 0, visits: 0, conversations: 0, talkers: 0, messages: 0, rated: 0, scoreSum: 0 };
 
 /** The statistics of CONTRACT §9: the range in site days, the figures from the repository. */
@@ -134,18 +169,43 @@ export class CensusService {
     return days;
   }
 
-  /** Totals over `first..last`; the median first response over the whole span at once. */
-  private async totals(first: string, last: string): Promise<Totals> {
+  /**
+   * Totals over `first..last`. The median first response is over the whole span at once, read from the
+   * conversations themselves: only the overview shows it, so only it asks (`withMedian`).
+   */
+  private async totals(first: string, last: string, withMedian = false): Promise<Totals> {
     const { closed, open } = this.split(first, last);
     const zone = this.timeZone();
     const [rolled, live, firstResponseMs] = await Promise.all([
       closed ? this.repo.rolledDays(zone, closed[0], closed[1]) : new Map<string, DayFigures>(),
-      open ? this.repo.totals(open) : undefined,
-      this.repo.firstResponse(this.spanOf(first, last)),
+      open ? this.repo.totals(open, false) : undefined,
+      withMedian ? this.firstResponse(first, last) : null,
     ]);
     let sum = [...rolled.values()].reduce(add, NONE);
     if (live) sum = add(sum, live);
     return { ...sum, firstResponseMs };
+  }
+
+  /**
+   * Value counts over `first..last`: closed days' from the rollup, today's from the raw tables; undefined
+   * when the range is today alone, which the raw tables answer exactly.
+   */
+  private async valueCounts(what: ValueKind, first: string, last: string): Promise<ValueCount[] | undefined> {
+    const { closed, open } = this.split(first, last);
+    if (!closed) return undefined;
+    const zone = this.timeZone();
+    const [rolled, live] = await Promise.all([
+      this.repo.rolledValueCounts(zone, closed[0], closed[1], what),
+      open ? this.repo.valueCounts(open, zone, what) : [],
+    ]);
+    return [...rolled, ...live];
+  }
+
+  /** The median first response over `first..last`: to the second where closed days are in it. */
+  private async firstResponse(first: string, last: string): Promise<number | null> {
+    const counts = await this.valueCounts('first_response', first, last);
+    if (!counts) return this.repo.firstResponse(this.spanOf(first, last));
+    return medianOf(histograms(counts, (row) => (row.agent === '' ? '' : undefined)).get('') ?? new Map());
   }
 
   /** A dimension's values over `first..last`. */
@@ -187,6 +247,24 @@ export class CensusService {
   private spanOf(first: string, last: string): Span {
     const zone = this.timeZone();
     return { from: dayBounds(first, zone).from, before: new Date(Date.parse(dayBounds(last, zone).to) + 1).toISOString() };
+  }
+
+  /** The median first response of each day of the range. */
+  private async firstResponseByDay(range: Range): Promise<Map<string, number>> {
+    const { open } = this.split(range.period.from, range.period.to);
+    const [counts, live] = await Promise.all([
+      this.valueCounts('first_response', range.period.from, range.period.to),
+      open ? this.repo.firstResponseByDay(open, range.period.timeZone) : new Map<string, number>(),
+    ]);
+    if (!counts) return live;
+    const medians = new Map<string, number>();
+    const byDay = histograms(counts, (row) => (row.agent === '' && !live.has(row.day) ? row.day : undefined));
+    for (const [day, histogram] of byDay) {
+      const median = medianOf(histogram);
+      if (median !== null) medians.set(day, median);
+    }
+    for (const [day, median] of live) medians.set(day, median);
+    return medians;
   }
 
   /** Counts the closed days of the range and the period before it into the rollup where missing. */
@@ -264,7 +342,22 @@ export class CensusService {
     const range = this.range(from, to);
     const agents = await this.repo.agents(AgentPresenceStore.freshSince());
     if (kind === 'talk') {
-      const figures = await this.repo.serviceTalk(range.span);
+      await this.fill(range);
+      const [firstResponses, durations] = await Promise.all([
+        this.valueCounts('first_response', range.period.from, range.period.to),
+        this.valueCounts('duration', range.period.from, range.period.to),
+      ]);
+      const figures = await this.repo.serviceTalk(range.span, !firstResponses);
+      if (firstResponses && durations) {
+        // Where closed days are in the range the medians come from their counted values (to the second, ten for lengths).
+        const byAgent = (row: ValueCount) => row.agent || undefined;
+        const first = histograms(firstResponses, byAgent);
+        const length = histograms(durations, byAgent);
+        for (const [uuid, row] of figures) {
+          row.firstResponseMs = medianOf(first.get(uuid) ?? new Map());
+          row.durationMs = medianOf(length.get(uuid) ?? new Map());
+        }
+      }
       const list = agents
         .filter((agent) => !agent.disabled || figures.has(agent.uuid))
         .map((agent) => ({
@@ -348,11 +441,11 @@ export class CensusService {
     await this.fill(range);
     const today = dayOf(this.now(), zone);
     const [todayTotals, rangeTotals, previousTotals, days, medians, agents] = await Promise.all([
-      this.totals(today, today),
-      this.totals(range.period.from, range.period.to),
-      this.totals(range.before[0], range.before[1]),
+      this.totals(today, today, true),
+      this.totals(range.period.from, range.period.to, true),
+      this.totals(range.before[0], range.before[1], true),
       this.dayFigures(range.period.from, range.period.to),
-      this.repo.firstResponseByDay(range.span, zone),
+      this.firstResponseByDay(range),
       this.repo.agents(AgentPresenceStore.freshSince()),
     ]);
     const figures = (t: Totals): CensusFigures => ({
