@@ -485,16 +485,16 @@ export class CensusRepository {
     return [...counted.filter((row) => row.agent !== ''), ...all.values()];
   }
 
-  /** The value counts of closed days from the rollup (`fillDays` first). */
-  async rolledValueCounts(zone: string, first: string, last: string, what: ValueKind) {
-    const rows = await this.db
-      .selectFrom('census_day_values')
-      .select(['day', 'agent', 'seconds', 'n'])
-      .where('zone', '=', zone)
-      .where('what', '=', what)
-      .where('day', '>=', first)
-      .where('day', '<=', last)
-      .execute();
+  /**
+   * The value counts of closed days from the rollup (`fillDays` first), summed in the database: over the
+   * days for the whole (`all`) or per agent (`agents`), or the whole per day (`days`).
+   */
+  async rolledValueCounts(zone: string, first: string, last: string, what: ValueKind, by: 'all' | 'agents' | 'days') {
+    const { rows } = await sql<{ day: string; agent: string; seconds: unknown; n: unknown }>`
+      select ${by === 'days' ? sql`day` : sql`''`} as day, agent, seconds, sum(n) as n from census_day_values
+      where zone = ${zone} and what = ${what} and day >= ${first} and day <= ${last}
+        and ${by === 'agents' ? sql`agent <> ''` : sql`agent = ''`}
+      group by ${by === 'days' ? sql`day, ` : sql``}agent, seconds`.execute(this.db);
     return rows.map((row) => ({ day: row.day, agent: row.agent, seconds: num(row.seconds), n: num(row.n) }));
   }
 

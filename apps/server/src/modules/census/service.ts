@@ -190,12 +190,17 @@ export class CensusService {
    * Value counts over `first..last`: closed days' from the rollup, today's from the raw tables; undefined
    * when the range is today alone, which the raw tables answer exactly.
    */
-  private async valueCounts(what: ValueKind, first: string, last: string): Promise<ValueCount[] | undefined> {
+  private async valueCounts(
+    what: ValueKind,
+    first: string,
+    last: string,
+    by: 'all' | 'agents' | 'days',
+  ): Promise<ValueCount[] | undefined> {
     const { closed, open } = this.split(first, last);
     if (!closed) return undefined;
     const zone = this.timeZone();
     const [rolled, live] = await Promise.all([
-      this.repo.rolledValueCounts(zone, closed[0], closed[1], what),
+      this.repo.rolledValueCounts(zone, closed[0], closed[1], what, by),
       open ? this.repo.valueCounts(open, zone, what) : [],
     ]);
     return [...rolled, ...live];
@@ -203,7 +208,7 @@ export class CensusService {
 
   /** The median first response over `first..last`: to the second where closed days are in it. */
   private async firstResponse(first: string, last: string): Promise<number | null> {
-    const counts = await this.valueCounts('first_response', first, last);
+    const counts = await this.valueCounts('first_response', first, last, 'all');
     if (!counts) return this.repo.firstResponse(this.spanOf(first, last));
     return medianOf(histograms(counts, (row) => (row.agent === '' ? '' : undefined)).get('') ?? new Map());
   }
@@ -253,7 +258,7 @@ export class CensusService {
   private async firstResponseByDay(range: Range): Promise<Map<string, number>> {
     const { open } = this.split(range.period.from, range.period.to);
     const [counts, live] = await Promise.all([
-      this.valueCounts('first_response', range.period.from, range.period.to),
+      this.valueCounts('first_response', range.period.from, range.period.to, 'days'),
       open ? this.repo.firstResponseByDay(open, range.period.timeZone) : new Map<string, number>(),
     ]);
     if (!counts) return live;
@@ -344,8 +349,8 @@ export class CensusService {
     if (kind === 'talk') {
       await this.fill(range);
       const [firstResponses, durations] = await Promise.all([
-        this.valueCounts('first_response', range.period.from, range.period.to),
-        this.valueCounts('duration', range.period.from, range.period.to),
+        this.valueCounts('first_response', range.period.from, range.period.to, 'agents'),
+        this.valueCounts('duration', range.period.from, range.period.to, 'agents'),
       ]);
       const figures = await this.repo.serviceTalk(range.span, !firstResponses);
       if (firstResponses && durations) {
