@@ -42,6 +42,14 @@ export function censusDays() {
         .addPrimaryKeyConstraint('census_day_values_key', ['zone', 'what', 'agent', 'day', 'seconds'])
         .execute();
       await db.schema.createIndex('census_day_values_day').on('census_day_values').column('day').execute();
+
+      // The agent pages count conversations, messages and scores per agent over a range: read from the
+      // index alone, a year is one ordered pass instead of a row lookup per conversation.
+      await db.schema
+        .createIndex('conversations_census')
+        .on('conversations')
+        .columns(['started_at', 'service_id', 'score', 'messages'])
+        .execute();
     },
   };
 }
