@@ -12,8 +12,8 @@ import { rebuildCensusDays } from './modules/census/rebuild.js';
  * `npm run demo [-- --scale <n>]`: fills the configured database with a year of a lived-in site, through
  * the server's own migrations: visitors from search engines with keywords, regions, devices,
  * conversations with five demo agents, ratings, letters, robot answers and agents' state changes.
- * Deterministic: the same scale gives the same data. Scale 1 is a small shop (about 20,000 visits);
- * scale 100 the busy site of the statistics benchmark (about 2 million visits, 300,000 conversations).
+ * Deterministic: the same scale gives the same data. Scale 1 is a small shop (about 25,000 visits);
+ * scale 100 the busy site of the statistics benchmark (2.5 million visits, 308,000 conversations).
  */
 
 /** mulberry32: small, fast, and the same sequence on every machine. */
