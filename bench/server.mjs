@@ -1,7 +1,8 @@
 // Starts the built server (`npm run build` first) for a benchmark: a fresh SQLite DATA_DIR, a free port,
 // the administrator's password `bench-pass-1`. Resolves on the line that names the real URL;
 // `stop()` ends the server and removes its data. With DATABASE_URL set it runs on PostgreSQL, in a
-// schema of its own that `stop()` drops.
+// schema of its own that `stop()` drops. `startServer({ dataDir, env })` runs it on an existing DATA_DIR
+// instead (kept on stop) and with further environment, e.g. DATABASE_URL of an existing database.
 //
 //   BENCH_SERVER_ARGS  Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //   BENCH_SERVER_CPUS  pins the server to CPUs of its own (e.g. 0, with the generator run under
@@ -32,11 +33,11 @@ const ONE_ADDRESS_LOAD = {
   MAX_AGENT_SOCKETS_PER_ADDRESS: '1000000',
 };
 
-export function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+export function startServer({ dataDir: existing, env = {} } = {}) {
+  const dataDir = existing ?? mkdtempSync(join(tmpdir(), 'parley-bench-'));
   const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
   const cpus = process.env.BENCH_SERVER_CPUS;
-  const schema = process.env.DATABASE_URL ? `bench_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = process.env.DATABASE_URL && !existing ? `bench_${randomBytes(6).toString('hex')}` : undefined;
   const [command, prefix] = cpus ? ['taskset', ['-c', cpus, process.execPath]] : [process.execPath, []];
   const child = spawn(command, [...prefix, ...nodeArgs, 'apps/server/dist/main.js'], {
     cwd: root,
@@ -48,6 +49,7 @@ export function startServer() {
       PORT: '0',
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -56,7 +58,7 @@ export function startServer() {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!existing) rmSync(dataDir, { recursive: true, force: true });
     if (schema) {
       const { default: pg } = await import('pg');
       const client = new pg.Client({ connectionString: process.env.DATABASE_URL });

@@ -179,7 +179,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const censusRepo = new CensusRepository(db, storage.dialect);
-  new CensusRecorder(censusRepo, now).subscribe(events);
+  new CensusRecorder(censusRepo, now, siteTimeZone).subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
     robots.currentHigh(),

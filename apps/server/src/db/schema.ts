@@ -147,6 +147,34 @@ export interface AgentStateLogTable {
   at: string;
 }
 
+/**
+ * A closed site day's statistics in one zone: the day's totals (`dim` '', `name` '') and each value of a
+ * dimension. `visitors` and `talkers` are distinct within the day.
+ */
+export interface CensusDaysTable {
+  zone: string;
+  day: string;
+  dim: string;
+  name: string;
+  visitors: number;
+  visits: number;
+  conversations: number;
+  talkers: number;
+  messages: number;
+  rated: number;
+  score_sum: number;
+}
+
+/** How many conversations of a closed day had a value (`what`: first_response, duration), per agent ('' for all). */
+export interface CensusDayValuesTable {
+  zone: string;
+  day: string;
+  what: string;
+  agent: string;
+  seconds: number;
+  n: number;
+}
+
 /** A conversation handed from one agent (or the queue: null) to another. */
 export interface ConversationTransfersTable {
   id: Generated<number>;
@@ -300,4 +328,6 @@ export interface Database {
   robot_asks: RobotAsksTable;
   agent_state_log: AgentStateLogTable;
   conversation_transfers: ConversationTransfersTable;
+  census_days: CensusDaysTable;
+  census_day_values: CensusDayValuesTable;
 }

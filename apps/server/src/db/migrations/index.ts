@@ -17,6 +17,7 @@ import { conversationTimers } from './014_conversation_timers.js';
 import { robotAsks } from './015_robot_asks.js';
 import { census } from './017_census.js';
 import { robotSuggestions } from './018_robot_suggestions.js';
+import { censusDays } from './019_census_days.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -38,5 +39,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '015_robot_asks': robotAsks(dialect),
     '017_census': census(dialect),
     '018_robot_suggestions': robotSuggestions(),
+    '019_census_days': censusDays(),
   };
 }

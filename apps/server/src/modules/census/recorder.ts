@@ -1,6 +1,9 @@
 import type { AgentState, CensusAgentState } from '@parley/protocol';
 import type { EventHub } from '../../lib/events.js';
+import { dayOf } from '../../lib/time.js';
 import type { CensusRepository } from './repository.js';
+
+const DAY_MS = 86_400_000;
 
 /** How the statistics name an agent's state: a closed console is offline whatever was chosen. */
 export function censusState(state: AgentState, online: boolean): CensusAgentState {
@@ -12,20 +15,41 @@ export function censusState(state: AgentState, online: boolean): CensusAgentStat
  * Keeps what the statistics read beside the raw tables, as the events happen: the agents' state log,
  * transfers, and each conversation's message count and first response. Each is also derivable from the
  * raw tables (migration 017 fills them so), so a lost event costs a figure, never data.
+ *
+ * The daily rollup (census_days) holds closed days only. A message or a rating can still land on a
+ * conversation begun on one (a chat over midnight, a late rating): that day is dropped from the rollup
+ * and counted again from the raw tables on the next read.
  */
 export class CensusRecorder {
   constructor(
     private readonly repo: CensusRepository,
     private readonly now: () => number,
+    private readonly timeZone: () => string,
   ) {}
 
   subscribe(events: EventHub): void {
     events.on('agent.stateChanged', ({ uuid, state, online }) => this.repo.logState(uuid, censusState(state, online), this.at()));
     events.on('conversation.transferred', ({ visitor, from, to }) => this.repo.logTransfer(visitor.id, from, to.uuid, this.at()));
-    events.on('message.stored', ({ visitor, message }) => {
+    events.on('message.stored', async ({ visitor, message }) => {
       if (message.role === 'tip') return;
-      return this.repo.countMessage(visitor.id, message.seq, message.role === 'service' ? message.time : null);
+      const started = await this.repo.countMessage(visitor.id, message.seq, message.role === 'service' ? message.time : null);
+      if (started) await this.touched(started);
     });
+    events.on('conversation.rated', async ({ conversationId }) => {
+      const started = await this.repo.conversationStarted(conversationId);
+      if (started) await this.touched(started);
+    });
+  }
+
+  /** A change to a conversation begun at `started`: its day leaves the rollup unless it is still today. */
+  private async touched(started: string): Promise<void> {
+    const zone = this.timeZone();
+    const at = Date.parse(started);
+    const day = dayOf(at, zone);
+    if (day >= dayOf(this.now(), zone)) return;
+    // The same instant is on a neighbouring day in other zones: their rows go too.
+    const days = new Set([day, ...[-1, 0, 1].map((shift) => new Date(at + shift * DAY_MS).toISOString().slice(0, 10))]);
+    await this.repo.dropDays([...days]);
   }
 
   private at(): string {

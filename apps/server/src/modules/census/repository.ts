@@ -1,9 +1,10 @@
-import { ABROAD_REGION_CODE, type CensusDim } from '@parley/protocol';
+import { ABROAD_REGION_CODE, type CensusDim, MAX_CENSUS_DAYS } from '@parley/protocol';
 import { type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
 import { consoleOpen } from '../../db/presence.js';
-import { utcOffsetMinutes } from '../../lib/time.js';
+import { dayBounds, utcOffsetMinutes } from '../../lib/time.js';
 
 /** A half-open span of stored times: `from` inclusive, `before` exclusive, ISO 8601 UTC. */
 export interface Span {
@@ -22,6 +23,27 @@ const DIM_KEYS: Record<CensusDim, string> = {
 };
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The values whose medians the statistics show: an agent's first response, a conversation's length. */
+export type ValueKind = 'first_response' | 'duration';
+
+/** A closed day's figures as the rollup keeps them. */
+export interface DayFigures {
+  visitors: number;
+  visits: number;
+  conversations: number;
+  talkers: number;
+  messages: number;
+  rated: number;
+  scoreSum: number;
+}
+
+const ZERO: DayFigures = { visitors: 0, visits: 0, conversations: 0, talkers: 0, messages: 0, rated: 0, scoreSum: 0 };
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
 
 const num = (value: unknown): number => Number(value ?? 0);
 
@@ -64,10 +86,10 @@ export class CensusRepository {
   }
 
   /** Counts a message in its conversation; an agent's answer (`answeredAt`) may be its first response. */
-  async countMessage(visitorId: number, seq: number, answeredAt: string | null): Promise<void> {
+  async countMessage(visitorId: number, seq: number, answeredAt: string | null): Promise<string | undefined> {
     const conversation = await this.db
       .selectFrom('conversations')
-      .select(['id', 'first_seq', 'first_response_ms'])
+      .select(['id', 'first_seq', 'first_response_ms', 'started_at'])
       .where('visitor_id', '=', visitorId)
       .where('first_seq', '<=', seq)
       .orderBy('id', 'desc')
@@ -79,7 +101,7 @@ export class CensusRepository {
       .set((eb) => ({ messages: eb('messages', '+', 1) }))
       .where('id', '=', conversation.id)
       .execute();
-    if (!answeredAt || conversation.first_response_ms !== null) return;
+    if (!answeredAt || conversation.first_response_ms !== null) return conversation.started_at;
     const asked = await this.db
       .selectFrom('messages')
       .select('created_at')
@@ -90,13 +112,14 @@ export class CensusRepository {
       .orderBy('seq')
       .limit(1)
       .executeTakeFirst();
-    if (!asked) return;
+    if (!asked) return conversation.started_at;
     await this.db
       .updateTable('conversations')
       .set({ first_response_ms: Math.max(0, Date.parse(answeredAt) - Date.parse(asked.created_at)) })
       .where('id', '=', conversation.id)
       .where('first_response_ms', 'is', null)
       .execute();
+    return conversation.started_at;
   }
 
   // ——— Reads ———
@@ -193,7 +216,7 @@ export class CensusRepository {
   }
 
   /** Visitors with a visit, visits, conversations, visitors who began one, ratings and the median first response. */
-  async totals(span: Span) {
+  async totals(span: Span, withMedian = true) {
     const visits = await sql<{ visitors: unknown; visits: unknown }>`
       select count(distinct visitor_id) as visitors, count(*) as visits from visits
       where created_at >= ${span.from} and created_at < ${span.before}`.execute(this.db);
@@ -201,7 +224,7 @@ export class CensusRepository {
       select count(*) as conversations, count(distinct visitor_id) as talkers, sum(messages) as messages,
         count(score) as rated, sum(score) as score_sum
       from conversations where started_at >= ${span.from} and started_at < ${span.before}`.execute(this.db);
-    const medians = await this.median(sql`0`, sql.ref('c.first_response_ms'), span);
+    const medians = withMedian ? await this.median(sql`0`, sql.ref('c.first_response_ms'), span) : new Map<string, number>();
     const v = visits.rows[0];
     const t = talks.rows[0];
     return {
@@ -227,17 +250,20 @@ export class CensusRepository {
   }
 
   /** Per agent: conversations begun in the span, messages, median first response and duration. */
-  async serviceTalk(span: Span) {
+  async serviceTalk(span: Span, withMedians = true) {
     const { rows } = await sql<{ service_id: string; conversations: unknown; messages: unknown }>`
       select service_id, count(*) as conversations, sum(messages) as messages from conversations
       where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
       group by service_id`.execute(this.db);
-    const firstResponse = await this.median(sql.ref('c.service_id'), sql.ref('c.first_response_ms'), span);
-    const duration = await this.median(
-      sql.ref('c.service_id'),
-      sql`case when c.ended_at is null then null else ${this.msBetween('c.ended_at', 'c.started_at')} end`,
-      span,
-    );
+    const none = new Map<string, number>();
+    const firstResponse = withMedians ? await this.median(sql.ref('c.service_id'), sql.ref('c.first_response_ms'), span) : none;
+    const duration = withMedians
+      ? await this.median(
+          sql.ref('c.service_id'),
+          sql`case when c.ended_at is null then null else ${this.msBetween('c.ended_at', 'c.started_at')} end`,
+          span,
+        )
+      : none;
     const transfers = await sql<{ service_id: string; transfers: unknown }>`
       select from_service_id as service_id, count(*) as transfers from conversation_transfers
       where at >= ${span.from} and at < ${span.before} and from_service_id is not null
@@ -278,6 +304,274 @@ export class CensusRepository {
     return new Map(rows.map((row) => [row.agent_uuid, row.state]));
   }
 
+  // ——— Daily rollups (census_days) of closed days ———
+
+  /** The span of site days `first..last` in `zone`. */
+  daysSpan(first: string, last: string, zone: string): Span {
+    return { from: dayBounds(first, zone).from, before: new Date(Date.parse(dayBounds(last, zone).to) + 1).toISOString() };
+  }
+
+  /**
+   * Counts the days of `first..last` the rollup lacks in `zone` from the raw tables and keeps them. Each run
+   * of missing days is one pass per figure; a day is kept with its totals row even when empty, so that an
+   * empty day is not counted again.
+   */
+  fillDays(zone: string, first: string, last: string): Promise<void> {
+    // One fill at a time in a process, so that parallel calls do not count the same days twice.
+    const run = this.filling.then(() => this.fillMissing(zone, first, last));
+    this.filling = run.catch(() => undefined);
+    return run;
+  }
+
+  private filling: Promise<void> = Promise.resolve();
+
+  private async fillMissing(zone: string, first: string, last: string): Promise<void> {
+    const present = new Set(
+      (
+        await this.db
+          .selectFrom('census_days')
+          .select('day')
+          .where('zone', '=', zone)
+          .where('dim', '=', '')
+          .where('day', '>=', first)
+          .where('day', '<=', last)
+          .execute()
+      ).map((row) => row.day),
+    );
+    let runStart: string | null = null;
+    for (let day = first; ; day = nextDay(day)) {
+      const missing = day <= last && !present.has(day);
+      if (missing && runStart === null) runStart = day;
+      if (!missing && runStart !== null) {
+        await this.countDays(zone, runStart, previousDay(day));
+        runStart = null;
+      }
+      if (day > last) break;
+    }
+  }
+
+  /** Counts `first..last` from the raw tables into the rollup, replacing what it held for them. */
+  private async countDays(zone: string, first: string, last: string): Promise<void> {
+    const span = this.daysSpan(first, last, zone);
+    const rows = new Map<string, DayFigures & { day: string; dim: string; name: string }>();
+    const row = (day: string, dim: string, name: string) => {
+      const key = `${day}\u0000${dim}\u0000${name}`;
+      let found = rows.get(key);
+      if (!found) {
+        found = { day, dim, name, ...ZERO };
+        rows.set(key, found);
+      }
+      return found;
+    };
+    for (let day = first; day <= last; day = nextDay(day)) row(day, '', '');
+    const visitDay = this.localDay('v.created_at', span, zone);
+    const talkDay = this.localDay('c.started_at', span, zone);
+    const visits = await sql<{ day: string; visitors: unknown; visits: unknown }>`
+      select ${visitDay} as day, count(distinct v.visitor_id) as visitors, count(*) as visits from visits v
+      where v.created_at >= ${span.from} and v.created_at < ${span.before} group by 1`.execute(this.db);
+    for (const found of visits.rows) Object.assign(row(found.day, '', ''), { visitors: num(found.visitors), visits: num(found.visits) });
+    const talks = await sql<{
+      day: string;
+      conversations: unknown;
+      talkers: unknown;
+      messages: unknown;
+      rated: unknown;
+      score_sum: unknown;
+    }>`
+      select ${talkDay} as day, count(*) as conversations, count(distinct c.visitor_id) as talkers, sum(c.messages) as messages,
+        count(c.score) as rated, sum(c.score) as score_sum
+      from conversations c where c.started_at >= ${span.from} and c.started_at < ${span.before} group by 1`.execute(this.db);
+    for (const found of talks.rows) {
+      Object.assign(row(found.day, '', ''), {
+        conversations: num(found.conversations),
+        talkers: num(found.talkers),
+        messages: num(found.messages),
+        rated: num(found.rated),
+        scoreSum: num(found.score_sum),
+      });
+    }
+    for (const dim of Object.keys(DIM_KEYS) as CensusDim[]) {
+      const key = sql.raw(DIM_KEYS[dim]);
+      const byVisits = await sql<{ day: string; name: string | null; visitors: unknown; visits: unknown }>`
+        select ${visitDay} as day, ${key} as name, count(distinct v.visitor_id) as visitors, count(*) as visits
+        from visits v join visitors u on u.id = v.visitor_id left join links l on l.id = u.link_id
+        where v.created_at >= ${span.from} and v.created_at < ${span.before} group by 1, 2`.execute(this.db);
+      for (const found of byVisits.rows) {
+        Object.assign(row(found.day, dim, found.name ?? ''), { visitors: num(found.visitors), visits: num(found.visits) });
+      }
+      const byTalks = await sql<{
+        day: string;
+        name: string | null;
+        conversations: unknown;
+        messages: unknown;
+        rated: unknown;
+        score_sum: unknown;
+      }>`
+        select ${talkDay} as day, ${key} as name, count(*) as conversations, sum(c.messages) as messages,
+          count(c.score) as rated, sum(c.score) as score_sum
+        from conversations c join visitors u on u.id = c.visitor_id left join links l on l.id = u.link_id
+        where c.started_at >= ${span.from} and c.started_at < ${span.before} group by 1, 2`.execute(this.db);
+      for (const found of byTalks.rows) {
+        Object.assign(row(found.day, dim, found.name ?? ''), {
+          conversations: num(found.conversations),
+          messages: num(found.messages),
+          rated: num(found.rated),
+          scoreSum: num(found.score_sum),
+        });
+      }
+    }
+    const counted = [...(await this.valueCounts(span, zone, 'first_response')), ...(await this.valueCounts(span, zone, 'duration'))].map(
+      (found) => ({ zone, ...found }),
+    );
+    const values = [...rows.values()].map(({ scoreSum, name, ...rest }) => ({
+      zone,
+      ...rest,
+      name: name.slice(0, 255),
+      score_sum: scoreSum,
+    }));
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('census_days').where('zone', '=', zone).where('day', '>=', first).where('day', '<=', last).execute();
+        for (let at = 0; at < values.length; at += 500) {
+          await tx
+            .insertInto('census_days')
+            .values(values.slice(at, at + 500))
+            .execute();
+        }
+        await tx.deleteFrom('census_day_values').where('zone', '=', zone).where('day', '>=', first).where('day', '<=', last).execute();
+        for (let at = 0; at < counted.length; at += 1000) {
+          await tx
+            .insertInto('census_day_values')
+            .values(counted.slice(at, at + 1000))
+            .execute();
+        }
+      });
+    } catch (error) {
+      // Another process counted the same days meanwhile, from the same rows: its count stands.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+
+  /** Drops the days (in every zone) a late change touched; the next read counts them again. */
+  async dropDays(days: string[]): Promise<void> {
+    if (days.length === 0) return;
+    await this.db.deleteFrom('census_days').where('day', 'in', days).execute();
+    await this.db.deleteFrom('census_day_values').where('day', 'in', days).execute();
+  }
+
+  /**
+   * How many conversations begun in the span had each value, per site day and agent, and ('') over all
+   * agents: the first response to the second, the length of ended ones to ten seconds.
+   */
+  async valueCounts(span: Span, zone: string, what: ValueKind) {
+    const day = this.localDay('c.started_at', span, zone);
+    const seconds =
+      what === 'first_response'
+        ? sql`round(c.first_response_ms / 1000.0)`
+        : sql`round(${this.msBetween('c.ended_at', 'c.started_at')} / 10000.0) * 10`;
+    const present = what === 'first_response' ? sql`c.first_response_ms is not null` : sql`c.ended_at is not null`;
+    const { rows } = await sql<{ day: string; agent: string | null; seconds: unknown; n: unknown }>`
+      select ${day} as day, c.service_id as agent, ${seconds} as seconds, count(*) as n from conversations c
+      where c.started_at >= ${span.from} and c.started_at < ${span.before} and ${present} group by 1, 2, 3`.execute(this.db);
+    const all = new Map<string, { day: string; what: string; agent: string; seconds: number; n: number }>();
+    const counted = rows.map((row) => ({ day: row.day, what, agent: row.agent ?? '', seconds: num(row.seconds), n: num(row.n) }));
+    for (const row of counted) {
+      const key = `${row.day} ${row.seconds}`;
+      const found = all.get(key) ?? { ...row, agent: '', n: 0 };
+      found.n += row.n;
+      all.set(key, found);
+    }
+    // Conversations without an agent count in the whole only.
+    return [...counted.filter((row) => row.agent !== ''), ...all.values()];
+  }
+
+  /**
+   * The value counts of closed days from the rollup (`fillDays` first), summed in the database: over the
+   * days for the whole (`all`) or per agent (`agents`), or the whole per day (`days`).
+   */
+  async rolledValueCounts(zone: string, first: string, last: string, what: ValueKind, by: 'all' | 'agents' | 'days') {
+    const { rows } = await sql<{ day: string; agent: string; seconds: unknown; n: unknown }>`
+      select ${by === 'days' ? sql`day` : sql`''`} as day, agent, seconds, sum(n) as n from census_day_values
+      where zone = ${zone} and what = ${what} and day >= ${first} and day <= ${last}
+        and ${by === 'agents' ? sql`agent <> ''` : sql`agent = ''`}
+      group by ${by === 'days' ? sql`day, ` : sql``}agent, seconds`.execute(this.db);
+    return rows.map((row) => ({ day: row.day, agent: row.agent, seconds: num(row.seconds), n: num(row.n) }));
+  }
+
+  /** Empties the rollup and counts again, in `zone`, the closed days a range and the period before it can cover. */
+  async rebuildDays(zone: string, lastClosed: string): Promise<void> {
+    await this.db.deleteFrom('census_days').execute();
+    await this.db.deleteFrom('census_day_values').execute();
+    const first = new Date(Date.parse(`${lastClosed}T00:00:00Z`) - 2 * MAX_CENSUS_DAYS * DAY_MS).toISOString().slice(0, 10);
+    await this.fillDays(zone, first, lastClosed);
+  }
+
+  /** Each closed day's totals, from the rollup (`fillDays` first). */
+  async rolledDays(zone: string, first: string, last: string): Promise<Map<string, DayFigures>> {
+    const rows = await this.db
+      .selectFrom('census_days')
+      .selectAll()
+      .where('zone', '=', zone)
+      .where('dim', '=', '')
+      .where('day', '>=', first)
+      .where('day', '<=', last)
+      .execute();
+    return new Map(
+      rows.map((found) => [
+        found.day,
+        {
+          visitors: num(found.visitors),
+          visits: num(found.visits),
+          conversations: num(found.conversations),
+          talkers: num(found.talkers),
+          messages: num(found.messages),
+          rated: num(found.rated),
+          scoreSum: num(found.score_sum),
+        },
+      ]),
+    );
+  }
+
+  /** A dimension's values over closed days, summed from the rollup (`fillDays` first). */
+  async rolledDim(dim: CensusDim, zone: string, first: string, last: string) {
+    const { rows } = await sql<{
+      name: string;
+      visitors: unknown;
+      visits: unknown;
+      conversations: unknown;
+      messages: unknown;
+      rated: unknown;
+      score_sum: unknown;
+    }>`
+      select name, sum(visitors) as visitors, sum(visits) as visits, sum(conversations) as conversations,
+        sum(messages) as messages, sum(rated) as rated, sum(score_sum) as score_sum
+      from census_days where zone = ${zone} and dim = ${dim} and day >= ${first} and day <= ${last} group by name`.execute(this.db);
+    return rows.map((found) => ({
+      name: found.name,
+      visitors: num(found.visitors),
+      visits: num(found.visits),
+      conversations: num(found.conversations),
+      messages: num(found.messages),
+      rated: num(found.rated),
+      scoreSum: num(found.score_sum),
+    }));
+  }
+
+  /** The median first response of conversations begun in the span, per site day. */
+  firstResponseByDay(span: Span, zone: string) {
+    return this.median(sql`${this.localDay('c.started_at', span, zone)}`, sql.ref('c.first_response_ms'), span);
+  }
+
+  /** The median first response of conversations begun in the span. */
+  async firstResponse(span: Span): Promise<number | null> {
+    return (await this.median(sql`0`, sql.ref('c.first_response_ms'), span)).get('0') ?? null;
+  }
+
+  /** When a conversation began. */
+  async conversationStarted(id: number): Promise<string | undefined> {
+    return (await this.db.selectFrom('conversations').select('started_at').where('id', '=', id).executeTakeFirst())?.started_at;
+  }
+
   /** The changes within the span, in order. */
   statesWithin(span: Span) {
     return this.db
@@ -289,6 +583,10 @@ export class CensusRepository {
       .orderBy('id')
       .execute();
   }
+}
+
+function previousDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The span cut where the zone's UTC offset changes: each piece's offset and where it ends. */

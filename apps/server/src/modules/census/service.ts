@@ -17,7 +17,7 @@ import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import { regionTree } from '../regions/tree.js';
 import { censusState } from './recorder.js';
-import type { CensusRepository, Span } from './repository.js';
+import type { CensusRepository, DayFigures, Span, ValueKind } from './repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -49,8 +49,72 @@ interface Range {
   period: CensusPeriod;
   span: Span;
   previous: Span;
+  /** The previous period's first and last day. */
+  before: [string, string];
   days: string[];
 }
+
+/** Figures over a run of days: visitors and talkers summed over the days, each counted once a day. */
+interface Totals extends DayFigures {
+  firstResponseMs: number | null;
+}
+
+/** A dimension value's figures; `name` is the stored key. */
+interface DimRow {
+  name: string;
+  visitors: number;
+  visits: number;
+  conversations: number;
+  messages: number;
+  rated: number;
+  scoreSum: number;
+}
+
+const add = (a: DayFigures, b: DayFigures): DayFigures => ({
+  visitors: a.visitors + b.visitors,
+  visits: a.visits + b.visits,
+  conversations: a.conversations + b.conversations,
+  talkers: a.talkers + b.talkers,
+  messages: a.messages + b.messages,
+  rated: a.rated + b.rated,
+  scoreSum: a.scoreSum + b.scoreSum,
+});
+/** The median of counted values (seconds → ms): the middle one, or the mean of the two middle ones. */
+function medianOf(counts: Map<number, number>): number | null {
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0) return null;
+  const wanted = [Math.floor((total - 1) / 2), Math.floor(total / 2)];
+  const found: number[] = [];
+  let seen = 0;
+  for (const value of [...counts.keys()].sort((a, b) => a - b)) {
+    const n = counts.get(value) ?? 0;
+    for (const position of wanted) if (position >= seen && position < seen + n) found.push(value);
+    seen += n;
+  }
+  return Math.round(((found[0] ?? 0) + (found[1] ?? found[0] ?? 0)) * 500);
+}
+
+/** Adds value counts into one histogram per key. */
+interface ValueCount {
+  day: string;
+  agent: string;
+  seconds: number;
+  n: number;
+}
+
+function histograms<K>(rows: ValueCount[], keyOf: (row: ValueCount) => K | undefined) {
+  const byKey = new Map<K, Map<number, number>>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (key === undefined) continue;
+    const counts = byKey.get(key) ?? new Map<number, number>();
+    counts.set(row.seconds, (counts.get(row.seconds) ?? 0) + row.n);
+    byKey.set(key, counts);
+  }
+  return byKey;
+}
+
+const NONE: DayFigures = { visitors: 0, visits: 0, conversations: 0, talkers: 0, messages: 0, rated: 0, scoreSum: 0 };
 
 /** The statistics of CONTRACT §9: the range in site days, the figures from the repository. */
 export class CensusService {
@@ -71,7 +135,118 @@ export class CensusService {
     const span = this.spanOf(first, last);
     const previous = this.spanOf(addDays(first, -length), addDays(first, -1));
     const days = Array.from({ length }, (_, index) => addDays(first, index));
-    return { period: { from: first, to: last, timeZone: zone }, span, previous, days };
+    const before: [string, string] = [addDays(first, -length), addDays(first, -1)];
+    return { period: { from: first, to: last, timeZone: zone }, span, previous, before, days };
+  }
+
+  /**
+   * Days before today are closed: their figures come from the daily rollup. Today (and any later day)
+   * is still happening and is counted from the raw tables.
+   */
+  private split(first: string, last: string): { closed?: [string, string]; open?: Span } {
+    const today = dayOf(this.now(), this.timeZone());
+    const closedLast = last < today ? last : addDays(today, -1);
+    const openFirst = first > today ? first : today;
+    return {
+      closed: first <= closedLast ? [first, closedLast] : undefined,
+      open: openFirst <= last ? this.spanOf(openFirst, last) : undefined,
+    };
+  }
+
+  /** Each day's figures (days with nothing left out). */
+  private async dayFigures(first: string, last: string): Promise<Map<string, DayFigures>> {
+    const zone = this.timeZone();
+    const { closed, open } = this.split(first, last);
+    const days = closed ? await this.repo.rolledDays(zone, closed[0], closed[1]) : new Map<string, DayFigures>();
+    if (open) {
+      const [visits, talks] = await Promise.all([this.repo.visitsByDay(open, zone), this.repo.conversationsByDay(open, zone)]);
+      for (const visit of visits) days.set(visit.day, { ...(days.get(visit.day) ?? NONE), visitors: visit.visitors, visits: visit.visits });
+      for (const talk of talks) {
+        const { day, firstResponseMs: _median, ...figures } = talk;
+        days.set(day, { ...(days.get(day) ?? NONE), ...figures });
+      }
+    }
+    return days;
+  }
+
+  /**
+   * Totals over `first..last`. The median first response is over the whole span at once, read from the
+   * conversations themselves: only the overview shows it, so only it asks (`withMedian`).
+   */
+  private async totals(first: string, last: string, withMedian = false): Promise<Totals> {
+    const { closed, open } = this.split(first, last);
+    const zone = this.timeZone();
+    const [rolled, live, firstResponseMs] = await Promise.all([
+      closed ? this.repo.rolledDays(zone, closed[0], closed[1]) : new Map<string, DayFigures>(),
+      open ? this.repo.totals(open, false) : undefined,
+      withMedian ? this.firstResponse(first, last) : null,
+    ]);
+    let sum = [...rolled.values()].reduce(add, NONE);
+    if (live) sum = add(sum, live);
+    return { ...sum, firstResponseMs };
+  }
+
+  /**
+   * Value counts over `first..last`: closed days' from the rollup, today's from the raw tables; undefined
+   * when the range is today alone, which the raw tables answer exactly.
+   */
+  private async valueCounts(
+    what: ValueKind,
+    first: string,
+    last: string,
+    by: 'all' | 'agents' | 'days',
+  ): Promise<ValueCount[] | undefined> {
+    const { closed, open } = this.split(first, last);
+    if (!closed) return undefined;
+    const zone = this.timeZone();
+    const [rolled, live] = await Promise.all([
+      this.repo.rolledValueCounts(zone, closed[0], closed[1], what, by),
+      open ? this.repo.valueCounts(open, zone, what) : [],
+    ]);
+    return [...rolled, ...live];
+  }
+
+  /** The median first response over `first..last`: to the second where closed days are in it. */
+  private async firstResponse(first: string, last: string): Promise<number | null> {
+    const counts = await this.valueCounts('first_response', first, last, 'all');
+    if (!counts) return this.repo.firstResponse(this.spanOf(first, last));
+    return medianOf(histograms(counts, (row) => (row.agent === '' ? '' : undefined)).get('') ?? new Map());
+  }
+
+  /** A dimension's values over `first..last`. */
+  private async dimRows(dim: CensusDim, first: string, last: string): Promise<DimRow[]> {
+    const { closed, open } = this.split(first, last);
+    const rows = new Map<string, DimRow>();
+    const row = (name: string) => {
+      let found = rows.get(name);
+      if (!found) {
+        found = { name, visitors: 0, visits: 0, conversations: 0, messages: 0, rated: 0, scoreSum: 0 };
+        rows.set(name, found);
+      }
+      return found;
+    };
+    if (closed) {
+      for (const rolled of await this.repo.rolledDim(dim, this.timeZone(), closed[0], closed[1])) {
+        const target = row(rolled.name);
+        for (const key of ['visitors', 'visits', 'conversations', 'messages', 'rated', 'scoreSum'] as const) target[key] += rolled[key];
+      }
+    }
+    if (open) {
+      const [visits, talks] = await Promise.all([this.repo.flowByDim(dim, open), this.repo.talkByDim(dim, open)]);
+      for (const visit of visits) {
+        const target = row(visit.name);
+        target.visitors += visit.visitors;
+        target.visits += visit.visits;
+      }
+      for (const talk of talks) {
+        const target = row(talk.name);
+        target.conversations += talk.conversations;
+        target.messages += talk.messages;
+        target.rated += talk.rated;
+        target.scoreSum += talk.scoreSum;
+      }
+    }
+    return [...rows.values()];
   }
 
   private spanOf(first: string, last: string): Span {
@@ -79,35 +254,52 @@ export class CensusService {
     return { from: dayBounds(first, zone).from, before: new Date(Date.parse(dayBounds(last, zone).to) + 1).toISOString() };
   }
 
+  /** The median first response of each day of the range. */
+  private async firstResponseByDay(range: Range): Promise<Map<string, number>> {
+    const { open } = this.split(range.period.from, range.period.to);
+    const [counts, live] = await Promise.all([
+      this.valueCounts('first_response', range.period.from, range.period.to, 'days'),
+      open ? this.repo.firstResponseByDay(open, range.period.timeZone) : new Map<string, number>(),
+    ]);
+    if (!counts) return live;
+    const medians = new Map<string, number>();
+    const byDay = histograms(counts, (row) => (row.agent === '' && !live.has(row.day) ? row.day : undefined));
+    for (const [day, histogram] of byDay) {
+      const median = medianOf(histogram);
+      if (median !== null) medians.set(day, median);
+    }
+    for (const [day, median] of live) medians.set(day, median);
+    return medians;
+  }
+
+  /** Counts the closed days of the range and the period before it into the rollup where missing. */
+  private async fill(range: Range): Promise<void> {
+    const { closed } = this.split(range.before[0], range.period.to);
+    if (closed) await this.repo.fillDays(range.period.timeZone, closed[0], closed[1]);
+  }
+
   async flow(dim: CensusDim, from?: string, to?: string): Promise<CensusFlow> {
     const range = this.range(from, to);
-    const [visits, talks, trend, totals, previous] = await Promise.all([
-      this.repo.flowByDim(dim, range.span),
-      this.repo.talkByDim(dim, range.span),
-      this.repo.visitsByDay(range.span, range.period.timeZone),
-      this.repo.totals(range.span),
-      this.repo.totals(range.previous),
+    await this.fill(range);
+    const [dims, trend, totals, previous] = await Promise.all([
+      this.dimRows(dim, range.period.from, range.period.to),
+      this.dayFigures(range.period.from, range.period.to),
+      this.totals(range.period.from, range.period.to),
+      this.totals(range.before[0], range.before[1]),
     ]);
     const rows = new Map<string, { name: string; visitors: number; visits: number; conversations: number }>();
-    const row = (key: string) => {
-      const name = nameOf(dim, key);
-      let found = rows.get(name);
-      if (!found) {
-        found = { name, visitors: 0, visits: 0, conversations: 0 };
-        rows.set(name, found);
-      }
-      return found;
-    };
-    for (const visit of visits) {
-      const target = row(visit.name);
-      target.visitors += visit.visitors;
-      target.visits += visit.visits;
+    for (const found of dims) {
+      if (found.visits === 0 && found.conversations === 0) continue;
+      const name = nameOf(dim, found.name);
+      const target = rows.get(name) ?? { name, visitors: 0, visits: 0, conversations: 0 };
+      target.visitors += found.visitors;
+      target.visits += found.visits;
+      target.conversations += found.conversations;
+      rows.set(name, target);
     }
-    for (const talk of talks) row(talk.name).conversations += talk.conversations;
-    const byDay = new Map(trend.map((day) => [day.day, day]));
     return {
       list: [...rows.values()].sort((a, b) => b.visitors - a.visitors || b.visits - a.visits || a.name.localeCompare(b.name)),
-      trend: range.days.map((day) => ({ day, visitors: byDay.get(day)?.visitors ?? 0, visits: byDay.get(day)?.visits ?? 0 })),
+      trend: range.days.map((day) => ({ day, visitors: trend.get(day)?.visitors ?? 0, visits: trend.get(day)?.visits ?? 0 })),
       period: range.period,
       totals: { visitors: totals.visitors, visits: totals.visits, conversations: totals.conversations },
       previous: { visitors: previous.visitors, visits: previous.visits, conversations: previous.conversations },
@@ -116,24 +308,25 @@ export class CensusService {
 
   async talk(dim: CensusDim, from?: string, to?: string): Promise<CensusTalk> {
     const range = this.range(from, to);
-    const [talks, trend, totals, previous] = await Promise.all([
-      this.repo.talkByDim(dim, range.span),
-      this.repo.conversationsByDay(range.span, range.period.timeZone),
-      this.repo.totals(range.span),
-      this.repo.totals(range.previous),
+    await this.fill(range);
+    const [dims, trend, totals, previous] = await Promise.all([
+      this.dimRows(dim, range.period.from, range.period.to),
+      this.dayFigures(range.period.from, range.period.to),
+      this.totals(range.period.from, range.period.to),
+      this.totals(range.before[0], range.before[1]),
     ]);
     const rows = new Map<string, { name: string; conversations: number; messages: number; rated: number; scoreSum: number }>();
-    for (const talk of talks) {
-      const name = nameOf(dim, talk.name);
-      const found = rows.get(name) ?? { name, conversations: 0, messages: 0, rated: 0, scoreSum: 0 };
-      found.conversations += talk.conversations;
-      found.messages += talk.messages;
-      found.rated += talk.rated;
-      found.scoreSum += talk.scoreSum;
-      rows.set(name, found);
+    for (const found of dims) {
+      if (found.conversations === 0) continue;
+      const name = nameOf(dim, found.name);
+      const target = rows.get(name) ?? { name, conversations: 0, messages: 0, rated: 0, scoreSum: 0 };
+      target.conversations += found.conversations;
+      target.messages += found.messages;
+      target.rated += found.rated;
+      target.scoreSum += found.scoreSum;
+      rows.set(name, target);
     }
-    const byDay = new Map(trend.map((day) => [day.day, day.conversations]));
-    const figures = (t: typeof totals) => ({
+    const figures = (t: Totals) => ({
       conversations: t.conversations,
       messages: t.messages,
       rated: t.rated,
@@ -143,7 +336,7 @@ export class CensusService {
       list: [...rows.values()]
         .sort((a, b) => b.conversations - a.conversations || a.name.localeCompare(b.name))
         .map(({ scoreSum, ...rest }) => ({ ...rest, averageScore: average(scoreSum, rest.rated) })),
-      trend: range.days.map((day) => ({ day, conversations: byDay.get(day) ?? 0 })),
+      trend: range.days.map((day) => ({ day, conversations: trend.get(day)?.conversations ?? 0 })),
       period: range.period,
       totals: figures(totals),
       previous: figures(previous),
@@ -154,7 +347,22 @@ export class CensusService {
     const range = this.range(from, to);
     const agents = await this.repo.agents(AgentPresenceStore.freshSince());
     if (kind === 'talk') {
-      const figures = await this.repo.serviceTalk(range.span);
+      await this.fill(range);
+      const [firstResponses, durations] = await Promise.all([
+        this.valueCounts('first_response', range.period.from, range.period.to, 'agents'),
+        this.valueCounts('duration', range.period.from, range.period.to, 'agents'),
+      ]);
+      const figures = await this.repo.serviceTalk(range.span, !firstResponses);
+      if (firstResponses && durations) {
+        // Where closed days are in the range the medians come from their counted values (to the second, ten for lengths).
+        const byAgent = (row: ValueCount) => row.agent || undefined;
+        const first = histograms(firstResponses, byAgent);
+        const length = histograms(durations, byAgent);
+        for (const [uuid, row] of figures) {
+          row.firstResponseMs = medianOf(first.get(uuid) ?? new Map());
+          row.durationMs = medianOf(length.get(uuid) ?? new Map());
+        }
+      }
       const list = agents
         .filter((agent) => !agent.disabled || figures.has(agent.uuid))
         .map((agent) => ({
@@ -235,24 +443,23 @@ export class CensusService {
   async overview(from?: string, to?: string): Promise<CensusOverview> {
     const range = this.range(from, to);
     const zone = range.period.timeZone;
-    const today = this.spanOf(dayOf(this.now(), zone), dayOf(this.now(), zone));
-    const [todayTotals, rangeTotals, previousTotals, visits, talks, agents] = await Promise.all([
-      this.repo.totals(today),
-      this.repo.totals(range.span),
-      this.repo.totals(range.previous),
-      this.repo.visitsByDay(range.span, zone),
-      this.repo.conversationsByDay(range.span, zone),
+    await this.fill(range);
+    const today = dayOf(this.now(), zone);
+    const [todayTotals, rangeTotals, previousTotals, days, medians, agents] = await Promise.all([
+      this.totals(today, today, true),
+      this.totals(range.period.from, range.period.to, true),
+      this.totals(range.before[0], range.before[1], true),
+      this.dayFigures(range.period.from, range.period.to),
+      this.firstResponseByDay(range),
       this.repo.agents(AgentPresenceStore.freshSince()),
     ]);
-    const figures = (t: typeof todayTotals): CensusFigures => ({
+    const figures = (t: Totals): CensusFigures => ({
       visitors: t.visitors,
       conversations: t.conversations,
       conversion: t.visitors > 0 ? Math.round((t.talkers / t.visitors) * 10_000) / 10_000 : null,
       firstResponseMs: t.firstResponseMs,
       averageScore: average(t.scoreSum, t.rated),
     });
-    const visitsByDay = new Map(visits.map((day) => [day.day, day.visitors]));
-    const talksByDay = new Map(talks.map((day) => [day.day, day]));
     const enabled = agents.filter((agent) => !agent.disabled);
     return {
       period: range.period,
@@ -262,13 +469,13 @@ export class CensusService {
       agentsOnline: enabled.filter((agent) => agent.present && agent.state !== '1').length,
       agentsTotal: enabled.length,
       trend: range.days.map((day) => {
-        const talk = talksByDay.get(day);
+        const found = days.get(day);
         return {
           day,
-          visitors: visitsByDay.get(day) ?? 0,
-          conversations: talk?.conversations ?? 0,
-          firstResponseMs: talk?.firstResponseMs ?? null,
-          averageScore: talk ? average(talk.scoreSum, talk.rated) : null,
+          visitors: found?.visitors ?? 0,
+          conversations: found?.conversations ?? 0,
+          firstResponseMs: medians.get(day) ?? null,
+          averageScore: found && found.conversations > 0 ? average(found.scoreSum, found.rated) : null,
         };
       }),
     };

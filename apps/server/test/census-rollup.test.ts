@@ -1,0 +1,97 @@
+import type { CensusFlow, CensusOverview, CensusTalk, VisitorInit } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildCensusDays } from '../src/modules/census/rebuild.js';
+import { agentSocket, onlyId } from './chat-harness.js';
+import { startTestServer, type TestServer } from './harness.js';
+import type { TestSocket } from './sockets.js';
+
+// A closed day's statistics come from the daily rollup (census_days), today's from the raw tables. The
+// same day is read while it is today (counted live), then with the clock a day on (from the rollup),
+// after a late message on it, and after a rebuild: the answers must not tell the two apart.
+
+const DAY_MS = 86_400_000;
+let server: TestServer;
+let admin: string;
+let shift = 0;
+let day: string;
+const sockets: TestSocket[] = [];
+
+const census = <T>(path: string) => server.get<T>(path, { token: admin, lang: 'en' });
+
+async function arrive(referrer: string): Promise<VisitorInit> {
+  const response = await server.post<VisitorInit>('/api/visitor/init', { url: 'https://shop.example/', referrer, lang: 'zh' });
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
+/** The figures of `day` as every call that sums days answers them (the overview's own "today" left out). */
+async function figures() {
+  const range = `from=${day}&to=${day}`;
+  const flow = await census<CensusFlow>(`/api/census/flow?dim=engine&${range}`);
+  const talk = await census<CensusTalk>(`/api/census/talk?dim=keyword&${range}`);
+  const overview = await census<CensusOverview>(`/api/census/overview?${range}`);
+  for (const response of [flow, talk, overview]) expect(response.status).toBe(200);
+  const { range: overviewRange, previous, trend } = overview.body.data;
+  // A closed day keeps its first responses to the second (medians do not add up over days): compared so.
+  const toSecond = <T extends { firstResponseMs: number | null }>(figure: T): T => ({
+    ...figure,
+    firstResponseMs: figure.firstResponseMs === null ? null : Math.round(figure.firstResponseMs / 1000) * 1000,
+  });
+  return {
+    flow: flow.body.data,
+    talk: talk.body.data,
+    overview: { range: toSecond(overviewRange), previous: toSecond(previous), trend: trend.map(toSecond) },
+  };
+}
+
+async function rolledRows(): Promise<number> {
+  const rows = await server.storage.db.selectFrom('census_days').select('day').where('day', '=', day).execute();
+  return rows.length;
+}
+
+let baidu: VisitorInit;
+
+beforeAll(async () => {
+  server = await startTestServer({ SITE_TIMEZONE: 'Asia/Shanghai' }, { now: () => Date.now() + shift });
+  admin = await server.login();
+  sockets.push(await agentSocket(server, admin));
+  baidu = await arrive('https://www.baidu.com/s?wd=客服');
+  await arrive('https://www.bing.com/search?q=chat');
+  await arrive('');
+  expect((await server.post('/api/visitor/message', { YQToken: baidu.YQToken, msg: '你好', onlyID: onlyId() })).status).toBe(200);
+  const answered = await server.post('/api/talk/send', { YQToken: baidu.id, msg: 'Hello!', onlyID: onlyId() }, { token: admin });
+  expect(answered.status).toBe(200);
+  day = (await census<CensusOverview>('/api/census/overview')).body.data.period.to;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await server.close();
+});
+
+describe('the statistics’ daily rollup', () => {
+  it('answers a closed day from the rollup as the raw tables did while it was today, and again after a late message and a rebuild', async () => {
+    // Today: counted live, nothing kept.
+    await expect.poll(async () => (await figures()).talk.totals).toMatchObject({ conversations: 1, messages: 2 });
+    const today = await figures();
+    expect(today.flow.totals).toEqual({ visitors: 3, visits: 3, conversations: 1 });
+    expect(await rolledRows()).toBe(0);
+
+    // A day on, the same day is closed: it is counted once into the rollup and answered from there.
+    shift = DAY_MS;
+    const closed = await figures();
+    expect(await rolledRows()).toBeGreaterThan(0);
+    expect(closed).toEqual(today);
+
+    // The visitor writes again in the conversation begun that day: the day is counted again.
+    expect((await server.post('/api/visitor/message', { YQToken: baidu.YQToken, msg: '还在吗', onlyID: onlyId() })).status).toBe(200);
+    await expect.poll(async () => (await figures()).talk.totals.messages).toBe(3);
+    const late = await figures();
+    expect(late.talk.list).toEqual([{ name: '客服', conversations: 1, messages: 3, rated: 0, averageScore: null }]);
+    expect(late.flow).toEqual(today.flow);
+
+    // A rebuild from the raw tables gives the same answers.
+    await rebuildCensusDays(server.storage, 'Asia/Shanghai', Date.now() + shift);
+    expect(await rolledRows()).toBeGreaterThan(0);
+    expect(await figures()).toEqual(late);
+  });
+});
