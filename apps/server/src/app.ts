@@ -430,7 +430,7 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language and with
   // its own region's rule; visitors alike share one serialised frame.
-  settings.onChanged(async () => {
+  const pushWidgetSettings = async () => {
     const project = await visitors.settingsProjector();
     const regions = await visitors.regionCodesByPublicId(visitorSockets.tokens());
     const texts = new Map<string, string>();
@@ -444,7 +444,10 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
       }
       return text;
     });
-  });
+  };
+  settings.onChanged(pushWidgetSettings);
+  // Whether the robot would answer changes what a widget offers with nobody online (chat or a letter).
+  robots.onHighChanged(pushWidgetSettings);
   app.get('/sounds/:name', (req, reply) => {
     const sound = SOUNDS[(req.params as { name: string }).name];
     if (!sound) return reply.callNotFound();

@@ -274,3 +274,24 @@ describe('answers composed by a language model', () => {
     expect(timedOut?.msg).toBe(ROBOT.unknownReply);
   });
 });
+
+describe('robot settings reaching open widgets', () => {
+  it('pushes 2020 to a connected widget when the robot is switched on or off', async () => {
+    await configure({ enabled: false });
+    const v = await visitor(server);
+    const pushes = () => framesOf(v.socket, '2020').map((frame) => frame.data as { robot?: { name: string } });
+    const before = pushes().length;
+    await configure({ enabled: true, mode: 'first' });
+    const on = await v.socket.until(() =>
+      pushes()
+        .slice(before)
+        .find((settings) => settings.robot?.name === 'Ada'),
+    );
+    expect(on.robot).toEqual({ name: 'Ada', avatar: '' });
+    const count = pushes().length;
+    await configure({ enabled: false });
+    const off = await v.socket.until(() => pushes().slice(count)[0]);
+    expect(off.robot).toBeUndefined();
+    v.socket.close();
+  });
+});

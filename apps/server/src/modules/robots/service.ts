@@ -66,6 +66,8 @@ function matchable(row: Pick<RobotAskRow, 'id' | 'questions' | 'answer' | 'image
 export class RobotService {
   private matcher: Promise<Matcher> | null = null;
   private high: RobotHighSettings = robotHighSettings.parse({});
+  /** Run once this process has read settings saved anywhere: open widgets learn whether the robot answers. */
+  private readonly highListeners: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -78,8 +80,15 @@ export class RobotService {
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
       if (event.what === 'pairs') this.pairsChanged(event.ids);
-      else this.loadHigh().catch(this.onError);
+      else
+        this.loadHigh()
+          .then(() => Promise.all(this.highListeners.map((listener) => listener())))
+          .catch(this.onError);
     });
+  }
+
+  onHighChanged(listener: () => Promise<void>): void {
+    this.highListeners.push(listener);
   }
 
   /** Reads the stored smart-robot settings; called once before the server takes requests. */
