@@ -103,7 +103,12 @@ const envSchema = z.object({
   UPLOAD_TOTAL_BYTES: bytes.default(10 * 1024 * 1024 * 1024),
   UPLOAD_MIN_FREE_BYTES: bytes.default(1024 * 1024 * 1024),
   /** How often uploads no message references are swept, and how old they must be. */
-  UPLOAD_SWEEP_INTERVAL: seconds.default(3600),
+  // Fractions are allowed so that a test can watch several sweeps without waiting whole seconds.
+  UPLOAD_SWEEP_INTERVAL: z.coerce
+    .number()
+    .min(0.05)
+    .max(10 * 365 * 24 * 3600)
+    .default(3600),
   UPLOAD_SWEEP_GRACE: seconds.default(86400),
   /** The language of what the server writes on its own (mails): zh or en. */
   SITE_LANGUAGE: z.enum(['zh', 'en']).default('zh'),
