@@ -106,6 +106,8 @@ export interface AppDeps {
   logStream?: LogStream;
   /** The clock that decides which site day "today" is, and when conversation timers come due; tests set it. */
   now?: () => number;
+  /** The clock of token lifetimes and of the failed-login window; tests move it forward instead of waiting. */
+  authNow?: () => number;
 }
 
 /** Default body limit of the JSON API; uploads declare their own. */
@@ -115,7 +117,15 @@ export const BODY_LIMIT = 256 * 1024;
 export const UNAVAILABLE_RETRY_S = 5;
 
 /** The whole server as one Fastify instance; `main.ts` runs it, tests build the very same thing. */
-export async function buildApp({ config, storage, bus, logger, logStream, now = Date.now }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  storage,
+  bus,
+  logger,
+  logStream,
+  now = Date.now,
+  authNow = Date.now,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: typeof logger === 'object' ? logger : undefined,
     logger:
@@ -149,13 +159,13 @@ export async function buildApp({ config, storage, bus, logger, logStream, now = 
   const { db } = storage;
   storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost');
   const authRepo = new AuthRepository(db);
-  const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone());
+  const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone(), authNow);
   const roleRepo = new RoleRepository(db);
   const agentRepo = new AgentRepository(db);
   const agents = new AgentService(db, agentRepo, roleRepo, auth);
   const roles = new RoleService(db, roleRepo);
   const keys = loadLoginKeys(config.dataDir, (oldBits) => app.log.info({ oldBits }, 'replaced the short login encryption key'));
-  const liveness = new Liveness();
+  const liveness = new Liveness(config.socketIdleMs);
   const agentSockets = new AgentSockets(bus);
   const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server));
   const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));

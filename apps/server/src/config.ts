@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@parley/protocol';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, SOCKET_IDLE_MS } from '@parley/protocol';
 import { z } from 'zod';
 import { isCommonPassword } from './lib/common-passwords.js';
 import { type LimitTable, limitTable } from './lib/limits.js';
@@ -86,6 +86,11 @@ const envSchema = z.object({
   MAX_AGENT_SOCKETS_PER_ADDRESS: count.default(100),
   /** When set, `GET /metrics` answers anyone who sends it as a bearer token (and no one else). */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).max(256).optional()),
+  /**
+   * Milliseconds a silent WebSocket is kept before it is closed with 4408: the protocol's 15 s (§6), which
+   * clients rely on; only tests shorten it, to watch the rule without waiting 15 s.
+   */
+  SOCKET_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(SOCKET_IDLE_MS),
   /** How long a visitor may be without a socket (a reload, a page change) before it is reported gone. */
   PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(4000),
   /** How often each process looks for conversation timers (auto answers, auto close) that came due. */
@@ -98,7 +103,12 @@ const envSchema = z.object({
   UPLOAD_TOTAL_BYTES: bytes.default(10 * 1024 * 1024 * 1024),
   UPLOAD_MIN_FREE_BYTES: bytes.default(1024 * 1024 * 1024),
   /** How often uploads no message references are swept, and how old they must be. */
-  UPLOAD_SWEEP_INTERVAL: seconds.default(3600),
+  // Fractions are allowed so that a test can watch several sweeps without waiting whole seconds.
+  UPLOAD_SWEEP_INTERVAL: z.coerce
+    .number()
+    .min(0.05)
+    .max(10 * 365 * 24 * 3600)
+    .default(3600),
   UPLOAD_SWEEP_GRACE: seconds.default(86400),
   /** The language of what the server writes on its own (mails): zh or en. */
   SITE_LANGUAGE: z.enum(['zh', 'en']).default('zh'),
@@ -158,6 +168,7 @@ export interface Config {
   maxAgentSocketsPerAddress: number;
   /** Opens `GET /metrics` beyond loopback to whoever sends it as a bearer token. */
   metricsToken: string | undefined;
+  socketIdleMs: number;
   presenceGraceMs: number;
   timerPollMs: number;
   shutdownTimeoutMs: number;
@@ -230,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     maxVisitorSocketsPerAddress: e.MAX_VISITOR_SOCKETS_PER_ADDRESS,
     maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,
     metricsToken: e.METRICS_TOKEN,
+    socketIdleMs: e.SOCKET_IDLE_MS,
     presenceGraceMs: e.PRESENCE_GRACE_MS,
     timerPollMs: e.TIMER_POLL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -1,5 +1,6 @@
+import { SOCKET_IDLE_MS } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, sleep, startTestServer, type TestServer } from './harness.js';
+import { createAgent, type ManualClock, manualClock, startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
 
 let server: TestServer;
@@ -45,7 +46,7 @@ describe('GET /ws/agent', () => {
     await server.get('/api/login/logOut', { token });
     await ending.frame('8000');
     expect(await ending.closed()).toBe(4403);
-    await sleep(100);
+    await staying.barrier();
     expect(staying.closeCode).toBeUndefined();
     staying.close();
   });
@@ -59,26 +60,44 @@ describe('GET /ws/agent', () => {
     await socket.closed();
   });
 
-  it('closes a socket that stays silent for 15 s', async () => {
-    const socket = await TestSocket.open(wsUrl(admin));
+  it("keeps the protocol's 15 s idle rule by default", () => {
+    expect(SOCKET_IDLE_MS).toBe(15_000);
+    expect(server.config.socketIdleMs).toBe(SOCKET_IDLE_MS);
+  });
+});
+
+describe('GET /ws/agent silence', () => {
+  // The rule is the same whatever the length: a short one lets the test watch it without waiting 15 s.
+  const IDLE_MS = 1000;
+  let quick: TestServer;
+  beforeAll(async () => {
+    quick = await startTestServer({ SOCKET_IDLE_MS: String(IDLE_MS) });
+  });
+  afterAll(() => quick.close());
+
+  it('closes a socket that stays silent for the idle time, and not before', async () => {
+    const token = await quick.login();
+    const opening = Date.now();
+    const socket = await TestSocket.open(`${quick.url.replace('http', 'ws')}/ws/agent?token=${token}`);
     await socket.frame('0000');
-    await sleep(12_000);
-    expect(socket.closeCode).toBeUndefined();
-    expect(await socket.closed(6000)).toBe(4408);
-  }, 25_000);
+    expect(await socket.closed(IDLE_MS + 6000)).toBe(4408);
+    expect(socket.closedAt).toBeGreaterThanOrEqual(opening + IDLE_MS);
+  });
 });
 
 describe('GET /ws/agent with an expired token', () => {
   let short: TestServer;
+  let clock: ManualClock;
   beforeAll(async () => {
-    short = await startTestServer({ TOKEN_TTL: '1' });
+    clock = manualClock();
+    short = await startTestServer({ TOKEN_TTL: '1' }, { authNow: clock.now });
   });
   afterAll(() => short.close());
   const url = (value: string) => `${short.url.replace('http', 'ws')}/ws/agent?token=${value}`;
 
   it('closes with 4402, and a refreshed token connects', async () => {
     const token = await short.login();
-    await sleep(1100);
+    clock.advance(1100);
     const expired = await TestSocket.open(url(token));
     expect(await expired.closed()).toBe(4402);
     const renewed = await short.get<{ token: string }>('/api/refreshToken', { token });
@@ -91,9 +110,9 @@ describe('GET /ws/agent with an expired token', () => {
     const token = await short.login();
     const socket = await TestSocket.open(url(token));
     await socket.frame('0000');
-    await sleep(1100);
+    clock.advance(1100);
     const renewed = await short.get<{ token: string }>('/api/refreshToken', { token });
-    await sleep(100);
+    await socket.barrier();
     expect(socket.closeCode).toBeUndefined();
     await short.get('/api/login/logOut', { token: renewed.body.data.token });
     await socket.frame('8000');

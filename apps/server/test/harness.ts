@@ -49,11 +49,12 @@ export interface TestServer {
  * Builds the real app on a fresh database (SQLite file in a temporary DATA_DIR, or a PostgreSQL schema of
  * its own) and listens on a free port: tests talk to it over real HTTP and real sockets. `beforeMigrate`
  * may bring the fresh database to an earlier migration and fill it, to test a migration on real data;
- * `now` fixes the clock that decides the site's "today".
+ * `now` fixes the clock that decides the site's "today"; `authNow` is the clock of token lifetimes and the
+ * failed-login window (a `ManualClock`'s `now`, to pass a TTL without waiting for it).
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { beforeMigrate?: (storage: Storage) => Promise<void>; now?: () => number } = {},
+  options: { beforeMigrate?: (storage: Storage) => Promise<void>; now?: () => number; authNow?: () => number } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -76,7 +77,13 @@ export async function startTestServer(
   await migrate(storage);
   await seed(storage.db, config.adminUsername, config.adminPassword);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
-  const app = await buildApp({ config, storage, bus, ...(options.now ? { now: options.now } : {}) });
+  const app = await buildApp({
+    config,
+    storage,
+    bus,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.authNow ? { authNow: options.authNow } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (typeof address !== 'object' || !address) throw new Error('no address');
@@ -143,6 +150,22 @@ export async function createAgent(
   if (created.status !== 200) throw new Error(`creating ${options.username} failed: ${created.body.msg}`);
   const token = options.disabled ? undefined : await server.login(options.username, password);
   return { id: created.body.data.id, token };
+}
+
+/** Real time plus whatever a test has skipped: a TTL passes at once, and nothing else is frozen. */
+export interface ManualClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export function manualClock(): ManualClock {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    advance(ms) {
+      skipped += ms;
+    },
+  };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -12,7 +12,8 @@ let frozen: number | undefined;
 const LIVE_FIGURES = ['conversationsToday', 'day', 'inConversation', 'unreadLetters', 'visitorsOnline', 'visitorsToday', 'waiting'];
 
 beforeAll(async () => {
-  server = await startTestServer({ SITE_TIMEZONE: 'Pacific/Honolulu' }, { now: () => frozen ?? Date.now() });
+  // A short presence grace: a visitor who closes its socket is counted gone without the default 4 s wait.
+  server = await startTestServer({ SITE_TIMEZONE: 'Pacific/Honolulu', PRESENCE_GRACE_MS: '100' }, { now: () => frozen ?? Date.now() });
   admin = await server.login();
 });
 afterAll(() => server.close());

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRESENCE_GRACE_MS } from '../src/realtime/visitor-socket.js';
 import { agentSocket, framesOf, onlyId, visitor } from './chat-harness.js';
 import { backends, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
@@ -11,7 +10,9 @@ import { TestSocket } from './sockets.js';
 // variables provide them (SQLite and the in-process bus are single-process by design).
 describe.runIf(backends.postgres && backends.redis)('two server processes sharing PostgreSQL and Redis', () => {
   const schema = `so_${randomBytes(6).toString('hex')}`;
-  const shared = { DATABASE_SCHEMA: schema, REDIS_PREFIX: `parley-${schema}` };
+  // A short grace keeps the presence case from waiting the default 4 s; the rule is the same.
+  const PRESENCE_GRACE_MS = 1000;
+  const shared = { DATABASE_SCHEMA: schema, REDIS_PREFIX: `parley-${schema}`, PRESENCE_GRACE_MS: String(PRESENCE_GRACE_MS) };
   let a: TestServer;
   let b: TestServer;
 
@@ -48,14 +49,19 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
     const token = await a.login();
     const agent = await agentSocket(a, token);
     const v = await visitor(a);
-    const about = (code: string) => framesOf(agent, code).filter((frame) => (frame.data as { YQToken: string }).YQToken === v.id);
-    await agent.until(() => about('8002').length > 0);
+    const witness = await visitor(a);
+    const about = (code: string, who = v.id) =>
+      framesOf(agent, code).filter((frame) => (frame.data as { YQToken: string }).YQToken === who);
+    await agent.until(() => about('8002').length > 0 && about('8002', witness.id).length > 0);
     const otherTab = await TestSocket.open(`${b.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.credential}`);
 
     // Process a loses its tab; past the grace period it must not report the visitor gone while
-    // process b still holds the other one.
+    // process b still holds the other one. The witness leaves process a after that tab closed: once
+    // its 8003 is in, v's grace there has run out too.
     v.socket.close();
-    await new Promise((resolve) => setTimeout(resolve, PRESENCE_GRACE_MS + 1500));
+    await v.socket.closed();
+    witness.socket.close();
+    await agent.until(() => about('8003', witness.id).length > 0, PRESENCE_GRACE_MS + 5000);
     expect(about('8003')).toHaveLength(0);
 
     otherTab.close();

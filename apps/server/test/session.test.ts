@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PERMISSIONS } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLoginKeys } from '../src/modules/auth/rsa.js';
-import { ADMIN, createAgent, sleep, startTestServer, type TestServer } from './harness.js';
+import { ADMIN, createAgent, type ManualClock, manualClock, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -199,15 +199,17 @@ describe('GET /api/sendCode and POST /api/socialLogin', () => {
 
 describe('token lifetime', () => {
   let short: TestServer;
+  let clock: ManualClock;
   beforeAll(async () => {
-    short = await startTestServer({ TOKEN_TTL: '1', REFRESH_TTL: '3' });
+    clock = manualClock();
+    short = await startTestServer({ TOKEN_TTL: '1', REFRESH_TTL: '3' }, { authNow: clock.now });
   });
   afterAll(() => short.close());
 
   it('expires into 402, refreshes once into a working token, and after REFRESH_TTL answers 401', async () => {
     const token = await short.login();
     expect((await short.get('/api/userInfo', { token })).status).toBe(200);
-    await sleep(1100);
+    clock.advance(1100);
     const expired = await short.get('/api/userInfo', { token });
     expect(expired.status).toBe(402);
     expect(expired.body.code).toBe(402);
@@ -221,7 +223,7 @@ describe('token lifetime', () => {
     expect((await short.get('/api/userInfo', { token })).status).toBe(401);
     expect((await short.get('/api/refreshToken', { token })).status).toBe(401);
 
-    await sleep(2100);
+    clock.advance(2100);
     expect((await short.get('/api/userInfo', { token: fresh })).status).toBe(401);
     expect((await short.get('/api/refreshToken', { token: fresh })).status).toBe(401);
   });

@@ -5,6 +5,8 @@ export class TestSocket {
   readonly frames: unknown[] = [];
   readonly texts: string[] = [];
   closeCode: number | undefined;
+  /** When the close arrived (Date.now()), to tell how long the server kept the socket. */
+  closedAt: number | undefined;
   private waiters: (() => void)[] = [];
 
   private constructor(readonly ws: WebSocket) {
@@ -16,6 +18,7 @@ export class TestSocket {
     });
     ws.on('close', (code) => {
       this.closeCode = code;
+      this.closedAt = Date.now();
       this.wake();
     });
   }
@@ -61,6 +64,17 @@ export class TestSocket {
 
   closed(ms?: number): Promise<number> {
     return this.until(() => this.closeCode, ms);
+  }
+
+  /**
+   * Sends a heartbeat and waits for its echo (or the close). The server writes a socket's frames in order,
+   * so whatever it had already sent this socket is in by then: "nothing arrived" can be asserted at once.
+   */
+  async barrier(ms?: number): Promise<void> {
+    const echoes = () => this.texts.filter((text) => text === 'Y').length;
+    const before = echoes();
+    this.send('Y');
+    await this.until(() => this.closeCode !== undefined || echoes() > before, ms);
   }
 
   send(data: string | object): void {

@@ -244,9 +244,9 @@ describe('upload quotas', () => {
   });
 });
 
-/** A server that sweeps every second (uploads older than an hour go), a visitor, and a way to upload a PNG. */
+/** A server that sweeps ten times a second (uploads older than an hour go), a visitor, and a way to upload a PNG. */
 async function sweptServer() {
-  const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
+  const swept = await startTestServer({ UPLOAD_SWEEP_INTERVAL: '0.1', UPLOAD_SWEEP_GRACE: '3600', LOG_LEVEL: 'warn' });
   const v = await visitor(swept);
   const dir = join(swept.config.dataDir, 'uploads');
   const send = async () =>

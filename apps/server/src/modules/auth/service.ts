@@ -2,7 +2,7 @@ import { ADMIN_ROLE, PERMISSIONS, type UserInfo } from '@parley/protocol';
 import type { Config } from '../../config.js';
 import { ApiError, unauthorized } from '../../lib/errors.js';
 import { verifyAgainstNothing, verifyPassword } from '../../lib/password.js';
-import { isoAfter, isoBefore, isoNow } from '../../lib/time.js';
+import { isoAfter, isoBefore } from '../../lib/time.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import type { Bus } from '../../realtime/bus.js';
 import type { AuthRepository } from './repository.js';
@@ -42,10 +42,16 @@ export class AuthService {
     private readonly bus: Bus,
     /** The site's time zone now: the settings may change it. */
     private readonly siteTimeZone: () => string = () => config.siteTimeZone,
+    /** The clock of token lifetimes and of the failed-login window: tests move it instead of waiting. */
+    private readonly now: () => number = Date.now,
   ) {}
 
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+
   async login(username: string, password: string, client: ClientMeta): Promise<{ token: string }> {
-    const now = Date.now();
+    const now = this.now();
     const record = (result: 'success' | 'failure', reason: string, agentId: number | null, counted: boolean) =>
       this.repo.insertLoginRecord({
         username: username.slice(0, 64),
@@ -134,7 +140,7 @@ export class AuthService {
       result: 'failure',
       reason: 'invalid_input',
       counted: 0,
-      created_at: isoNow(),
+      created_at: this.isoNow(),
     });
   }
 
@@ -153,7 +159,7 @@ export class AuthService {
   /** Resolves a token: 401 when unknown, revoked, disabled or past refresh; 402 when only expired. */
   async authenticate(token: string | undefined): Promise<AuthContext> {
     const session = await this.findLiveSession(token);
-    if (session.expires_at <= isoNow()) throw new ApiError(402, 'tokenExpired');
+    if (session.expires_at <= this.isoNow()) throw new ApiError(402, 'tokenExpired');
     return {
       sessionId: session.sessionId,
       agentId: session.agentId,
@@ -170,7 +176,7 @@ export class AuthService {
     if (!token) throw unauthorized('notLoggedIn');
     const session = await this.repo.findSession(hashToken(token));
     if (!session || session.revoked || session.disabled) throw unauthorized('tokenInvalid');
-    if (session.refresh_until <= isoNow()) throw unauthorized('refreshExpired');
+    if (session.refresh_until <= this.isoNow()) throw unauthorized('refreshExpired');
     return session;
   }
 
@@ -179,7 +185,7 @@ export class AuthService {
     const session = await this.findLiveSession(token);
     // Only the caller that revokes the old session gets a new one: two racing refreshes cannot fork it.
     if (!(await this.repo.revokeSession(session.sessionId))) throw unauthorized('tokenInvalid');
-    const renewed = await this.openSession(session.agentId, Date.now(), session.refresh_until);
+    const renewed = await this.openSession(session.agentId, this.now(), session.refresh_until);
     // Sockets opened with the old token belong to the new session now: a later logout closes them.
     await this.bus.publish({ type: 'sessions.renewed', agentId: session.agentId, from: session.sessionId, to: renewed.sessionId });
     return { token: renewed.token };
@@ -207,7 +213,7 @@ export class AuthService {
   }
 
   async pruneSessions(): Promise<void> {
-    await this.repo.deleteDeadSessions(isoNow());
+    await this.repo.deleteDeadSessions(this.isoNow());
     await this.repo.deleteAttemptsBefore(isoBefore(this.config.loginLimits.windowSeconds));
   }
 }
