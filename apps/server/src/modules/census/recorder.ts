@@ -9,9 +9,11 @@ export function censusState(state: AgentState, online: boolean): CensusAgentStat
 }
 
 /**
- * Keeps what the statistics read beside the raw tables, as the events happen: the agents' state log,
- * transfers, and each conversation's message count and first response. Each is also derivable from the
- * raw tables (migration 017 fills them so), so a lost event costs a figure, never data.
+ * Keeps what the statistics read beside the raw tables, as the events happen: the agents' state log and
+ * transfers. Each is also derivable from the raw tables (migration 017 fills them so), so a lost event
+ * costs a figure, never data. A conversation's message count and first response are not kept here but in
+ * the transaction that stores each message (ConversationRepository.countMessage): once per message, they
+ * would cost the hot path statements of their own.
  */
 export class CensusRecorder {
   constructor(
@@ -22,10 +24,6 @@ export class CensusRecorder {
   subscribe(events: EventHub): void {
     events.on('agent.stateChanged', ({ uuid, state, online }) => this.repo.logState(uuid, censusState(state, online), this.at()));
     events.on('conversation.transferred', ({ visitor, from, to }) => this.repo.logTransfer(visitor.id, from, to.uuid, this.at()));
-    events.on('message.stored', ({ visitor, message }) => {
-      if (message.role === 'tip') return;
-      return this.repo.countMessage(visitor.id, message.seq, message.role === 'service' ? message.time : null);
-    });
   }
 
   private at(): string {

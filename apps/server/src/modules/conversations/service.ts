@@ -150,6 +150,7 @@ export class ConversationService {
           service_id: visitor.service_id,
           created_at: isoNow(),
         });
+        await this.repo.countMessage(tx, visitor.id, row.seq, null);
         return { row, visitor, opened };
       });
     } catch (error) {
@@ -186,7 +187,9 @@ export class ConversationService {
     const welcome = this.robot.responder.settings().welcome;
     if (!welcome) return null;
     const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
-    return this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }));
+    const row = await this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }));
+    await this.repo.countMessage(tx, visitor.id, seq, null);
+    return row;
   }
 
   private robotMessage(part: RobotPart) {
@@ -250,6 +253,7 @@ export class ConversationService {
       for (const part of parts) {
         const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
         stored.push(await this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage(part)));
+        await this.repo.countMessage(tx, visitor.id, seq, null);
       }
       return stored;
     });
@@ -492,6 +496,7 @@ export class ConversationService {
           created_at: isoNow(),
         });
         await this.visitorRepo.update(tx, current.id, { unread: 0 });
+        await this.repo.countMessage(tx, current.id, seq, row.created_at);
         return { row, visitor: current };
       });
     } catch (error) {
