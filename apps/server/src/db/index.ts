@@ -78,7 +78,11 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
-async function openPostgres(connectionString: string, schema: string | undefined, onStatement: StatementListener | undefined): Promise<Storage> {
+async function openPostgres(
+  connectionString: string,
+  schema: string | undefined,
+  onStatement: StatementListener | undefined,
+): Promise<Storage> {
   if (schema) {
     const admin = new pg.Client({ connectionString });
     await admin.connect();
