@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
-import { migrate, openStorage, type Storage } from '../src/db/index.js';
+import { migrate, openStorage, type StatementListener, type Storage } from '../src/db/index.js';
 import { seed } from '../src/db/seed.js';
 import { type Bus, LocalBus, RedisBus } from '../src/realtime/bus.js';
 import { dropSchema } from './processes.js';
@@ -54,7 +54,12 @@ export interface TestServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { beforeMigrate?: (storage: Storage) => Promise<void>; now?: () => number; authNow?: () => number } = {},
+  options: {
+    beforeMigrate?: (storage: Storage) => Promise<void>;
+    now?: () => number;
+    authNow?: () => number;
+    onStatement?: StatementListener;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -72,7 +77,7 @@ export async function startTestServer(
     },
     APP_ROOT,
   );
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, options.onStatement);
   await options.beforeMigrate?.(storage);
   await migrate(storage);
   await seed(storage.db, config.adminUsername, config.adminPassword);

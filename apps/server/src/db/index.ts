@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { DialectName } from './dialect.js';
@@ -32,12 +32,20 @@ export const CONNECT_TIMEOUT_MS = 5000;
 // PostgreSQL answers COUNT(*) and other int8 values as strings; every such value fits a JS number here.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-export async function openStorage(config: Config): Promise<Storage> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
-  return openSqlite(config.dataDir);
+/** Hears every statement the storage runs, BEGIN and COMMIT included (tests count the hot path's statements). */
+export type StatementListener = (sql: string) => void;
+
+export async function openStorage(config: Config, onStatement?: StatementListener): Promise<Storage> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, onStatement);
+  return openSqlite(config.dataDir, onStatement);
 }
 
-function openSqlite(dataDir: string): Storage {
+/** Kysely's log hook sees each statement as it runs, the transaction control ones as well. */
+function logOption(onStatement: StatementListener | undefined) {
+  return onStatement ? { log: (event: LogEvent) => onStatement(event.query.sql) } : {};
+}
+
+function openSqlite(dataDir: string, onStatement: StatementListener | undefined): Storage {
   mkdirSync(dataDir, { recursive: true });
   const database = new SqliteDatabase(join(dataDir, 'parley.db'));
   database.pragma('journal_mode = WAL');
@@ -45,7 +53,7 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), ...logOption(onStatement) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -70,7 +78,11 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
-async function openPostgres(connectionString: string, schema: string | undefined): Promise<Storage> {
+async function openPostgres(
+  connectionString: string,
+  schema: string | undefined,
+  onStatement: StatementListener | undefined,
+): Promise<Storage> {
   if (schema) {
     const admin = new pg.Client({ connectionString });
     await admin.connect();
@@ -90,7 +102,7 @@ async function openPostgres(connectionString: string, schema: string | undefined
     keepAliveInitialDelayMillis: 10_000,
     options: schema ? `-c search_path="${schema}"` : undefined,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...logOption(onStatement) });
   const storage: Storage = {
     db,
     dialect: 'postgres',

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { ConversationTimersTable } from '../../db/schema.js';
 
@@ -7,27 +7,49 @@ export type TimerRow = Selectable<ConversationTimersTable>;
 
 /** The time of a timer that fired but stays armed-in-name, so that it is not armed again until cleared. */
 const SPENT = '9999-12-31T23:59:59.999Z';
+/**
+ * The time of an agent-silence timer that waits for the visitor's next message to be armed. Resetting
+ * the row to it (rather than deleting it) lets the agent's message re-arm idle and disarm agentSilent
+ * in one statement.
+ */
+export const UNARMED = '9999-12-31T23:59:59.998Z';
 
 /** SQL of the conversations' timers. Times are ISO text, which compares in time order on both databases. */
 export class TimerRepository {
   constructor(private readonly db: Db) {}
 
-  /** Arms a timer, or moves an armed one to the new time (a claim on it is dropped: it is a new timer). */
-  async set(visitorId: number, kind: TimerKind, dueAt: string): Promise<void> {
+  /**
+   * Arms several timers of one conversation in one statement. Each moves to its new time (a claim on it
+   * is dropped: it is a new timer), except agentSilent, which counts from the first unanswered message:
+   * an armed or spent one keeps its time unless it is being unarmed (UNARMED).
+   */
+  async arm(visitorId: number, timers: Partial<Record<TimerKind, string>>): Promise<void> {
+    const rows = Object.entries(timers).map(([kind, dueAt]) => ({ visitor_id: visitorId, kind, due_at: dueAt, claimed_until: null }));
+    if (rows.length === 0) return;
+    const moves = sql<boolean>`(excluded.kind <> 'agentSilent' or conversation_timers.due_at = ${UNARMED} or excluded.due_at = ${UNARMED})`;
     await this.db
       .insertInto('conversation_timers')
-      .values({ visitor_id: visitorId, kind, due_at: dueAt, claimed_until: null })
-      .onConflict((conflict) => conflict.columns(['visitor_id', 'kind']).doUpdateSet({ due_at: dueAt, claimed_until: null }))
+      .values(rows)
+      .onConflict((conflict) =>
+        conflict.columns(['visitor_id', 'kind']).doUpdateSet({
+          due_at: sql<string>`case when ${moves} then excluded.due_at else conversation_timers.due_at end`,
+          claimed_until: sql<string | null>`case when ${moves} then null else conversation_timers.claimed_until end`,
+        }),
+      )
       .execute();
   }
 
-  /** Arms a timer unless one of this kind is armed already, which keeps its time. */
-  async setIfAbsent(visitorId: number, kind: TimerKind, dueAt: string): Promise<void> {
-    await this.db
-      .insertInto('conversation_timers')
-      .values({ visitor_id: visitorId, kind, due_at: dueAt, claimed_until: null })
-      .onConflict((conflict) => conflict.columns(['visitor_id', 'kind']).doNothing())
-      .execute();
+  /** Whether the visitor wrote after the agent's last message (tips and the robot's words aside). */
+  async visitorSpokeLast(visitorId: number): Promise<boolean> {
+    const last = await this.db
+      .selectFrom('messages')
+      .select('role')
+      .where('visitor_id', '=', visitorId)
+      .where('role', 'in', ['user', 'service'])
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return last?.role === 'user';
   }
 
   async clear(visitorId: number, kinds: readonly TimerKind[]): Promise<void> {

@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from '../../db/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import type { VisitorRow } from '../visitors/repository.js';
 import { keywordReply } from './keywords.js';
-import type { TimerKind, TimerRepository, TimerRow } from './timers-repository.js';
+import { type TimerKind, type TimerRepository, type TimerRow, UNARMED } from './timers-repository.js';
 
 const MINUTE_MS = 60_000;
 /** How long a process may hold a claimed timer; one that died meanwhile leaves it to the others after this. */
@@ -63,49 +63,46 @@ export class ConversationTimers {
 
   subscribe(events: EventHub): void {
     events.on('conversation.opened', async ({ visitor, agent }) => {
-      if (agent) await this.armClose(visitor.id);
+      if (agent) await this.repo.arm(visitor.id, this.closing());
     });
-    events.on('conversation.assigned', async ({ visitor }) => {
-      // The visitor wrote while it waited: the agent now has something to answer.
-      await this.armClose(visitor.id);
-      await this.armAgentSilent(visitor.id);
-    });
+    // The visitor wrote while it waited, or asked the robot for a person: the agent now has something to answer.
+    events.on('conversation.assigned', ({ visitor }) => this.visitorWaits(visitor.id));
     events.on('conversation.handedOver', async ({ visitor, agent }) => {
-      // The visitor asked for a person: the agent who gets it has something to answer.
-      if (!agent) return;
-      await this.armClose(visitor.id);
-      await this.armAgentSilent(visitor.id);
+      if (agent) await this.visitorWaits(visitor.id);
     });
     events.on('conversation.ended', ({ visitor }) => this.repo.clear(visitor.id, ['idle', 'agentSilent', 'autoClose']));
+    // Each message costs at most one statement here, none while the timed answers are off. Rows armed
+    // under other settings are not cleared per message: a timer checks the settings and the chat when it
+    // fires (see fire), so a stale one does nothing.
     events.on('message.stored', async ({ visitor, message }) => {
       if (message.role === 'user') {
-        await this.repo.clear(visitor.id, ['idle']);
-        if (visitor.state === 'current') {
-          await this.armClose(visitor.id);
-          await this.armAgentSilent(visitor.id);
-        }
+        // An idle reminder armed by the agent's last message stays: it sees this message when it comes due.
+        if (visitor.state === 'current') await this.visitorWaits(visitor.id);
         // While the robot answers, the keyword replies would only talk over it.
         if (message.type === 'text' && visitor.state !== 'end' && visitor.state !== 'robot') await this.answerKeyword(visitor, message.msg);
       } else if (message.role === 'service') {
-        await this.repo.clear(visitor.id, ['agentSilent']);
         const idle = timed(this.settings.autoAnswer().idle);
-        if (idle) await this.repo.set(visitor.id, 'idle', this.at(idle.ms));
-        else await this.repo.clear(visitor.id, ['idle']);
+        const silent = timed(this.settings.autoAnswer().agentSilent);
+        if (!idle && !silent) return;
+        // The agent answered: the reminder counts from now, and the next visitor message starts a new silence.
+        await this.repo.arm(visitor.id, { ...(idle ? { idle: this.at(idle.ms) } : {}), agentSilent: UNARMED });
       }
     });
   }
 
-  /** The visitor's silence counts from its last message, or from when an agent got the conversation. */
-  private async armClose(visitorId: number): Promise<void> {
+  /** The auto close due time as configured now, if it is on. */
+  private closing(): { autoClose?: string } {
     const minutes = this.settings.autoCloseMinutes();
-    if (minutes > 0) await this.repo.set(visitorId, 'autoClose', this.at(minutes * MINUTE_MS));
-    else await this.repo.clear(visitorId, ['autoClose']);
+    return minutes > 0 ? { autoClose: this.at(minutes * MINUTE_MS) } : {};
   }
 
-  /** The agent's silence counts from the first visitor message it left unanswered, so later ones keep it. */
-  private async armAgentSilent(visitorId: number): Promise<void> {
+  /**
+   * The visitor wrote, or was given to an agent: its silence counts from now, and the agent's from the
+   * first message it left unanswered (an armed agentSilent keeps its time).
+   */
+  private async visitorWaits(visitorId: number): Promise<void> {
     const silent = timed(this.settings.autoAnswer().agentSilent);
-    if (silent) await this.repo.setIfAbsent(visitorId, 'agentSilent', this.at(silent.ms));
+    await this.repo.arm(visitorId, { ...this.closing(), ...(silent ? { agentSilent: this.at(silent.ms) } : {}) });
   }
 
   private async answerKeyword(visitor: VisitorRow, text: string): Promise<void> {
@@ -163,7 +160,10 @@ export class ConversationTimers {
       return;
     }
     const setting = timed(this.settings.autoAnswer()[kind]);
-    if (setting) await this.actions.say(visitor, localized(setting.text, languageOf(visitor)));
+    if (!setting) return;
+    // The visitor's messages leave the reminder armed; one written since the agent's last message answers it.
+    if (kind === 'idle' && (await this.repo.visitorSpokeLast(visitor.id))) return;
+    await this.actions.say(visitor, localized(setting.text, languageOf(visitor)));
   }
 
   async stop(): Promise<void> {

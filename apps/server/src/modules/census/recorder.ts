@@ -12,13 +12,15 @@ export function censusState(state: AgentState, online: boolean): CensusAgentStat
 }
 
 /**
- * Keeps what the statistics read beside the raw tables, as the events happen: the agents' state log,
- * transfers, and each conversation's message count and first response. Each is also derivable from the
- * raw tables (migration 017 fills them so), so a lost event costs a figure, never data.
+ * Keeps what the statistics read beside the raw tables, as the events happen: the agents' state log and
+ * transfers. Each is also derivable from the raw tables (migration 017 fills them so), so a lost event
+ * costs a figure, never data. A conversation's message count and first response are kept in the
+ * transaction that stores each message (ConversationRepository.countMessage), not here.
  *
  * The daily rollup (census_days) holds closed days only. A message or a rating can still land on a
  * conversation begun on one (a chat over midnight, a late rating): that day is dropped from the rollup
- * and counted again from the raw tables on the next read.
+ * and counted again from the raw tables on the next read. Which day each open conversation began on is
+ * remembered here, so a message costs no statement unless its conversation began before today.
  */
 export class CensusRecorder {
   constructor(
@@ -27,13 +29,29 @@ export class CensusRecorder {
     private readonly timeZone: () => string,
   ) {}
 
+  /** When each open conversation this process has seen began (ms), by visitor id. */
+  private readonly started = new Map<number, number>();
+
   subscribe(events: EventHub): void {
     events.on('agent.stateChanged', ({ uuid, state, online }) => this.repo.logState(uuid, censusState(state, online), this.at()));
     events.on('conversation.transferred', ({ visitor, from, to }) => this.repo.logTransfer(visitor.id, from, to.uuid, this.at()));
+    events.on('conversation.opened', ({ visitor }) => {
+      this.started.set(visitor.id, this.now());
+    });
+    events.on('conversation.ended', ({ visitor }) => {
+      this.started.delete(visitor.id);
+    });
     events.on('message.stored', async ({ visitor, message }) => {
       if (message.role === 'tip') return;
-      const started = await this.repo.countMessage(visitor.id, message.seq, message.role === 'service' ? message.time : null);
-      if (started) await this.touched(started);
+      let at = this.started.get(visitor.id);
+      if (at === undefined) {
+        // Opened in another process, or before this one started: read once, then remember.
+        const started = await this.repo.latestStarted(visitor.id);
+        if (!started) return;
+        at = Date.parse(started);
+        this.started.set(visitor.id, at);
+      }
+      await this.touched(new Date(at).toISOString());
     });
     events.on('conversation.rated', async ({ conversationId }) => {
       const started = await this.repo.conversationStarted(conversationId);

@@ -85,41 +85,16 @@ export class CensusRepository {
       .execute();
   }
 
-  /** Counts a message in its conversation; an agent's answer (`answeredAt`) may be its first response. */
-  async countMessage(visitorId: number, seq: number, answeredAt: string | null): Promise<string | undefined> {
-    const conversation = await this.db
+  /** When the visitor's latest conversation began, if it has one. */
+  async latestStarted(visitorId: number): Promise<string | undefined> {
+    const row = await this.db
       .selectFrom('conversations')
-      .select(['id', 'first_seq', 'first_response_ms', 'started_at'])
+      .select('started_at')
       .where('visitor_id', '=', visitorId)
-      .where('first_seq', '<=', seq)
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (!conversation) return;
-    await this.db
-      .updateTable('conversations')
-      .set((eb) => ({ messages: eb('messages', '+', 1) }))
-      .where('id', '=', conversation.id)
-      .execute();
-    if (!answeredAt || conversation.first_response_ms !== null) return conversation.started_at;
-    const asked = await this.db
-      .selectFrom('messages')
-      .select('created_at')
-      .where('visitor_id', '=', visitorId)
-      .where('role', '=', 'user')
-      .where('seq', '>=', conversation.first_seq)
-      .where('seq', '<', seq)
-      .orderBy('seq')
-      .limit(1)
-      .executeTakeFirst();
-    if (!asked) return conversation.started_at;
-    await this.db
-      .updateTable('conversations')
-      .set({ first_response_ms: Math.max(0, Date.parse(answeredAt) - Date.parse(asked.created_at)) })
-      .where('id', '=', conversation.id)
-      .where('first_response_ms', 'is', null)
-      .execute();
-    return conversation.started_at;
+    return row?.started_at;
   }
 
   // ——— Reads ———

@@ -23,6 +23,44 @@ export class ConversationRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /**
+   * Counts a stored message (not a tip) in its conversation, in the transaction that stored it: one
+   * statement, and two more for the agent's first answer (`answeredAt`) of the conversation.
+   */
+  async countMessage(tx: DbOrTx, visitorId: number, seq: number, answeredAt: string | null): Promise<void> {
+    const conversation = await tx
+      .updateTable('conversations')
+      .set((eb) => ({ messages: eb('messages', '+', 1) }))
+      .where('id', '=', (eb) =>
+        eb
+          .selectFrom('conversations')
+          .select('id')
+          .where('visitor_id', '=', visitorId)
+          .where('first_seq', '<=', seq)
+          .orderBy('id', 'desc')
+          .limit(1),
+      )
+      .returning(['id', 'first_seq', 'first_response_ms'])
+      .executeTakeFirst();
+    if (!conversation || !answeredAt || conversation.first_response_ms !== null) return;
+    const asked = await tx
+      .selectFrom('messages')
+      .select('created_at')
+      .where('visitor_id', '=', visitorId)
+      .where('role', '=', 'user')
+      .where('seq', '>=', conversation.first_seq)
+      .where('seq', '<', seq)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    if (!asked) return;
+    await tx
+      .updateTable('conversations')
+      .set({ first_response_ms: Math.max(0, Date.parse(answeredAt) - Date.parse(asked.created_at)) })
+      .where('id', '=', conversation.id)
+      .execute();
+  }
+
   listMessages(visitorId: number, options: { afterSeq?: number | undefined; beforeSeq?: number | undefined; limit: number }) {
     let query = this.db.selectFrom('messages').selectAll().where('visitor_id', '=', visitorId);
     if (options.afterSeq !== undefined) query = query.where('seq', '>', options.afterSeq);

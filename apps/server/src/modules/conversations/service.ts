@@ -150,6 +150,7 @@ export class ConversationService {
           service_id: visitor.service_id,
           created_at: isoNow(),
         });
+        await this.repo.countMessage(tx, visitor.id, row.seq, null);
         return { row, visitor, opened };
       });
     } catch (error) {
@@ -186,7 +187,9 @@ export class ConversationService {
     const welcome = this.robot.responder.settings().welcome;
     if (!welcome) return null;
     const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
-    return this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }));
+    const row = await this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }));
+    await this.repo.countMessage(tx, visitor.id, seq, null);
+    return row;
   }
 
   private robotMessage(part: RobotPart) {
@@ -250,6 +253,7 @@ export class ConversationService {
       for (const part of parts) {
         const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
         stored.push(await this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage(part)));
+        await this.repo.countMessage(tx, visitor.id, seq, null);
       }
       return stored;
     });
@@ -468,20 +472,21 @@ export class ConversationService {
     const publicId = input.YQToken;
     const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
-    const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
     const sender: Sender = { role: 'service', uuid: auth.uuid };
-    if (existing) return toMessage(resentBy(sender, existing), publicId);
     if (visitor.state !== 'current' || visitor.service_id !== auth.uuid) {
+      // A resend is answered before anything is taken; in the agent's own conversation the unique index answers it.
+      const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
+      if (existing) return toMessage(resentBy(sender, existing), publicId);
       if (visitor.state === 'current') throw new ApiError(403, 'notYourConversation');
       await this.accept(auth, publicId);
     }
     let stored: { row: MessageRow; visitor: VisitorRow };
     try {
       stored = await this.commits.run(async (tx) => {
-        const current = await this.visitorRepo.findByPublicId(tx, publicId);
-        if (!current) throw notFound();
-        if (current.state !== 'current' || current.service_id !== auth.uuid) throw new ApiError(403, 'notYourConversation');
-        const seq = await this.visitorRepo.takeSeq(tx, current.id, 'smsg');
+        // The conversation may have moved since it was read: the seq is taken only while it is still this agent's.
+        const current = await this.visitorRepo.takeSeqForAgent(tx, publicId, auth.uuid);
+        if (!current) throw new ApiError(403, 'notYourConversation');
+        const seq = current.last_seq;
         const row = await this.repo.insertMessageAt(tx, current.id, seq, {
           only_id: input.onlyID,
           role: 'service',
@@ -491,7 +496,7 @@ export class ConversationService {
           service_id: auth.uuid,
           created_at: isoNow(),
         });
-        await this.visitorRepo.update(tx, current.id, { unread: 0 });
+        await this.repo.countMessage(tx, current.id, seq, row.created_at);
         return { row, visitor: current };
       });
     } catch (error) {

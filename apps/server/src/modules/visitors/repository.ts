@@ -105,6 +105,22 @@ export class VisitorRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * The hot path of an agent's message, in one statement: the visitor, if its conversation is this
+   * agent's, gets its next seq, its agent counter bumped and its unread count cleared, and comes back
+   * whole. Undefined when the visitor is unknown or the conversation is not this agent's.
+   */
+  takeSeqForAgent(tx: DbOrTx, publicId: string, agentUuid: string): Promise<VisitorRow | undefined> {
+    return tx
+      .updateTable('visitors')
+      .set((eb) => ({ ...nextSeq('smsg')(eb), unread: 0 }))
+      .where('public_id', '=', publicId)
+      .where('state', '=', 'current')
+      .where('service_id', '=', agentUuid)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   async insertVisit(visitorId: number, url: string, title: string, at: string): Promise<void> {
     await this.db.insertInto('visits').values({ visitor_id: visitorId, url, title, created_at: at }).execute();
   }

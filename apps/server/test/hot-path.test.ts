@@ -1,0 +1,149 @@
+import type { Message } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentSocket, framesOf, onlyId, type TestVisitor, visitor } from './chat-harness.js';
+import { startTestServer, type TestServer } from './harness.js';
+import type { TestSocket } from './sockets.js';
+
+/**
+ * What one message costs the database once its conversation is under way: every statement the server
+ * runs (transaction control and savepoints included) between the send and its acknowledgement, which
+ * follows the last listener of 'message.stored'. Sent one at a time, so each message is a batch of its
+ * own (the group commit's worst case); under load neighbours share BEGIN and COMMIT.
+ */
+let statements: string[] = [];
+let counting = false;
+
+let server: TestServer;
+let admin: string;
+let agent: TestSocket;
+
+beforeAll(async () => {
+  // The timers' poll is the one background statement; slowed down, it stays out of the counts. The
+  // benchmark sends faster than a visitor may: the visitor limits are lifted for it only.
+  const quiet = { TIMER_POLL_MS: '60000' };
+  const unlimited = { RATE_LIMITS: 'visitorMessage.address=1000000/10,visitorMessage.token=1000000/10' };
+  server = await startTestServer(process.env.HOT_PATH_BENCH ? { ...quiet, ...unlimited } : quiet, {
+    onStatement: (sql) => counting && statements.push(sql),
+  });
+  admin = await server.login();
+  agent = await agentSocket(server, admin);
+});
+afterAll(async () => {
+  agent.close();
+  await server.close();
+});
+
+async function configure(page: string, values: Record<string, unknown>): Promise<void> {
+  const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token: admin });
+  const saved = await server.post(`/api/settings/${page}`, { ...current.body.data, ...values }, { token: admin });
+  expect(saved.status).toBe(200);
+}
+
+async function timers(on: boolean): Promise<void> {
+  const text = on ? 'timed text' : '';
+  await configure('autoAnswer', { idle: { minutes: on ? 5 : 0, text }, agentSilent: { minutes: on ? 5 : 0, text }, keywords: [] });
+  await configure('windowSetting', { autoCloseMinutes: on ? 30 : 0 });
+}
+
+/** Sends one 8100 on the socket and waits for its acknowledgement. */
+async function sendOver(socket: TestSocket, data: Record<string, unknown>): Promise<Message> {
+  const acks = framesOf(socket, '8101').length;
+  socket.send({ code: '8100', data: { onlyID: onlyId(), ...data } });
+  const answer = await socket.until(() => framesOf(socket, '8101')[acks] ?? framesOf(socket, '8102')[0]);
+  expect(answer).toMatchObject({ code: '8101' });
+  return answer.data as Message;
+}
+
+interface Cost {
+  statements: number;
+  /** Writes outside the message's own transaction: each one a commit (a WAL write) of its own. */
+  writesAfter: number;
+}
+
+/** Statements and transactions per message over `count` messages sent one after another. */
+async function costOf(count: number, send: (index: number) => Promise<unknown>): Promise<Cost> {
+  statements = [];
+  counting = true;
+  for (let index = 0; index < count; index += 1) await send(index);
+  counting = false;
+  let inside = false;
+  let writesAfter = 0;
+  for (const sql of statements) {
+    if (/^begin/i.test(sql)) inside = true;
+    else if (/^commit/i.test(sql)) inside = false;
+    else if (!inside && /^(insert|update|delete)/i.test(sql)) writesAfter += 1;
+  }
+  return { statements: statements.length / count, writesAfter: writesAfter / count };
+}
+
+/** A visitor in a conversation the administrator holds, past its first (conversation-opening) message. */
+async function inConversation(): Promise<TestVisitor> {
+  const v = await visitor(server);
+  await sendOver(v.socket, { msg: 'opening' });
+  await sendOver(agent, { YQToken: v.id, msg: 'hello' });
+  return v;
+}
+
+describe('the message hot path', () => {
+  it('costs a visitor message 8 statements, all in its own transaction, while the timed answers are off', async () => {
+    await timers(false);
+    const v = await inConversation();
+    const cost = await costOf(10, (index) => sendOver(v.socket, { msg: `visitor ${index}` }));
+    console.info('visitor message, timers off', cost);
+    expect(cost.statements).toBeLessThanOrEqual(8);
+    expect(cost.writesAfter).toBeLessThanOrEqual(0);
+    v.socket.close();
+  });
+
+  it('costs a visitor message one timer statement more while every timed answer is on', async () => {
+    await timers(true);
+    const v = await inConversation();
+    const cost = await costOf(10, (index) => sendOver(v.socket, { msg: `visitor ${index}` }));
+    console.info('visitor message, timers on', cost);
+    expect(cost.statements).toBeLessThanOrEqual(9);
+    expect(cost.writesAfter).toBeLessThanOrEqual(1);
+    v.socket.close();
+  });
+
+  it('costs an agent message 10 statements, one of them a timer write, while every timed answer is on', async () => {
+    await timers(true);
+    const v = await inConversation();
+    const cost = await costOf(10, (index) => sendOver(agent, { YQToken: v.id, msg: `agent ${index}` }));
+    console.info('agent message, timers on', cost);
+    expect(cost.statements).toBeLessThanOrEqual(10);
+    expect(cost.writesAfter).toBeLessThanOrEqual(1);
+    v.socket.close();
+  });
+
+  it('costs an agent message 9 statements, all in its own transaction, while the timed answers are off', async () => {
+    await timers(false);
+    const v = await inConversation();
+    const cost = await costOf(10, (index) => sendOver(agent, { YQToken: v.id, msg: `agent ${index}` }));
+    console.info('agent message, timers off', cost);
+    expect(cost.statements).toBeLessThanOrEqual(9);
+    expect(cost.writesAfter).toBeLessThanOrEqual(0);
+    v.socket.close();
+  });
+
+  // A measurement, not a check: `HOT_PATH_BENCH=2000 npx vitest run --project server apps/server/test/hot-path.test.ts`.
+  it.runIf(process.env.HOT_PATH_BENCH)('reports the CPU time per visitor message', async () => {
+    await timers(false);
+    const count = Number(process.env.HOT_PATH_BENCH);
+    const visitors = await Promise.all(Array.from({ length: 20 }, () => inConversation()));
+    const before = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(
+      visitors.map(async (v, which) => {
+        for (let index = which; index < count; index += visitors.length) await sendOver(v.socket, { msg: `bench ${index}` });
+      }),
+    );
+    const used = process.cpuUsage(before);
+    const wall = performance.now() - started;
+    console.info('cpu per visitor message (µs, test process: server and clients)', {
+      messages: count,
+      userPlusSystem: Math.round((used.user + used.system) / count),
+      wallMs: Math.round(wall),
+    });
+    for (const v of visitors) v.socket.close();
+  });
+});
