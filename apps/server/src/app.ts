@@ -102,8 +102,8 @@ export interface AppDeps {
   storage: Storage;
   bus: Bus;
   logger?: FastifyBaseLogger | boolean;
-  /** Where the default logger writes; pino's own destination when unset. */
-  logStream?: LogStream;
+  /** Where the default logger writes (one JSON line per call); pino's own destination when unset. */
+  logStream?: Pick<LogStream, 'write'>;
   /** The clock that decides which site day "today" is, and when conversation timers come due; tests set it. */
   now?: () => number;
 }

@@ -35,7 +35,8 @@ async function arrive(referrer: string, address: string | null, userAgent: strin
 const census = <T>(path: string, token = admin) => server.get<T>(path, { token, lang: 'en' });
 
 beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: '127.0.0.1', SITE_TIMEZONE: 'Asia/Shanghai' });
+  // Warnings are logged so the CSV test can see that nothing was answered twice.
+  server = await startTestServer({ TRUST_PROXY: '127.0.0.1', SITE_TIMEZONE: 'Asia/Shanghai', LOG_LEVEL: 'warn' });
   admin = await server.login();
   adminUuid = await uuidOf(server, admin);
   sockets.push(await agentSocket(server, admin));
@@ -236,6 +237,21 @@ describe('GET /api/census/service', () => {
     const past = await census<CensusServiceState>('/api/census/service?kind=state&from=2020-01-01&to=2020-01-01');
     const before = past.body.data.list.find((row) => row.serviceID === adminUuid);
     expect(before).toMatchObject({ onlineMs: 0, hiddenMs: 0, offlineMs: 86_400_000 });
+  });
+});
+
+describe('census CSV', () => {
+  it('answers each download once: the file, and no warning of a second answer', async () => {
+    const from = server.logs.length;
+    for (const path of ['/api/census/flow?dim=engine', '/api/census/talk?dim=area', '/api/census/service?kind=evaluate']) {
+      const response = await fetch(`${server.url}${path}&format=csv`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.csv"$/);
+      expect([...new Uint8Array(await response.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    }
+    // A second answer is noticed after the first went out; the next request is served after that.
+    expect((await census('/api/census/overview')).status).toBe(200);
+    expect(server.logs.slice(from).filter((line) => Number(line.level) >= 40)).toEqual([]);
   });
 });
 
