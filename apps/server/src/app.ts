@@ -16,7 +16,6 @@ import { EventHub } from './lib/events.js';
 import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
-import type { LogStream } from './lib/log-stream.js';
 import { publicBaseUrl } from './lib/public-url.js';
 import { redactUrl } from './lib/redact.js';
 import { AvailabilityService } from './modules/agents/availability.js';
@@ -103,7 +102,7 @@ export interface AppDeps {
   bus: Bus;
   logger?: FastifyBaseLogger | boolean;
   /** Where the default logger writes (one JSON line per call); pino's own destination when unset. */
-  logStream?: Pick<LogStream, 'write'>;
+  logStream?: { write(line: string): void };
   /** The clock that decides which site day "today" is, and when conversation timers come due; tests set it. */
   now?: () => number;
 }
