@@ -16,7 +16,6 @@ import { EventHub } from './lib/events.js';
 import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
-import type { LogStream } from './lib/log-stream.js';
 import { publicBaseUrl } from './lib/public-url.js';
 import { redactUrl } from './lib/redact.js';
 import { AvailabilityService } from './modules/agents/availability.js';
@@ -102,8 +101,8 @@ export interface AppDeps {
   storage: Storage;
   bus: Bus;
   logger?: FastifyBaseLogger | boolean;
-  /** Where the default logger writes; pino's own destination when unset. */
-  logStream?: LogStream;
+  /** Where the default logger writes (one JSON line per call); pino's own destination when unset. */
+  logStream?: { write(line: string): void };
   /** The clock that decides which site day "today" is, and when conversation timers come due; tests set it. */
   now?: () => number;
   /** The clock of token lifetimes and of the failed-login window; tests move it forward instead of waiting. */

@@ -1,10 +1,12 @@
 import type {
   CensusFlow,
   CensusOverview,
+  CensusRatingComment,
   CensusServiceEvaluate,
   CensusServiceState,
   CensusServiceTalk,
   CensusTalk,
+  Conversation,
   VisitorInit,
 } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +37,8 @@ async function arrive(referrer: string, address: string | null, userAgent: strin
 const census = <T>(path: string, token = admin) => server.get<T>(path, { token, lang: 'en' });
 
 beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: '127.0.0.1', SITE_TIMEZONE: 'Asia/Shanghai' });
+  // Warnings are logged so the CSV test can see that nothing was answered twice.
+  server = await startTestServer({ TRUST_PROXY: '127.0.0.1', SITE_TIMEZONE: 'Asia/Shanghai', LOG_LEVEL: 'warn' });
   admin = await server.login();
   adminUuid = await uuidOf(server, admin);
   sockets.push(await agentSocket(server, admin));
@@ -220,6 +223,58 @@ describe('GET /api/census/service', () => {
     expect(response.body.data.overall).toEqual({ rated: 1, averageScore: 4, scores: { 1: 0, 2: 0, 3: 0, 4: 1, 5: 0 } });
   });
 
+  it('kind=evaluate: the range’s latest comments, newest first, as the visitors wrote them, optionally one agent’s', async () => {
+    const { token: raterToken } = await createAgent(server, admin, { username: 'census-rater' });
+    const raterUuid = await uuidOf(server, raterToken ?? '');
+    /** A conversation with the administrator, rated, then moved to `startedAt` (and to `serviceID`). */
+    const rated = async (score: number, comment: string, startedAt: string, serviceID = adminUuid) => {
+      const visitor = await arrive('', null, WINDOWS);
+      expect((await server.post('/api/visitor/message', { YQToken: visitor.YQToken, msg: 'hi', onlyID: onlyId() })).status).toBe(200);
+      expect((await server.post('/api/talk/send', { YQToken: visitor.id, msg: 'yes?', onlyID: onlyId() }, { token: admin })).status).toBe(
+        200,
+      );
+      expect((await server.post('/api/talk/end', { YQToken: visitor.id }, { token: admin })).status).toBe(200);
+      expect((await server.post('/api/visitor/rate', { YQToken: visitor.YQToken, score, comment })).status).toBe(200);
+      const db = server.storage.db;
+      const { id } = await db.selectFrom('visitors').select('id').where('public_id', '=', visitor.id).executeTakeFirstOrThrow();
+      // Out of today, so the other figures of this file keep theirs.
+      await db.updateTable('visits').set({ created_at: startedAt }).where('visitor_id', '=', id).execute();
+      await db.updateTable('conversations').set({ started_at: startedAt, service_id: serviceID }).where('visitor_id', '=', id).execute();
+    };
+    const markup = '<img src=x onerror="alert(1)"> great';
+    await rated(5, markup, '2024-05-01T02:00:00.000Z');
+    await rated(3, '', '2024-05-01T03:00:00.000Z');
+    await rated(2, '太慢了，等了十分钟', '2024-05-02T01:00:00.000Z', raterUuid);
+    await rated(4, 'outside the range', '2024-04-30T01:00:00.000Z');
+
+    const comments = async (query: string) => {
+      const response = await census<CensusServiceEvaluate>(`/api/census/service?kind=evaluate&from=2024-05-01&to=2024-05-02${query}`);
+      expect(response.status).toBe(200);
+      return response.body.data;
+    };
+    const all = await comments('');
+    expect(all.overall.rated).toBe(3);
+    expect(all.comments.map((row) => [row.score, row.comment, row.agentNickname, row.serviceID, row.startedAt])).toEqual([
+      [2, '太慢了，等了十分钟', 'census-rater', raterUuid, '2024-05-02T01:00:00.000Z'],
+      [5, markup, 'admin', adminUuid, '2024-05-01T02:00:00.000Z'],
+    ]);
+    // Each names the conversation the history detail opens, with the visitor as the history shows them.
+    for (const row of all.comments) {
+      const detail = await census<{ conversation: Conversation }>(`/api/history/detail?id=${row.conversationId}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body.data.conversation).toMatchObject({ score: row.score, comment: row.comment, nickname: row.visitorNickname });
+    }
+    const mine = await comments(`&serviceID=${adminUuid}`);
+    expect(mine.comments.map((row: CensusRatingComment) => row.comment)).toEqual([markup]);
+    expect(mine.overall.rated).toBe(3);
+    expect((await comments(`&serviceID=${raterUuid}`)).comments.map((row) => row.score)).toEqual([2]);
+    expect((await comments('&serviceID=nobody')).comments).toEqual([]);
+
+    const empty = await census('/api/census/service?kind=evaluate&serviceID=');
+    expect(empty.status).toBe(400);
+    expect(empty.body.msg).toContain('serviceID');
+  });
+
   it('kind=state: time online, hidden and offline, clipped to the range and to now', async () => {
     // Some time online passes before hiding: the state log is written with the server's clock.
     const started = Date.now();
@@ -236,6 +291,21 @@ describe('GET /api/census/service', () => {
     const past = await census<CensusServiceState>('/api/census/service?kind=state&from=2020-01-01&to=2020-01-01');
     const before = past.body.data.list.find((row) => row.serviceID === adminUuid);
     expect(before).toMatchObject({ onlineMs: 0, hiddenMs: 0, offlineMs: 86_400_000 });
+  });
+});
+
+describe('census CSV', () => {
+  it('answers each download once: the file, and no warning of a second answer', async () => {
+    const from = server.logs.length;
+    for (const path of ['/api/census/flow?dim=engine', '/api/census/talk?dim=area', '/api/census/service?kind=evaluate']) {
+      const response = await fetch(`${server.url}${path}&format=csv`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.csv"$/);
+      expect([...new Uint8Array(await response.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    }
+    // A second answer is noticed after the first went out; the next request is served after that.
+    expect((await census('/api/census/overview')).status).toBe(200);
+    expect(server.logs.slice(from).filter((line) => Number(line.level) >= 40)).toEqual([]);
   });
 });
 

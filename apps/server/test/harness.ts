@@ -39,6 +39,8 @@ export interface TestServer {
   config: Config;
   storage: Storage;
   bus: Bus;
+  /** What the server logged at `LOG_LEVEL` (silent unless the test's env sets it), oldest first. */
+  logs: Record<string, unknown>[];
   get<T = unknown>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
   login(username?: string, password?: string): Promise<string>;
@@ -82,10 +84,13 @@ export async function startTestServer(
   await migrate(storage);
   await seed(storage.db, config.adminUsername, config.adminPassword);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
+  const logs: Record<string, unknown>[] = [];
+  const logStream = { write: (line: string) => logs.push(JSON.parse(line)) };
   const app = await buildApp({
     config,
     storage,
     bus,
+    logStream,
     ...(options.now ? { now: options.now } : {}),
     ...(options.authNow ? { authNow: options.authNow } : {}),
   });
@@ -119,6 +124,7 @@ export async function startTestServer(
     config,
     storage,
     bus,
+    logs,
     get: (path, options) => request('GET', path, options),
     post: (path, body, options) => request('POST', path, { ...options, body }),
     async login(username = ADMIN.username, password = ADMIN.password) {

@@ -10,10 +10,12 @@ interface Envelope<T> {
 
 const tag = Date.now().toString(36);
 const keyword = `parley${tag}`;
+// Markup in a visitor's words must reach the screen as the characters typed.
+const comment = `Quick answer <b>${tag}</b>`;
 let token = '';
 let agentName = '';
 
-/** A visitor from a Baidu search who talks with the administrator and rates the conversation four stars. */
+/** A visitor from a Baidu search who talks with the administrator and rates the conversation four stars, with a comment. */
 async function seedConversation(request: APIRequestContext): Promise<void> {
   const headers = { Authorization: `Bearer ${token}` };
   const init = (await (
@@ -30,7 +32,7 @@ async function seedConversation(request: APIRequestContext): Promise<void> {
     (await request.post('/api/talk/send', { headers, data: { YQToken: id, msg: 'Ten a month.', onlyID: `census-${tag}-2` } })).ok(),
   ).toBe(true);
   expect((await request.post('/api/talk/end', { headers, data: { YQToken: id } })).ok()).toBe(true);
-  expect((await request.post('/api/visitor/rate', { data: { YQToken: credential, score: 4, comment: 'Quick answer' } })).ok()).toBe(true);
+  expect((await request.post('/api/visitor/rate', { data: { YQToken: credential, score: 4, comment } })).ok()).toBe(true);
 }
 
 test.beforeAll(async ({ request }) => {
@@ -115,4 +117,23 @@ test('a preset changes the range, and the page exports its rows as CSV', async (
   expect(download.suggestedFilename()).toMatch(/^flow-keyword-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
   const path = await download.path();
   expect(readFileSync(path, 'utf8')).toContain(keyword);
+});
+
+test('the ratings page lists the visitors’ comments as text, by agent, each opening its conversation', async ({ page }) => {
+  await openConsole(page, '/census/service/evaluate', { token, language: 'en', theme: { layout: 'vertical' } });
+  const shown = page.getByTestId('census-service-evaluate');
+  const item = shown.getByTestId('census-comment').filter({ hasText: comment });
+  await expect(item).toBeVisible();
+  await expect(item.locator('b')).toHaveCount(0);
+  await expect(item).toContainText(agentName);
+  await expect(item.getByRole('list', { name: '4-star' })).toBeVisible();
+
+  await shown.getByTestId('census-comments-agent').click();
+  await page.locator('.ant-select-dropdown').getByTitle(agentName, { exact: true }).click();
+  await expect(item).toBeVisible();
+
+  await item.getByRole('link', { name: 'View conversation' }).click();
+  const detail = page.getByTestId('history-detail');
+  await expect(detail).toBeVisible();
+  await expect(detail).toContainText(comment);
 });

@@ -29,7 +29,15 @@ export const censusRange = z.object({ from: day.optional(), to: day.optional() }
 export const censusFormat = z.enum(['json', 'csv']).default('json');
 
 export const censusDimQuery = censusRange.extend({ dim: z.enum(CENSUS_DIMS), format: censusFormat });
-export const censusServiceQuery = censusRange.extend({ kind: z.enum(CENSUS_SERVICE_KINDS), format: censusFormat });
+/** How many of the range's latest rating comments `kind=evaluate` answers. */
+export const CENSUS_COMMENTS_LIMIT = 50;
+
+export const censusServiceQuery = censusRange.extend({
+  kind: z.enum(CENSUS_SERVICE_KINDS),
+  format: censusFormat,
+  /** `kind=evaluate`: only this agent's comments (the figures stay every agent's). */
+  serviceID: z.string().min(1).max(64).optional(),
+});
 export const censusOverviewQuery = censusRange;
 
 /** The range a figure covers, as answered (defaults filled in): days in the site's zone. */
@@ -145,11 +153,26 @@ export interface CensusServiceTalk {
   period: CensusPeriod;
 }
 
+/** A rating a visitor left with words, as the conversation it closed (visitor text: show it as text). */
+export interface CensusRatingComment {
+  conversationId: number;
+  score: number;
+  comment: string;
+  /** `''` (and `agentNickname` `''`) for a conversation no agent took. */
+  serviceID: string;
+  agentNickname: string;
+  visitorNickname: string;
+  /** When the conversation began: the range counts conversations by it. */
+  startedAt: string;
+}
+
 export interface CensusServiceEvaluate {
   kind: 'evaluate';
   list: CensusServiceEvaluateRow[];
   /** Over every rated conversation of the range, whoever took it. */
   overall: { rated: number; averageScore: number | null; scores: CensusScores };
+  /** The latest `CENSUS_COMMENTS_LIMIT` ratings with a comment in the range, newest first (one agent's with `serviceID`). */
+  comments: CensusRatingComment[];
   period: CensusPeriod;
 }
 

@@ -145,8 +145,10 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
         const base = { req, reply, body, query, lang, limitToken };
         const data =
           def.access === 'public' ? await def.handler(base) : context ? await def.handler({ ...base, auth: context }) : undefined;
-        // A raw endpoint has answered through `reply` itself (a file, a stream).
-        if (spec.raw || data === reply) return reply;
+        // A raw endpoint, or a handler that answered another format, has answered through `reply` itself.
+        // `data === reply` cannot tell: a reply is thenable, so awaiting the handler's answer unwraps it
+        // into `undefined`, and an envelope would then go out second.
+        if (spec.raw || reply.sent) return reply;
         return ok(data ?? null);
       },
     });

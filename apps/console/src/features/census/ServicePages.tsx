@@ -1,6 +1,6 @@
 import type { CensusAgentState, CensusServiceEvaluateRow, CensusServiceStateRow, CensusServiceTalkRow } from '@parley/protocol';
 import { Card, Col, Row, Tag, theme } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv } from '../../lib/api';
 import { currentLanguage } from '../../lib/format';
@@ -12,6 +12,7 @@ import { DateRangeBar } from './DateRangeBar';
 import { formatCount, formatHours, formatMs, formatScore } from './figures';
 import { KpiCard } from './KpiCard';
 import { useCensusService } from './queries';
+import { RatingComments } from './RatingComments';
 import { type CensusRangeValue, useCensusRange } from './store';
 
 const SCORES = [5, 4, 3, 2, 1] as const;
@@ -86,7 +87,8 @@ export function ServiceEvaluatePage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const range = useCensusRange();
-  const query = useCensusService('evaluate', range);
+  const [commentsOf, setCommentsOf] = useState<string | undefined>();
+  const query = useCensusService('evaluate', range, commentsOf);
   const data = query.data?.kind === 'evaluate' ? query.data : null;
   const rows = data?.list ?? [];
   const count = (value: number) => formatCount(value, language);
@@ -151,6 +153,7 @@ export function ServiceEvaluatePage() {
           </ChartCard>
         </Col>
       </Row>
+      <RatingComments comments={data?.comments ?? []} agents={rows} agent={commentsOf} onAgent={setCommentsOf} loading={query.isFetching} />
       <Card size="small" title={routeTitle('serviceCensus_evaluate')} className="census-table-card">
         <CensusTable rows={rows} columns={columns} rowKey={(row) => row.serviceID} loading={query.isFetching} testId="census-table" />
       </Card>

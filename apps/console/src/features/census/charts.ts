@@ -21,6 +21,15 @@ export function topSlices(slices: Slice[], rest: string, top = TOP): Slice[] {
   return [...sorted.slice(0, top - 1), { name: rest, value: others }];
 }
 
+/**
+ * At a phone's width the default legend keys (25 px wide, 10 px apart) page five star ratings or five
+ * devices behind arrows, cutting the last one shown in half: smaller keys and text keep them on one line.
+ * ECharts applies `media` itself whenever the chart is resized.
+ */
+const NARROW_LEGEND = [
+  { query: { maxWidth: 480 }, option: { legend: { itemWidth: 14, itemHeight: 9, itemGap: 8, textStyle: { fontSize: 11 } } } },
+];
+
 /** Long labels (a referrer, a keyword) are cut on the axis; the tooltip shows them whole. */
 const LABEL_WIDTH = 110;
 
@@ -49,6 +58,7 @@ export function shareOption(slices: Slice[], seriesName: string): EChartsCoreOpt
   return {
     tooltip: { trigger: 'item', confine: true, formatter: '{b}: {c} ({d}%)' },
     legend: { type: 'scroll', bottom: 0 },
+    media: NARROW_LEGEND,
     series: [
       {
         type: 'pie',
@@ -76,6 +86,7 @@ export function trendOption(days: string[], series: LineSeries[]): EChartsCoreOp
   return {
     tooltip: { trigger: 'axis', confine: true },
     legend: { type: 'scroll', top: 0 },
+    media: NARROW_LEGEND,
     grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
     xAxis: { type: 'category', boundaryGap: false, data: days.map((day) => day.slice(5)) },
     yAxis: { type: 'value', minInterval: 1 },
@@ -104,6 +115,7 @@ export function agentBarsOption(names: string[], series: BarSeries[]): EChartsCo
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, confine: true },
     legend: { type: 'scroll', top: 0 },
+    media: NARROW_LEGEND,
     grid: { left: 8, right: 24, top: 36, bottom: 8, containLabel: true },
     xAxis: { type: 'value' },
     yAxis: { type: 'category', inverse: true, data: names, axisLabel: { width: LABEL_WIDTH, overflow: 'truncate' } },

@@ -30,10 +30,11 @@ export function useCensusTalk(dim: CensusDim, range: DayRange) {
   });
 }
 
-export function useCensusService(kind: CensusServiceKind, range: DayRange) {
+/** `serviceID` (kind=evaluate) narrows the rating comments to one agent's. */
+export function useCensusService(kind: CensusServiceKind, range: DayRange, serviceID?: string) {
   return useQuery({
-    queryKey: ['census', 'service', kind, range.from, range.to],
-    queryFn: () => call('GET /api/census/service', { kind, from: range.from, to: range.to }),
+    queryKey: ['census', 'service', kind, range.from, range.to, serviceID],
+    queryFn: () => call('GET /api/census/service', { kind, from: range.from, to: range.to, serviceID }),
     placeholderData: keepPreviousData,
   });
 }

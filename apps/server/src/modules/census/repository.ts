@@ -270,6 +270,33 @@ export class CensusRepository {
     return rows.map((row) => ({ serviceID: row.service_id ?? '', score: num(row.score), n: num(row.n) }));
   }
 
+  /**
+   * The latest rated conversations begun in the span that carry a comment, newest first: beside the
+   * grouped reads above, it lists rows, so it stops at `limit`.
+   */
+  ratingComments(span: Span, limit: number, serviceID?: string) {
+    let query = this.db
+      .selectFrom('conversations')
+      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+      .leftJoin('agents', 'agents.uuid', 'conversations.service_id')
+      .select([
+        'conversations.id',
+        'conversations.score',
+        'conversations.comment',
+        'conversations.service_id',
+        'conversations.started_at',
+        'agents.nickname as agent_nickname',
+        'visitors.id as visitor_id',
+        'visitors.name as visitor_name',
+      ])
+      .where('conversations.started_at', '>=', span.from)
+      .where('conversations.started_at', '<', span.before)
+      .where('conversations.score', 'is not', null)
+      .where('conversations.comment', '<>', '');
+    if (serviceID !== undefined) query = query.where('conversations.service_id', '=', serviceID);
+    return query.orderBy('conversations.started_at', 'desc').orderBy('conversations.id', 'desc').limit(limit).execute();
+  }
+
   /** Each agent's state as of `at` (the last change before it), for agents that have one. */
   async statesBefore(at: string) {
     const { rows } = await sql<{ agent_uuid: string; state: string }>`

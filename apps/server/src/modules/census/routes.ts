@@ -34,7 +34,7 @@ export function censusRoutes(route: DefineRoute, census: CensusService): void {
   route('GET /api/census/service', {
     access,
     async handler({ query, lang, reply }) {
-      const answer = await census.service(query.kind, query.from, query.to);
+      const answer = await census.service(query.kind, query.from, query.to, query.serviceID);
       if (query.format !== 'csv') return answer;
       return sendCsv(reply, `service-${query.kind}-${answer.period.from}-${answer.period.to}`, serviceCsv(answer, lang));
     },

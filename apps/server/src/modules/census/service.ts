@@ -1,5 +1,6 @@
 import {
   ABROAD_REGION_CODE,
+  CENSUS_COMMENTS_LIMIT,
   type CensusDim,
   type CensusFigures,
   type CensusFlow,
@@ -16,6 +17,7 @@ import { dayBounds, dayOf } from '../../lib/time.js';
 import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import { regionTree } from '../regions/tree.js';
+import { visitorNickname } from '../visitors/views.js';
 import { censusState } from './recorder.js';
 import type { CensusRepository, DayFigures, Span, ValueKind } from './repository.js';
 
@@ -343,7 +345,8 @@ export class CensusService {
     };
   }
 
-  async service(kind: CensusServiceKind, from?: string, to?: string): Promise<CensusServiceAnswer> {
+  /** `serviceID` narrows the rating comments (`kind=evaluate`) to one agent's. */
+  async service(kind: CensusServiceKind, from?: string, to?: string, serviceID?: string): Promise<CensusServiceAnswer> {
     const range = this.range(from, to);
     const agents = await this.repo.agents(AgentPresenceStore.freshSince());
     if (kind === 'talk') {
@@ -379,7 +382,10 @@ export class CensusService {
       return { kind, list, period: range.period };
     }
     if (kind === 'evaluate') {
-      const rows = await this.repo.serviceEvaluate(range.span);
+      const [rows, commented] = await Promise.all([
+        this.repo.serviceEvaluate(range.span),
+        this.repo.ratingComments(range.span, CENSUS_COMMENTS_LIMIT, serviceID),
+      ]);
       const empty = (): CensusScores => ({ 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 });
       const byAgent = new Map<string, CensusScores>();
       const overall = empty();
@@ -400,7 +406,16 @@ export class CensusService {
         .filter((agent) => !agent.disabled || byAgent.has(agent.uuid))
         .map((agent) => ({ serviceID: agent.uuid, nickname: agent.nickname, ...summary(byAgent.get(agent.uuid) ?? empty()) }))
         .sort((a, b) => b.rated - a.rated);
-      return { kind, list, overall: summary(overall), period: range.period };
+      const comments = commented.map((row) => ({
+        conversationId: row.id,
+        score: Number(row.score),
+        comment: row.comment,
+        serviceID: row.service_id ?? '',
+        agentNickname: row.agent_nickname ?? '',
+        visitorNickname: visitorNickname({ id: row.visitor_id, name: row.visitor_name }),
+        startedAt: row.started_at,
+      }));
+      return { kind, list, overall: summary(overall), comments, period: range.period };
     }
     // Time counts only up to now: the rest of today has not happened yet.
     const end = Math.min(Date.parse(range.span.before), this.now());
