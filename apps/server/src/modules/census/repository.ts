@@ -452,11 +452,90 @@ export class CensusRepository {
     }
   }
 
-  /** Drops the days (in every zone) a late change touched; the next read counts them again. */
+  /** Drops the days (in every zone) a late change touched, and their months; the next read counts them again. */
   async dropDays(days: string[]): Promise<void> {
     if (days.length === 0) return;
     await this.db.deleteFrom('census_days').where('day', 'in', days).execute();
     await this.db.deleteFrom('census_day_values').where('day', 'in', days).execute();
+    // After the days: a month being summed meanwhile is either dropped here or sees a day gone (countMonth).
+    const months = [...new Set(days.map((day) => day.slice(0, 7)))];
+    await this.db.deleteFrom('census_months').where('month', 'in', months).execute();
+    await this.db.deleteFrom('census_month_values').where('month', 'in', months).execute();
+  }
+
+  // ——— Monthly sums (census_month_values) of the medians' value counts ———
+
+  /**
+   * Sums the value counts of the closed `months` (YYYY-MM) the monthly rollup lacks in `zone` from their
+   * days (`fillDays` first), and answers which of them it holds now: a month with a day missing (dropped
+   * by a late event since) is left for a later read, and its days are read instead.
+   */
+  fillMonths(zone: string, months: string[]): Promise<Set<string>> {
+    // In the same queue as the day fills, so that a month is summed after its days are counted.
+    const run = this.filling.then(() => this.fillMissingMonths(zone, months));
+    this.filling = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async fillMissingMonths(zone: string, months: string[]): Promise<Set<string>> {
+    if (months.length === 0) return new Set();
+    const held = async () =>
+      new Set(
+        (await this.db.selectFrom('census_months').select('month').where('zone', '=', zone).where('month', 'in', months).execute()).map(
+          (row) => row.month,
+        ),
+      );
+    const present = await held();
+    for (const month of months) if (!present.has(month)) await this.countMonth(zone, month);
+    return held();
+  }
+
+  private async countMonth(zone: string, month: string): Promise<void> {
+    const first = `${month}-01`;
+    const last = lastDayOfMonth(month);
+    const whole = async () => {
+      const row = await this.db
+        .selectFrom('census_days')
+        .select((eb) => eb.fn.countAll().as('days'))
+        .where('zone', '=', zone)
+        .where('dim', '=', '')
+        .where('day', '>=', first)
+        .where('day', '<=', last)
+        .executeTakeFirst();
+      return num(row?.days) === Number(last.slice(8));
+    };
+    if (!(await whole())) return;
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('census_month_values').where('zone', '=', zone).where('month', '=', month).execute();
+        await sql`
+          insert into census_month_values (zone, month, what, agent, seconds, n)
+          select ${zone}, ${month}, what, agent, seconds, sum(n) from census_day_values
+          where zone = ${zone} and day >= ${first} and day <= ${last} group by what, agent, seconds`.execute(tx);
+        await tx.insertInto('census_months').values({ zone, month }).execute();
+      });
+    } catch (error) {
+      // Another process summed the same month meanwhile, from the same days: its sum stands.
+      if (!isUniqueViolation(error)) throw error;
+    }
+    // A late event that dropped a day after the check above found no month to drop yet: drop it here.
+    if (!(await whole())) {
+      await this.db.deleteFrom('census_months').where('zone', '=', zone).where('month', '=', month).execute();
+      await this.db.deleteFrom('census_month_values').where('zone', '=', zone).where('month', '=', month).execute();
+    }
+  }
+
+  /** The value counts of the held months `first..last` (YYYY-MM), summed in the database over the whole or per agent. */
+  async rolledMonthValueCounts(zone: string, first: string, last: string, what: ValueKind, by: 'all' | 'agents') {
+    const { rows } = await sql<{ agent: string; seconds: unknown; n: unknown }>`
+      select agent, seconds, sum(n) as n from census_month_values
+      where zone = ${zone} and what = ${what} and month >= ${first} and month <= ${last}
+        and ${by === 'agents' ? sql`agent <> ''` : sql`agent = ''`}
+      group by agent, seconds`.execute(this.db);
+    return rows.map((row) => ({ day: '', agent: row.agent, seconds: num(row.seconds), n: num(row.n) }));
   }
 
   /**
@@ -502,6 +581,8 @@ export class CensusRepository {
   async rebuildDays(zone: string, lastClosed: string): Promise<void> {
     await this.db.deleteFrom('census_days').execute();
     await this.db.deleteFrom('census_day_values').execute();
+    await this.db.deleteFrom('census_months').execute();
+    await this.db.deleteFrom('census_month_values').execute();
     const first = new Date(Date.parse(`${lastClosed}T00:00:00Z`) - 2 * MAX_CENSUS_DAYS * DAY_MS).toISOString().slice(0, 10);
     await this.fillDays(zone, first, lastClosed);
   }
@@ -583,6 +664,11 @@ export class CensusRepository {
       .orderBy('id')
       .execute();
   }
+}
+
+/** The last day of a month (YYYY-MM). */
+export function lastDayOfMonth(month: string): string {
+  return new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
 }
 
 function previousDay(day: string): string {
