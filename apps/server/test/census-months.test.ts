@@ -87,6 +87,7 @@ beforeAll(async () => {
         ended_at: at(row.day, row.length),
         messages: 4,
         first_response_ms: row.first,
+        comment: '',
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -143,14 +144,18 @@ describe('the agents’ medians over closed months', () => {
 
   it('drops a closed month when a late event touches one of its days, and sums it again', async () => {
     clock = Date.now();
-    // A first response that came late, as the chat records it, and the visitor's rating of that conversation:
+    // A late first response and two late messages, as the chat records them, and the visitor's rating of that conversation:
     // the rating drops the conversation's day, and with it the month.
-    await server.storage.db.updateTable('conversations').set({ first_response_ms: 40_000 }).where('id', '=', lastConversation).execute();
+    await server.storage.db
+      .updateTable('conversations')
+      .set({ first_response_ms: 40_000, messages: 6 })
+      .where('id', '=', lastConversation)
+      .execute();
     expect((await server.post('/api/visitor/rate', { YQToken: visitor.YQToken, score: 5 })).status).toBe(200);
     const expected = roundedMedian([...OTHER_FIRST.slice(0, -1), 40_000], 1_000);
     await expect
-      .poll(async () => (await talk(monthFirst, monthLast)).find((row) => row.serviceID === otherUuid)?.firstResponseMs)
-      .toBe(expected);
+      .poll(async () => (await talk(monthFirst, monthLast)).find((row) => row.serviceID === otherUuid))
+      .toMatchObject({ conversations: 4, messages: 18, firstResponseMs: expected });
     const months = await server.storage.db.selectFrom('census_months').select('month').where('month', '=', month).execute();
     expect(months).toHaveLength(1);
   });

@@ -191,6 +191,15 @@ export interface CensusMonthValuesTable {
   n: number;
 }
 
+/** Per closed month and agent: conversations begun in it and their messages. */
+export interface CensusMonthAgentsTable {
+  zone: string;
+  month: string;
+  agent: string;
+  conversations: number;
+  messages: number;
+}
+
 /** A conversation handed from one agent (or the queue: null) to another. */
 export interface ConversationTransfersTable {
   id: Generated<number>;
@@ -348,4 +357,5 @@ export interface Database {
   census_day_values: CensusDayValuesTable;
   census_months: CensusMonthsTable;
   census_month_values: CensusMonthValuesTable;
+  census_month_agents: CensusMonthAgentsTable;
 }

@@ -250,11 +250,9 @@ export class CensusRepository {
   }
 
   /** Per agent: conversations begun in the span, messages, median first response and duration. */
-  async serviceTalk(span: Span, withMedians = true) {
-    const { rows } = await sql<{ service_id: string; conversations: unknown; messages: unknown }>`
-      select service_id, count(*) as conversations, sum(messages) as messages from conversations
-      where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
-      group by service_id`.execute(this.db);
+  async serviceTalk(span: Span, withMedians = true, counted?: { agent: string; conversations: number; messages: number }[]) {
+    // `counted`: the agents' conversations and messages over the span, summed from the monthly rollup.
+    const rows = (counted ?? (await this.agentCounts(span))).map((row) => ({ service_id: row.agent, ...row }));
     const none = new Map<string, number>();
     const firstResponse = withMedians ? await this.median(sql.ref('c.service_id'), sql.ref('c.first_response_ms'), span) : none;
     const duration = withMedians
@@ -461,6 +459,7 @@ export class CensusRepository {
     const months = [...new Set(days.map((day) => day.slice(0, 7)))];
     await this.db.deleteFrom('census_months').where('month', 'in', months).execute();
     await this.db.deleteFrom('census_month_values').where('month', 'in', months).execute();
+    await this.db.deleteFrom('census_month_agents').where('month', 'in', months).execute();
   }
 
   // ——— Monthly sums (census_month_values) of the medians' value counts ———
@@ -515,6 +514,13 @@ export class CensusRepository {
           insert into census_month_values (zone, month, what, agent, seconds, n)
           select ${zone}, ${month}, what, agent, seconds, sum(n) from census_day_values
           where zone = ${zone} and day >= ${first} and day <= ${last} group by what, agent, seconds`.execute(tx);
+        await tx.deleteFrom('census_month_agents').where('zone', '=', zone).where('month', '=', month).execute();
+        const span = this.daysSpan(first, last, zone);
+        await sql`
+          insert into census_month_agents (zone, month, agent, conversations, messages)
+          select ${zone}, ${month}, service_id, count(*), sum(messages) from conversations
+          where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
+          group by service_id`.execute(tx);
         await tx.insertInto('census_months').values({ zone, month }).execute();
       });
     } catch (error) {
@@ -525,7 +531,25 @@ export class CensusRepository {
     if (!(await whole())) {
       await this.db.deleteFrom('census_months').where('zone', '=', zone).where('month', '=', month).execute();
       await this.db.deleteFrom('census_month_values').where('zone', '=', zone).where('month', '=', month).execute();
+      await this.db.deleteFrom('census_month_agents').where('zone', '=', zone).where('month', '=', month).execute();
     }
+  }
+
+  /** Per agent: conversations begun in the held months `first..last` (YYYY-MM) and their messages. */
+  async rolledMonthAgents(zone: string, first: string, last: string) {
+    const { rows } = await sql<{ agent: string; conversations: unknown; messages: unknown }>`
+      select agent, sum(conversations) as conversations, sum(messages) as messages from census_month_agents
+      where zone = ${zone} and month >= ${first} and month <= ${last} group by agent`.execute(this.db);
+    return rows.map((row) => ({ agent: row.agent, conversations: num(row.conversations), messages: num(row.messages) }));
+  }
+
+  /** Per agent: conversations begun in the span and their messages. */
+  async agentCounts(span: Span) {
+    const { rows } = await sql<{ service_id: string; conversations: unknown; messages: unknown }>`
+      select service_id, count(*) as conversations, sum(messages) as messages from conversations
+      where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
+      group by service_id`.execute(this.db);
+    return rows.map((row) => ({ agent: row.service_id, conversations: num(row.conversations), messages: num(row.messages) }));
   }
 
   /** The value counts of the held months `first..last` (YYYY-MM), summed in the database over the whole or per agent. */
@@ -583,6 +607,7 @@ export class CensusRepository {
     await this.db.deleteFrom('census_day_values').execute();
     await this.db.deleteFrom('census_months').execute();
     await this.db.deleteFrom('census_month_values').execute();
+    await this.db.deleteFrom('census_month_agents').execute();
     const first = new Date(Date.parse(`${lastClosed}T00:00:00Z`) - 2 * MAX_CENSUS_DAYS * DAY_MS).toISOString().slice(0, 10);
     await this.fillDays(zone, first, lastClosed);
   }
