@@ -610,6 +610,8 @@ export class CensusRepository {
     await this.db.deleteFrom('census_month_agents').execute();
     const first = new Date(Date.parse(`${lastClosed}T00:00:00Z`) - 2 * MAX_CENSUS_DAYS * DAY_MS).toISOString().slice(0, 10);
     await this.fillDays(zone, first, lastClosed);
+    // The months too, so that the first year asked for after a rebuild does not sum a dozen of them.
+    await this.fillMonths(zone, wholeMonths(first, lastClosed));
   }
 
   /** Each closed day's totals, from the rollup (`fillDays` first). */
@@ -689,6 +691,15 @@ export class CensusRepository {
       .orderBy('id')
       .execute();
   }
+}
+
+/** The months (YYYY-MM) whose every day is within `first..last`, in order. */
+export function wholeMonths(first: string, last: string): string[] {
+  const after = (month: string) => nextDay(lastDayOfMonth(month)).slice(0, 7);
+  const firstMonth = first.endsWith('-01') ? first.slice(0, 7) : after(first.slice(0, 7));
+  const months: string[] = [];
+  for (let month = firstMonth; lastDayOfMonth(month) <= last; month = after(month)) months.push(month);
+  return months;
 }
 
 /** The last day of a month (YYYY-MM). */

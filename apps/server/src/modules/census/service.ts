@@ -17,7 +17,7 @@ import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import { regionTree } from '../regions/tree.js';
 import { censusState } from './recorder.js';
-import { type CensusRepository, type DayFigures, lastDayOfMonth, type Span, type ValueKind } from './repository.js';
+import { type CensusRepository, type DayFigures, lastDayOfMonth, type Span, type ValueKind, wholeMonths } from './repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -228,11 +228,10 @@ export class CensusService {
    * had a day dropped since (a late event): it waits for a later read and the range is read by days.
    */
   private async heldMonths(zone: string, first: string, last: string) {
-    const firstMonth = first.endsWith('-01') ? first.slice(0, 7) : addDays(lastDayOfMonth(first.slice(0, 7)), 1).slice(0, 7);
-    const lastMonth = last === lastDayOfMonth(last.slice(0, 7)) ? last.slice(0, 7) : addDays(`${last.slice(0, 7)}-01`, -1).slice(0, 7);
-    const months: string[] = [];
-    for (let month = firstMonth; month <= lastMonth; month = addDays(lastDayOfMonth(month), 1).slice(0, 7)) months.push(month);
-    if (months.length === 0) return undefined;
+    const months = wholeMonths(first, last);
+    const firstMonth = months[0];
+    const lastMonth = months[months.length - 1];
+    if (!firstMonth || !lastMonth) return undefined;
     const held = await this.repo.fillMonths(zone, months);
     if (months.some((month) => !held.has(month))) return undefined;
     return { first: firstMonth, last: lastMonth, from: `${firstMonth}-01`, to: lastDayOfMonth(lastMonth) };
