@@ -175,6 +175,31 @@ export interface CensusDayValuesTable {
   n: number;
 }
 
+/** A closed month whose value counts are summed into census_month_values (migration 020). */
+export interface CensusMonthsTable {
+  zone: string;
+  month: string;
+}
+
+/** census_day_values summed over a closed month (`month`: YYYY-MM in the zone). */
+export interface CensusMonthValuesTable {
+  zone: string;
+  month: string;
+  what: string;
+  agent: string;
+  seconds: number;
+  n: number;
+}
+
+/** Per closed month and agent: conversations begun in it and their messages. */
+export interface CensusMonthAgentsTable {
+  zone: string;
+  month: string;
+  agent: string;
+  conversations: number;
+  messages: number;
+}
+
 /** A conversation handed from one agent (or the queue: null) to another. */
 export interface ConversationTransfersTable {
   id: Generated<number>;
@@ -330,4 +355,7 @@ export interface Database {
   conversation_transfers: ConversationTransfersTable;
   census_days: CensusDaysTable;
   census_day_values: CensusDayValuesTable;
+  census_months: CensusMonthsTable;
+  census_month_values: CensusMonthValuesTable;
+  census_month_agents: CensusMonthAgentsTable;
 }

@@ -18,6 +18,7 @@ import { robotAsks } from './015_robot_asks.js';
 import { census } from './017_census.js';
 import { robotSuggestions } from './018_robot_suggestions.js';
 import { censusDays } from './019_census_days.js';
+import { censusMonthValues } from './020_census_month_values.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -40,5 +41,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '017_census': census(dialect),
     '018_robot_suggestions': robotSuggestions(),
     '019_census_days': censusDays(),
+    '020_census_month_values': censusMonthValues(),
   };
 }

@@ -14,9 +14,9 @@ async function siteZone(storage: Storage, configured: string): Promise<string> {
 }
 
 /**
- * Empties the statistics' daily rollup and counts it again from the raw tables, for the closed days the
- * statistics can ask for (a range of a year and the year before it). Run after rows were written around
- * the server (an import, the demo) or to check the rollup against the raw tables.
+ * Empties the statistics' daily rollup and its monthly sums and counts them again from the raw tables, for
+ * the closed days the statistics can ask for (a range of a year and the year before it). Run after rows
+ * were written around the server (an import, the demo) or to check the rollup against the raw tables.
  */
 export async function rebuildCensusDays(storage: Storage, configuredZone: string, now = Date.now()): Promise<{ zone: string; ms: number }> {
   const started = performance.now();

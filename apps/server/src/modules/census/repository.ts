@@ -225,11 +225,9 @@ export class CensusRepository {
   }
 
   /** Per agent: conversations begun in the span, messages, median first response and duration. */
-  async serviceTalk(span: Span, withMedians = true) {
-    const { rows } = await sql<{ service_id: string; conversations: unknown; messages: unknown }>`
-      select service_id, count(*) as conversations, sum(messages) as messages from conversations
-      where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
-      group by service_id`.execute(this.db);
+  async serviceTalk(span: Span, withMedians = true, counted?: { agent: string; conversations: number; messages: number }[]) {
+    // `counted`: the agents' conversations and messages over the span, summed from the monthly rollup.
+    const rows = (counted ?? (await this.agentCounts(span))).map((row) => ({ service_id: row.agent, ...row }));
     const none = new Map<string, number>();
     const firstResponse = withMedians ? await this.median(sql.ref('c.service_id'), sql.ref('c.first_response_ms'), span) : none;
     const duration = withMedians
@@ -454,11 +452,116 @@ export class CensusRepository {
     }
   }
 
-  /** Drops the days (in every zone) a late change touched; the next read counts them again. */
+  /** Drops the days (in every zone) a late change touched, and their months; the next read counts them again. */
   async dropDays(days: string[]): Promise<void> {
     if (days.length === 0) return;
     await this.db.deleteFrom('census_days').where('day', 'in', days).execute();
     await this.db.deleteFrom('census_day_values').where('day', 'in', days).execute();
+    // After the days: a month being summed meanwhile is either dropped here or sees a day gone (countMonth).
+    const months = [...new Set(days.map((day) => day.slice(0, 7)))];
+    await this.db.deleteFrom('census_months').where('month', 'in', months).execute();
+    await this.db.deleteFrom('census_month_values').where('month', 'in', months).execute();
+    await this.db.deleteFrom('census_month_agents').where('month', 'in', months).execute();
+  }
+
+  // ——— Monthly sums (census_month_values) of the medians' value counts ———
+
+  /**
+   * Sums the value counts of the closed `months` (YYYY-MM) the monthly rollup lacks in `zone` from their
+   * days (`fillDays` first), and answers which of them it holds now: a month with a day missing (dropped
+   * by a late event since) is left for a later read, and its days are read instead.
+   */
+  fillMonths(zone: string, months: string[]): Promise<Set<string>> {
+    // In the same queue as the day fills, so that a month is summed after its days are counted.
+    const run = this.filling.then(() => this.fillMissingMonths(zone, months));
+    this.filling = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async fillMissingMonths(zone: string, months: string[]): Promise<Set<string>> {
+    if (months.length === 0) return new Set();
+    const held = async () =>
+      new Set(
+        (await this.db.selectFrom('census_months').select('month').where('zone', '=', zone).where('month', 'in', months).execute()).map(
+          (row) => row.month,
+        ),
+      );
+    const present = await held();
+    for (const month of months) if (!present.has(month)) await this.countMonth(zone, month);
+    return held();
+  }
+
+  private async countMonth(zone: string, month: string): Promise<void> {
+    const first = `${month}-01`;
+    const last = lastDayOfMonth(month);
+    const whole = async () => {
+      const row = await this.db
+        .selectFrom('census_days')
+        .select((eb) => eb.fn.countAll().as('days'))
+        .where('zone', '=', zone)
+        .where('dim', '=', '')
+        .where('day', '>=', first)
+        .where('day', '<=', last)
+        .executeTakeFirst();
+      return num(row?.days) === Number(last.slice(8));
+    };
+    if (!(await whole())) return;
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('census_month_values').where('zone', '=', zone).where('month', '=', month).execute();
+        await sql`
+          insert into census_month_values (zone, month, what, agent, seconds, n)
+          select ${zone}, ${month}, what, agent, seconds, sum(n) from census_day_values
+          where zone = ${zone} and day >= ${first} and day <= ${last} group by what, agent, seconds`.execute(tx);
+        await tx.deleteFrom('census_month_agents').where('zone', '=', zone).where('month', '=', month).execute();
+        const span = this.daysSpan(first, last, zone);
+        await sql`
+          insert into census_month_agents (zone, month, agent, conversations, messages)
+          select ${zone}, ${month}, service_id, count(*), sum(messages) from conversations
+          where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
+          group by service_id`.execute(tx);
+        await tx.insertInto('census_months').values({ zone, month }).execute();
+      });
+    } catch (error) {
+      // Another process summed the same month meanwhile, from the same days: its sum stands.
+      if (!isUniqueViolation(error)) throw error;
+    }
+    // A late event that dropped a day after the check above found no month to drop yet: drop it here.
+    if (!(await whole())) {
+      await this.db.deleteFrom('census_months').where('zone', '=', zone).where('month', '=', month).execute();
+      await this.db.deleteFrom('census_month_values').where('zone', '=', zone).where('month', '=', month).execute();
+      await this.db.deleteFrom('census_month_agents').where('zone', '=', zone).where('month', '=', month).execute();
+    }
+  }
+
+  /** Per agent: conversations begun in the held months `first..last` (YYYY-MM) and their messages. */
+  async rolledMonthAgents(zone: string, first: string, last: string) {
+    const { rows } = await sql<{ agent: string; conversations: unknown; messages: unknown }>`
+      select agent, sum(conversations) as conversations, sum(messages) as messages from census_month_agents
+      where zone = ${zone} and month >= ${first} and month <= ${last} group by agent`.execute(this.db);
+    return rows.map((row) => ({ agent: row.agent, conversations: num(row.conversations), messages: num(row.messages) }));
+  }
+
+  /** Per agent: conversations begun in the span and their messages. */
+  async agentCounts(span: Span) {
+    const { rows } = await sql<{ service_id: string; conversations: unknown; messages: unknown }>`
+      select service_id, count(*) as conversations, sum(messages) as messages from conversations
+      where started_at >= ${span.from} and started_at < ${span.before} and service_id is not null
+      group by service_id`.execute(this.db);
+    return rows.map((row) => ({ agent: row.service_id, conversations: num(row.conversations), messages: num(row.messages) }));
+  }
+
+  /** The value counts of the held months `first..last` (YYYY-MM), summed in the database over the whole or per agent. */
+  async rolledMonthValueCounts(zone: string, first: string, last: string, what: ValueKind, by: 'all' | 'agents') {
+    const { rows } = await sql<{ agent: string; seconds: unknown; n: unknown }>`
+      select agent, seconds, sum(n) as n from census_month_values
+      where zone = ${zone} and what = ${what} and month >= ${first} and month <= ${last}
+        and ${by === 'agents' ? sql`agent <> ''` : sql`agent = ''`}
+      group by agent, seconds`.execute(this.db);
+    return rows.map((row) => ({ day: '', agent: row.agent, seconds: num(row.seconds), n: num(row.n) }));
   }
 
   /**
@@ -504,8 +607,13 @@ export class CensusRepository {
   async rebuildDays(zone: string, lastClosed: string): Promise<void> {
     await this.db.deleteFrom('census_days').execute();
     await this.db.deleteFrom('census_day_values').execute();
+    await this.db.deleteFrom('census_months').execute();
+    await this.db.deleteFrom('census_month_values').execute();
+    await this.db.deleteFrom('census_month_agents').execute();
     const first = new Date(Date.parse(`${lastClosed}T00:00:00Z`) - 2 * MAX_CENSUS_DAYS * DAY_MS).toISOString().slice(0, 10);
     await this.fillDays(zone, first, lastClosed);
+    // The months too, so that the first year asked for after a rebuild does not sum a dozen of them.
+    await this.fillMonths(zone, wholeMonths(first, lastClosed));
   }
 
   /** Each closed day's totals, from the rollup (`fillDays` first). */
@@ -585,6 +693,20 @@ export class CensusRepository {
       .orderBy('id')
       .execute();
   }
+}
+
+/** The months (YYYY-MM) whose every day is within `first..last`, in order. */
+export function wholeMonths(first: string, last: string): string[] {
+  const after = (month: string) => nextDay(lastDayOfMonth(month)).slice(0, 7);
+  const firstMonth = first.endsWith('-01') ? first.slice(0, 7) : after(first.slice(0, 7));
+  const months: string[] = [];
+  for (let month = firstMonth; lastDayOfMonth(month) <= last; month = after(month)) months.push(month);
+  return months;
+}
+
+/** The last day of a month (YYYY-MM). */
+export function lastDayOfMonth(month: string): string {
+  return new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
 }
 
 function previousDay(day: string): string {

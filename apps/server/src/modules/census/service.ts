@@ -19,7 +19,7 @@ import { AgentPresenceStore } from '../../realtime/presence.js';
 import { regionTree } from '../regions/tree.js';
 import { visitorNickname } from '../visitors/views.js';
 import { censusState } from './recorder.js';
-import type { CensusRepository, DayFigures, Span, ValueKind } from './repository.js';
+import { type CensusRepository, type DayFigures, lastDayOfMonth, type Span, type ValueKind, wholeMonths } from './repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -202,10 +202,64 @@ export class CensusService {
     if (!closed) return undefined;
     const zone = this.timeZone();
     const [rolled, live] = await Promise.all([
-      this.repo.rolledValueCounts(zone, closed[0], closed[1], what, by),
+      by === 'days' ? this.repo.rolledValueCounts(zone, closed[0], closed[1], what, by) : this.rolledByMonths(zone, closed, what, by),
       open ? this.repo.valueCounts(open, zone, what) : [],
     ]);
     return [...rolled, ...live];
+  }
+
+  /**
+   * Closed days' value counts summed over `first..last`: the whole months in it from their monthly sums,
+   * the partial months at its ends day by day (a year is then some 11 months and 30 days of rows instead
+   * of 365 days'). The precision is the days': nothing is rounded further.
+   */
+  private async rolledByMonths(zone: string, [first, last]: [string, string], what: ValueKind, by: 'all' | 'agents') {
+    const whole = await this.heldMonths(zone, first, last);
+    if (!whole) return this.repo.rolledValueCounts(zone, first, last, what, by);
+    const parts = await Promise.all([
+      this.repo.rolledMonthValueCounts(zone, whole.first, whole.last, what, by),
+      first < whole.from ? this.repo.rolledValueCounts(zone, first, addDays(whole.from, -1), what, by) : [],
+      last > whole.to ? this.repo.rolledValueCounts(zone, addDays(whole.to, 1), last, what, by) : [],
+    ]);
+    return parts.flat();
+  }
+
+  /**
+   * The whole months within the closed days `first..last` (months YYYY-MM, from their first day to their
+   * last), once the monthly rollup holds every one of them; undefined when there is none, or when a month
+   * had a day dropped since (a late event): it waits for a later read and the range is read by days.
+   */
+  private async heldMonths(zone: string, first: string, last: string) {
+    const months = wholeMonths(first, last);
+    const firstMonth = months[0];
+    const lastMonth = months[months.length - 1];
+    if (!firstMonth || !lastMonth) return undefined;
+    const held = await this.repo.fillMonths(zone, months);
+    if (months.some((month) => !held.has(month))) return undefined;
+    return { first: firstMonth, last: lastMonth, from: `${firstMonth}-01`, to: lastDayOfMonth(lastMonth) };
+  }
+
+  /**
+   * Each agent's conversations and messages over the range with its whole closed months summed from the
+   * monthly rollup and the rest counted from the conversations; undefined when no whole month is held.
+   */
+  private async agentCounts(range: Range) {
+    const { closed } = this.split(range.period.from, range.period.to);
+    const whole = closed && (await this.heldMonths(range.period.timeZone, closed[0], closed[1]));
+    if (!whole) return undefined;
+    const parts = await Promise.all([
+      this.repo.rolledMonthAgents(range.period.timeZone, whole.first, whole.last),
+      range.period.from < whole.from ? this.repo.agentCounts(this.spanOf(range.period.from, addDays(whole.from, -1))) : [],
+      range.period.to > whole.to ? this.repo.agentCounts(this.spanOf(addDays(whole.to, 1), range.period.to)) : [],
+    ]);
+    const sums = new Map<string, { agent: string; conversations: number; messages: number }>();
+    for (const row of parts.flat()) {
+      const found = sums.get(row.agent) ?? { agent: row.agent, conversations: 0, messages: 0 };
+      found.conversations += row.conversations;
+      found.messages += row.messages;
+      sums.set(row.agent, found);
+    }
+    return [...sums.values()];
   }
 
   /** The median first response over `first..last`: to the second where closed days are in it. */
@@ -351,11 +405,12 @@ export class CensusService {
     const agents = await this.repo.agents(AgentPresenceStore.freshSince());
     if (kind === 'talk') {
       await this.fill(range);
-      const [firstResponses, durations] = await Promise.all([
+      const [firstResponses, durations, counted] = await Promise.all([
         this.valueCounts('first_response', range.period.from, range.period.to, 'agents'),
         this.valueCounts('duration', range.period.from, range.period.to, 'agents'),
+        this.agentCounts(range),
       ]);
-      const figures = await this.repo.serviceTalk(range.span, !firstResponses);
+      const figures = await this.repo.serviceTalk(range.span, !firstResponses, counted);
       if (firstResponses && durations) {
         // Where closed days are in the range the medians come from their counted values (to the second, ten for lengths).
         const byAgent = (row: ValueCount) => row.agent || undefined;
