@@ -478,7 +478,14 @@ export class ConversationService {
       const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
       if (existing) return toMessage(resentBy(sender, existing), publicId);
       if (visitor.state === 'current') throw new ApiError(403, 'notYourConversation');
-      await this.accept(auth, publicId);
+      try {
+        await this.accept(auth, publicId);
+      } catch (error) {
+        // The queue may have handed this visitor to this very agent meanwhile (its console just opened): the send goes on.
+        if (!(error instanceof ApiError) || error.status !== 409) throw error;
+        const now = await this.visitorRepo.findByPublicId(this.db, publicId);
+        if (now?.state !== 'current' || now.service_id !== auth.uuid) throw error;
+      }
     }
     let stored: { row: MessageRow; visitor: VisitorRow };
     try {
