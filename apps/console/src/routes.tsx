@@ -82,16 +82,22 @@ const PAGES: Record<string, PageLoader> = {
   Error404: () => import('./features/demo/Error404Page'),
 };
 
+/** The routes of a tree that draw a page of their own: leaves, external links aside. */
+function pageRoutes(records: RouteRecord[]): RouteRecord[] {
+  return records.flatMap((item) =>
+    item.children && item.children.length > 0 ? pageRoutes(item.children) : isExternal(item.path) ? [] : [item],
+  );
+}
+
+/** The route names of `records` that no page draws yet: they open the "not available yet" page. */
+export function unbuiltRoutes(records: RouteRecord[]): string[] {
+  return pageRoutes(records)
+    .filter((item) => !PAGES[item.name])
+    .map((item) => item.name);
+}
+
 function withPlaceholders(records: RouteRecord[]): Record<string, PageLoader> {
-  const pages: Record<string, PageLoader> = {};
-  const visit = (items: RouteRecord[]) => {
-    for (const item of items) {
-      if (item.children && item.children.length > 0) visit(item.children);
-      else if (!isExternal(item.path)) pages[item.name] = PAGES[item.name] ?? notAvailable;
-    }
-  };
-  visit(records);
-  return pages;
+  return Object.fromEntries(pageRoutes(records).map((item) => [item.name, PAGES[item.name] ?? notAvailable]));
 }
 
 /** Attaches pages to a route list, e.g. one fetched from the server in 'all' authentication mode. */

@@ -109,11 +109,6 @@ test('the theme drawer opens on the theme event, applies a layout and saves it',
   await expect(page.getByTestId('app-shell')).toHaveAttribute('data-layout', 'column');
 });
 
-test('a page not built yet says so honestly', async ({ page, request }) => {
-  await openConsole(page, '/census/census', { token: await apiLogin(request) });
-  await expect(page.getByTestId('not-available')).toBeVisible();
-});
-
 test('keep-alive: a page keeps its state across tabs; clicking the active tab reloads it', async ({ page, request }) => {
   await openConsole(page, '/service/role', { token: await apiLogin(request), theme: { layout: 'vertical' } });
   const search = page.getByTestId('role-page').getByPlaceholder('角色名称');
