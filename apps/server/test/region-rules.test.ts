@@ -128,6 +128,9 @@ describe('region rules, applied by the region looked up at init', () => {
       const contact = await server.post('/api/visitor/contact', { YQToken: blocked.YQToken, name: 'Blocked' });
       expect(contact.status).toBe(403);
       expect(contact.body.msg).toBe('Sorry, online chat is not available in your region');
+      // Asking for a person does not queue a blocked visitor either.
+      expect((await server.post('/api/visitor/handover', { YQToken: blocked.YQToken })).status).toBe(403);
+      expect((await server.post('/api/visitor/handover', { YQToken: served.YQToken })).status).toBe(200);
       const letter = { name: 'Li', content: 'please call me' };
       expect((await server.post('/api/visitor/letter', { ...letter, YQToken: blocked.YQToken })).status).toBe(403);
       // Without a credential the letter is judged by the address it comes from.

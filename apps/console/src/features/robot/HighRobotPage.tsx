@@ -22,7 +22,7 @@ import type { Rule } from 'antd/es/form';
 import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, upload } from '../../lib/api';
-import { toastSuccess } from '../../lib/feedback';
+import { toastError, toastSuccess } from '../../lib/feedback';
 import { routeTitle } from '../../lib/i18n';
 import { checkPage, type FieldPath, pathKey } from '../settings/kit/validate';
 import { highRobotKey, useHighRobot } from './queries';
@@ -124,7 +124,12 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
       return;
     }
     const checked = checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues));
-    if (checked.value) save.mutate(checked.value);
+    // The fields passed one by one, yet the page as a whole did not: say so rather than do nothing.
+    if (!checked.value) {
+      toastError(t('settings.kit.invalid'));
+      return;
+    }
+    save.mutate(checked.value);
   };
   const sendAvatar = (file: File) => {
     setUploading(true);

@@ -279,6 +279,7 @@ export class ConversationService {
   /** The visitor's "talk to a person": from robot state to an agent or the queue; other states stay. */
   async visitorHandover(credential: string): Promise<{ state: VisitorState }> {
     const visitor = await this.visitors.orFail(credential);
+    this.visitors.refuseBlockedRegion(visitor.region_code);
     if (visitor.state === 'robot') await this.handOver(visitor);
     const now = await this.visitorRepo.findById(this.db, visitor.id);
     return { state: (now?.state ?? visitor.state) as VisitorState };
