@@ -7,6 +7,7 @@ import type { Database } from './db/schema.js';
 import { seed } from './db/seed.js';
 import { hashPassword } from './lib/password.js';
 import { rebuildCensusDays } from './modules/census/rebuild.js';
+import { sourceOf } from './modules/history/views.js';
 
 /**
  * `npm run demo [-- --scale <n>]`: fills the configured database with a year of a lived-in site, through
@@ -340,7 +341,7 @@ async function main() {
         browser,
         device,
         referrer,
-        source: referrer ? new URL(referrer).host : '',
+        source: sourceOf(referrer),
         engine,
         keyword,
         first_url: PAGES[0][0],

@@ -100,7 +100,6 @@ const messages = {
   },
   robotAskMissing: { zh: '问答不存在', en: 'No such question-answer pair' },
   robotImportMissing: { zh: '请选择要导入的 CSV 文件', en: 'Choose a CSV file to import' },
-  robotImportTooLarge: { zh: '文件过大，最大 {mb} MB', en: 'The file is too large; the limit is {mb} MB' },
   robotImportHeader: {
     zh: 'CSV 第一行必须是表头，且包含 question 和 answer 两列',
     en: 'The first line of the CSV must be a header with the columns question and answer',

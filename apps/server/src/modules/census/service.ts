@@ -334,7 +334,8 @@ export class CensusService {
     if (closed) await this.repo.fillDays(range.period.timeZone, closed[0], closed[1]);
   }
 
-  async flow(dim: CensusDim, from?: string, to?: string): Promise<CensusFlow> {
+  /** What the traffic and conversation pages both read: the dimension's rows, the days, and both periods' totals. */
+  private async byDimension(dim: CensusDim, from?: string, to?: string) {
     const range = this.range(from, to);
     await this.fill(range);
     const [dims, trend, totals, previous] = await Promise.all([
@@ -343,6 +344,11 @@ export class CensusService {
       this.totals(range.period.from, range.period.to),
       this.totals(range.before[0], range.before[1]),
     ]);
+    return { range, dims, trend, totals, previous };
+  }
+
+  async flow(dim: CensusDim, from?: string, to?: string): Promise<CensusFlow> {
+    const { range, dims, trend, totals, previous } = await this.byDimension(dim, from, to);
     const rows = new Map<string, { name: string; visitors: number; visits: number; conversations: number }>();
     for (const found of dims) {
       if (found.visits === 0 && found.conversations === 0) continue;
@@ -363,14 +369,7 @@ export class CensusService {
   }
 
   async talk(dim: CensusDim, from?: string, to?: string): Promise<CensusTalk> {
-    const range = this.range(from, to);
-    await this.fill(range);
-    const [dims, trend, totals, previous] = await Promise.all([
-      this.dimRows(dim, range.period.from, range.period.to),
-      this.dayFigures(range.period.from, range.period.to),
-      this.totals(range.period.from, range.period.to),
-      this.totals(range.before[0], range.before[1]),
-    ]);
+    const { range, dims, trend, totals, previous } = await this.byDimension(dim, from, to);
     const rows = new Map<string, { name: string; conversations: number; messages: number; rated: number; scoreSum: number }>();
     for (const found of dims) {
       if (found.conversations === 0) continue;

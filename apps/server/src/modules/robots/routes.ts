@@ -24,7 +24,7 @@ export function robotRoutes(route: DefineRoute, robots: RobotService): void {
       try {
         bytes = await file.toBuffer();
       } catch {
-        throw new ApiError(413, 'robotImportTooLarge', { mb: MAX_ROBOT_IMPORT_BYTES / 1024 / 1024 });
+        throw new ApiError(413, 'uploadTooLarge', { mb: MAX_ROBOT_IMPORT_BYTES / 1024 / 1024 });
       }
       return robots.importCsv(bytes.toString('utf8'), lang);
     },

@@ -20,7 +20,7 @@ import { parse, ValidationError } from '../../lib/validate.js';
 import type { Bus } from '../../realtime/bus.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
-import { type MatchablePair, Matcher, type MatchResult } from './matcher.js';
+import { type MatchablePair, Matcher, type MatchResult, normalize } from './matcher.js';
 import type { RobotAskFilter, RobotAskRow, RobotRepository } from './repository.js';
 
 /** The settings table's key for the smart robot; it is not one of the chat-window pages. */
@@ -292,7 +292,7 @@ export class RobotService {
 function dedupe(questions: string[]): string[] {
   const seen = new Set<string>();
   return questions.filter((question) => {
-    const key = question.normalize('NFKC').toLowerCase();
+    const key = normalize(question);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -215,7 +215,6 @@ export class VisitorService {
     return visitor;
   }
 
-  /** A name, phone and email the visitor gave (in a leave-message) fill a visitor not named yet. */
   /** What the visitor says of themself in the pre-chat form; a field left out or empty keeps its value. */
   async contact(credential: string, given: { name?: string | undefined; phone?: string | undefined; email?: string | undefined }) {
     const visitor = await this.orFail(credential);
@@ -227,6 +226,7 @@ export class VisitorService {
     if (Object.keys(changes).length > 0) await this.repo.update(this.db, visitor.id, changes);
   }
 
+  /** A name, phone and email the visitor gave (in a leave-message) fill a visitor not named yet. */
   async rememberContact(visitor: VisitorRow, contact: { name: string; phone: string; email: string }): Promise<void> {
     if (!visitor.name) await this.repo.update(this.db, visitor.id, contact);
   }
