@@ -176,6 +176,38 @@ describe('timed auto answers', () => {
     await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
   });
 
+  it('counts the silence from the visitor’s last message, however many it wrote', async () => {
+    await configure(server, admin, 'autoAnswer', quiet);
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 3 });
+    const v = await visitor(server);
+    await v.say('First');
+    skipped += 2 * MINUTE;
+    await v.say('Second, two minutes on');
+    // Three minutes after the first message, one after the second: still open.
+    skipped += 2 * MINUTE;
+    await settled(server);
+    expect(framesOf(v.socket, '2004')).toHaveLength(0);
+    skipped += MINUTE + 1000;
+    await v.socket.frame('2004');
+    expect((await visitorReads(server, v)).at(-1)).toMatchObject({ role: 'tip', msg: 'tip.closedIdle' });
+    v.socket.close();
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
+  });
+
+  it('applies auto close, once switched on, to conversations already under way', async () => {
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
+    const v = await visitor(server);
+    await v.say('Before auto close');
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 3 });
+    skipped += 2 * MINUTE;
+    await settled(server);
+    expect(framesOf(v.socket, '2004')).toHaveLength(0);
+    skipped += MINUTE + 1000;
+    await v.socket.frame('2004');
+    v.socket.close();
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
+  });
+
   it('never ends a conversation while auto close is 0', async () => {
     await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
     const v = await visitor(server);

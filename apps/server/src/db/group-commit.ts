@@ -8,13 +8,32 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Ends an optimistic attempt at the unit that threw, so that the transaction rolls back. */
+class UnitFailed extends Error {
+  constructor(
+    readonly index: number,
+    readonly error: unknown,
+  ) {
+    super('a unit of the batch failed');
+  }
+}
+
 /**
  * Group commit: units of work that arrive while the database is busy (or within one tick) share one
  * transaction, so a burst of messages costs one commit (one WAL flush on PostgreSQL) instead of one each.
- * Each unit runs inside a savepoint of its own, in arrival order: a unit that throws (a resent onlyID, a
- * closed conversation) is rolled back alone and rejects alone, and its neighbours still commit. Every
- * unit resolves only once the shared transaction has committed, so an acknowledgement never precedes the
- * commit; when the commit itself fails, every unit of the batch rejects and none was acknowledged.
+ *
+ * A batch first runs optimistically, its units one after another with nothing between them: almost every
+ * message goes through, and a savepoint around each would cost two statements (two round trips on
+ * PostgreSQL) per message. When a unit throws (a resent onlyID, a closed conversation), that attempt is
+ * rolled back whole, the unit is set aside with its error, and the batch runs again, this time each unit
+ * in a savepoint of its own, so one refused unit never takes its neighbours down and a batch runs at most
+ * twice. A unit's work must therefore touch nothing but the transaction: it may run twice.
+ *
+ * Every unit settles only once the shared transaction has committed, so an acknowledgement never precedes
+ * the commit, and a unit refused because of an earlier one (the same onlyID twice) finds that one stored
+ * when it looks; when the commit itself fails, every unit of the batch rejects and none was acknowledged.
  */
 export class GroupCommit {
   private queue: Pending[] = [];
@@ -47,26 +66,16 @@ export class GroupCommit {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    let outcomes: Outcome[];
     try {
-      await this.db()
-        .transaction()
-        .execute(async (tx) => {
-          for (const unit of batch) {
-            await sql`SAVEPOINT unit`.execute(tx);
-            try {
-              outcomes.push({ ok: true, value: await unit.work(tx) });
-              await sql`RELEASE SAVEPOINT unit`.execute(tx);
-            } catch (error) {
-              await sql`ROLLBACK TO SAVEPOINT unit`.execute(tx);
-              await sql`RELEASE SAVEPOINT unit`.execute(tx);
-              outcomes.push({ ok: false, error });
-            }
-          }
-        });
+      outcomes = await this.optimistic(batch);
     } catch (error) {
-      for (const unit of batch) unit.reject(error);
-      return;
+      if (!(error instanceof UnitFailed)) return settleAll(batch, error);
+      try {
+        outcomes = await this.guarded(batch, error);
+      } catch (again) {
+        return settleAll(batch, again);
+      }
     }
     for (const [index, unit] of batch.entries()) {
       const outcome = outcomes[index];
@@ -74,4 +83,50 @@ export class GroupCommit {
       else unit.reject(outcome?.error);
     }
   }
+
+  /** Every unit in one transaction, nothing between them; the first that throws rolls the attempt back. */
+  private optimistic(batch: Pending[]): Promise<Outcome[]> {
+    return this.db()
+      .transaction()
+      .execute(async (tx) => {
+        const outcomes: Outcome[] = [];
+        for (const [index, unit] of batch.entries()) {
+          try {
+            outcomes.push({ ok: true, value: await unit.work(tx) });
+          } catch (error) {
+            throw new UnitFailed(index, error);
+          }
+        }
+        return outcomes;
+      });
+  }
+
+  /** The batch again without the unit that failed, each unit in a savepoint of its own. */
+  private guarded(batch: Pending[], failed: UnitFailed): Promise<Outcome[]> {
+    return this.db()
+      .transaction()
+      .execute(async (tx) => {
+        const outcomes: Outcome[] = [];
+        for (const [index, unit] of batch.entries()) {
+          if (index === failed.index) {
+            outcomes.push({ ok: false, error: failed.error });
+            continue;
+          }
+          await sql`SAVEPOINT unit`.execute(tx);
+          try {
+            outcomes.push({ ok: true, value: await unit.work(tx) });
+            await sql`RELEASE SAVEPOINT unit`.execute(tx);
+          } catch (error) {
+            await sql`ROLLBACK TO SAVEPOINT unit`.execute(tx);
+            await sql`RELEASE SAVEPOINT unit`.execute(tx);
+            outcomes.push({ ok: false, error });
+          }
+        }
+        return outcomes;
+      });
+  }
+}
+
+function settleAll(batch: Pending[], error: unknown): void {
+  for (const unit of batch) unit.reject(error);
 }

@@ -52,6 +52,43 @@ export class TimerRepository {
     return last?.role === 'user';
   }
 
+  /** When the visitor last wrote (ISO), if ever. */
+  async visitorLastWrote(visitorId: number): Promise<string | undefined> {
+    const last = await this.db
+      .selectFrom('messages')
+      .select('created_at')
+      .where('visitor_id', '=', visitorId)
+      .where('role', '=', 'user')
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return last?.created_at;
+  }
+
+  /**
+   * Auto close was switched on or shortened: every conversation with an agent gets its timer due at
+   * `dueAt` at the latest (one due later is pulled in; it checks the visitor's last message when due).
+   */
+  async closeBy(dueAt: string): Promise<void> {
+    await this.db
+      .updateTable('conversation_timers')
+      .set({ due_at: dueAt, claimed_until: null })
+      .where('kind', '=', 'autoClose')
+      .where('due_at', '>', dueAt)
+      .execute();
+    await this.db
+      .insertInto('conversation_timers')
+      .columns(['visitor_id', 'kind', 'due_at', 'claimed_until'])
+      .expression((eb) =>
+        eb
+          .selectFrom('visitors')
+          .select((eb) => ['id', eb.val('autoClose').as('kind'), eb.val(dueAt).as('due_at'), sql<null>`null`.as('claimed_until')])
+          .where('state', '=', 'current'),
+      )
+      .onConflict((conflict) => conflict.columns(['visitor_id', 'kind']).doNothing())
+      .execute();
+  }
+
   async clear(visitorId: number, kinds: readonly TimerKind[]): Promise<void> {
     await this.db.deleteFrom('conversation_timers').where('visitor_id', '=', visitorId).where('kind', 'in', kinds).execute();
   }

@@ -44,6 +44,12 @@ function timed(setting: { minutes: number; text: string }): { ms: number; text: 
  * while no process ran fires at the next start.
  */
 export class ConversationTimers {
+  /**
+   * When each visitor in an open conversation last wrote through this process, on the timers' clock.
+   * Auto close reads it when due, with the last stored message's time: the later of the two counts, so a
+   * visitor who wrote through another process (or before a restart) is seen too.
+   */
+  private readonly lastWrote = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
@@ -70,14 +76,24 @@ export class ConversationTimers {
     events.on('conversation.handedOver', async ({ visitor, agent }) => {
       if (agent) await this.visitorWaits(visitor.id);
     });
-    events.on('conversation.ended', ({ visitor }) => this.repo.clear(visitor.id, ['idle', 'agentSilent', 'autoClose']));
-    // Each message costs at most one statement here, none while the timed answers are off. Rows armed
-    // under other settings are not cleared per message: a timer checks the settings and the chat when it
-    // fires (see fire), so a stale one does nothing.
+    events.on('conversation.ended', ({ visitor }) => {
+      this.lastWrote.delete(visitor.id);
+      return this.repo.clear(visitor.id, ['idle', 'agentSilent', 'autoClose']);
+    });
+    events.on('settings.changed', async ({ page }) => {
+      const minutes = this.settings.autoCloseMinutes();
+      if (page === 'windowSetting' && minutes > 0) await this.repo.closeBy(this.at(minutes * MINUTE_MS));
+    });
+    // Each message costs at most one statement here, none while the agent-silent answer is off. Rows
+    // armed under other settings are not cleared per message: a timer checks the settings and the chat
+    // when it fires (see fire), so a stale one does nothing; auto close, armed when the conversation
+    // went to its agent, is not moved by each visitor message either: when due, it looks at the
+    // visitor's last message and waits on from there.
     events.on('message.stored', async ({ visitor, message }) => {
       if (message.role === 'user') {
+        if (visitor.state !== 'end') this.lastWrote.set(visitor.id, this.now());
         // An idle reminder armed by the agent's last message stays: it sees this message when it comes due.
-        if (visitor.state === 'current') await this.visitorWaits(visitor.id);
+        if (visitor.state === 'current') await this.agentOwesAnswer(visitor.id);
         // While the robot answers, the keyword replies would only talk over it.
         if (message.type === 'text' && visitor.state !== 'end' && visitor.state !== 'robot') await this.answerKeyword(visitor, message.msg);
       } else if (message.role === 'service') {
@@ -103,6 +119,12 @@ export class ConversationTimers {
   private async visitorWaits(visitorId: number): Promise<void> {
     const silent = timed(this.settings.autoAnswer().agentSilent);
     await this.repo.arm(visitorId, { ...this.closing(), ...(silent ? { agentSilent: this.at(silent.ms) } : {}) });
+  }
+
+  /** The visitor wrote to its agent: the agent's silence counts from the first message it left unanswered. */
+  private async agentOwesAnswer(visitorId: number): Promise<void> {
+    const silent = timed(this.settings.autoAnswer().agentSilent);
+    if (silent) await this.repo.arm(visitorId, { agentSilent: this.at(silent.ms) });
   }
 
   private async answerKeyword(visitor: VisitorRow, text: string): Promise<void> {
@@ -156,7 +178,14 @@ export class ConversationTimers {
     if (visitor?.state !== 'current') return;
     const kind = row.kind as TimerKind;
     if (kind === 'autoClose') {
-      if (this.settings.autoCloseMinutes() > 0) await this.actions.closeInactive(visitor);
+      const minutes = this.settings.autoCloseMinutes();
+      if (minutes <= 0) return;
+      // The visitor may have written since the timer was armed: the silence counts from its last message.
+      const stored = Date.parse((await this.repo.visitorLastWrote(visitor.id)) ?? '');
+      const wrote = Math.max(this.lastWrote.get(visitor.id) ?? 0, Number.isNaN(stored) ? 0 : stored);
+      const silentUntil = wrote + minutes * MINUTE_MS;
+      if (silentUntil > this.now()) return this.repo.arm(visitor.id, { autoClose: new Date(silentUntil).toISOString() });
+      await this.actions.closeInactive(visitor);
       return;
     }
     const setting = timed(this.settings.autoAnswer()[kind]);

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Selectable, UpdateObject } from 'kysely';
 import type { Db, DbOrTx } from '../../db/index.js';
+import { prepared } from '../../db/prepared.js';
 import type { Database, VisitorsTable } from '../../db/schema.js';
 
 export type VisitorRow = Selectable<VisitorsTable>;
@@ -15,6 +16,20 @@ function nextSeq(counter: MessageCounter) {
     ...(counter === 'smsg' ? { smsg: eb('smsg', '+', 1) } : {}),
   });
 }
+
+// The hot path's two statements, compiled once (see prepared).
+const takeVisitorSeq = prepared((db, v: { tokenHash: string }) =>
+  db.updateTable('visitors').set(nextSeq('umsg')).where('token_hash', '=', v.tokenHash).where('state', '<>', 'end').returningAll(),
+);
+const takeAgentSeq = prepared((db, v: { publicId: string; agentUuid: string }) =>
+  db
+    .updateTable('visitors')
+    .set((eb) => ({ ...nextSeq('smsg')(eb), unread: 0 }))
+    .where('public_id', '=', v.publicId)
+    .where('state', '=', 'current')
+    .where('service_id', '=', v.agentUuid)
+    .returningAll(),
+);
 
 /** SQL of visitors (with their conversation state and message counters) and of the pages they visit. */
 export class VisitorRepository {
@@ -95,14 +110,8 @@ export class VisitorRepository {
    * its next seq and its counters bumped, and comes back whole. Undefined when the credential is unknown
    * or no conversation is open (the caller then opens one first). Inside a transaction, like takeSeq.
    */
-  takeSeqInConversation(tx: DbOrTx, tokenHash: string): Promise<VisitorRow | undefined> {
-    return tx
-      .updateTable('visitors')
-      .set(nextSeq('umsg'))
-      .where('token_hash', '=', tokenHash)
-      .where('state', '<>', 'end')
-      .returningAll()
-      .executeTakeFirst();
+  async takeSeqInConversation(tx: DbOrTx, tokenHash: string): Promise<VisitorRow | undefined> {
+    return (await takeVisitorSeq(tx, { tokenHash }))[0];
   }
 
   /**
@@ -110,15 +119,8 @@ export class VisitorRepository {
    * agent's, gets its next seq, its agent counter bumped and its unread count cleared, and comes back
    * whole. Undefined when the visitor is unknown or the conversation is not this agent's.
    */
-  takeSeqForAgent(tx: DbOrTx, publicId: string, agentUuid: string): Promise<VisitorRow | undefined> {
-    return tx
-      .updateTable('visitors')
-      .set((eb) => ({ ...nextSeq('smsg')(eb), unread: 0 }))
-      .where('public_id', '=', publicId)
-      .where('state', '=', 'current')
-      .where('service_id', '=', agentUuid)
-      .returningAll()
-      .executeTakeFirst();
+  async takeSeqForAgent(tx: DbOrTx, publicId: string, agentUuid: string): Promise<VisitorRow | undefined> {
+    return (await takeAgentSeq(tx, { publicId, agentUuid }))[0];
   }
 
   async insertVisit(visitorId: number, url: string, title: string, at: string): Promise<void> {
