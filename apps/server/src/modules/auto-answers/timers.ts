@@ -11,6 +11,8 @@ const MINUTE_MS = 60_000;
 const CLAIM_MS = 60_000;
 /** Due rows taken per poll; more wait for the next poll, which follows at once. */
 const BATCH = 50;
+/** Visitors whose last message time is kept in memory (see lastWrote); the stored messages tell the rest. */
+const REMEMBERED_VISITORS = 100_000;
 
 /** What the timers do when they come due: the conversation service's own paths. */
 export interface TimerActions {
@@ -91,7 +93,7 @@ export class ConversationTimers {
     // visitor's last message and waits on from there.
     events.on('message.stored', async ({ visitor, message }) => {
       if (message.role === 'user') {
-        if (visitor.state !== 'end') this.lastWrote.set(visitor.id, this.now());
+        if (visitor.state !== 'end') this.wrote(visitor.id);
         // An idle reminder armed by the agent's last message stays: it sees this message when it comes due.
         if (visitor.state === 'current') await this.agentOwesAnswer(visitor.id);
         // While the robot answers, the keyword replies would only talk over it.
@@ -104,6 +106,21 @@ export class ConversationTimers {
         await this.repo.arm(visitor.id, { ...(idle ? { idle: this.at(idle.ms) } : {}), agentSilent: UNARMED });
       }
     });
+  }
+
+  /**
+   * Notes the visitor's message, newest last; a conversation ended through another process is never
+   * told here, so the oldest entries go once there are more than any process holds open.
+   */
+  private wrote(visitorId: number): void {
+    this.lastWrote.delete(visitorId);
+    this.lastWrote.set(visitorId, this.now());
+    if (this.lastWrote.size > REMEMBERED_VISITORS) {
+      for (const oldest of this.lastWrote.keys()) {
+        this.lastWrote.delete(oldest);
+        break;
+      }
+    }
   }
 
   /** The auto close due time as configured now, if it is on. */
