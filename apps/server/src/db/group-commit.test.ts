@@ -12,7 +12,9 @@ beforeEach(async () => {
   statements = [];
   const kysely = new Kysely<{ items: { name: string } }>({
     dialect: new SqliteDialect({ database: new SqliteDatabase(':memory:') }),
-    log: (event) => statements.push(event.query.sql),
+    log: (event) => {
+      statements.push(event.query.sql);
+    },
   });
   await sql`create table items (name text primary key)`.execute(kysely);
   db = kysely as unknown as Db;
