@@ -27,6 +27,14 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
       .optional(),
   ),
+  /**
+   * How SQLite syncs a commit to disk. `normal` (WAL): a commit survives a crash of the process, not
+   * always a power loss; `full`: it survives a power loss too, for one fsync per commit.
+   */
+  SQLITE_SYNCHRONOUS: z.preprocess(
+    (value) => (typeof value === 'string' ? emptyAsUndefined(value.trim().toLowerCase()) : value),
+    z.enum(['normal', 'full']).default('normal'),
+  ),
   /** PostgreSQL schema to work in (tests isolate themselves with it); `public` by default. */
   DATABASE_SCHEMA: z.preprocess(
     emptyAsUndefined,
@@ -144,6 +152,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** SQLite's `synchronous` pragma; PostgreSQL keeps its own `synchronous_commit`. */
+  sqliteSynchronous: 'normal' | 'full';
   databaseSchema: string | undefined;
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -216,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     databaseSchema: e.DATABASE_SCHEMA,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

@@ -90,6 +90,8 @@ describeOnPostgres('PostgreSQL going away (CONTRACT §10)', () => {
       ADMIN_PASSWORD: ADMIN.password,
       // The leaver is reported past a short grace rather than the default 4 s.
       PRESENCE_GRACE_MS: '500',
+      // Bursts of a few hundred visitor sends must meet the database, not the visitor message limits.
+      RATE_LIMITS: 'visitorMessage.token=100000/10,visitorMessage.address=100000/10',
     });
     // The sockets under test keep their heartbeat, as the console and widget do.
     beat = setInterval(() => {
@@ -251,5 +253,102 @@ describeOnPostgres('PostgreSQL going away (CONTRACT §10)', () => {
     await fresh.frame('0000');
     fresh.close();
     expect(server.child.exitCode).toBeNull();
+  }, 120_000);
+
+  it('a database failure in the middle of a batch: every send is answered, nothing acknowledged is lost, and the refused ones are stored once when resent', async () => {
+    await eventually(async () => (await call('GET', '/readyz')).status === 200);
+    const visitors = 5;
+    const perVisitor = 60;
+    type Answer = { code: '8101'; data: Message } | { code: '8102'; data: { onlyID: string; status: number; msg: string } };
+    const answersOf = (socket: TestSocket) =>
+      socket.frames.filter((frame) => ['8101', '8102'].includes((frame as { code: string }).code)) as Answer[];
+    const send = (socket: TestSocket, onlyID: string) => socket.send({ code: '8100', data: { msg: `line ${onlyID}`, onlyID } });
+    const idsOf = (visitor: number) => Array.from({ length: perVisitor }, (_, index) => `batch-${visitor}-${index}`);
+
+    const senders: { credential: string; socket: TestSocket }[] = [];
+    for (let index = 0; index < visitors; index += 1) {
+      const init = await call<{ YQToken: string }>('POST', '/api/visitor/init', { body: { url: 'https://shop.example/' } });
+      expect(init.status).toBe(200);
+      const socket = await TestSocket.open(ws(`/ws/visitor?YQToken=${init.body.data.YQToken}`));
+      heartbeats.push(socket);
+      senders.push({ credential: init.body.data.YQToken, socket });
+    }
+    // Connected ahead, so that ending the server's connections is a single round trip once the stream runs.
+    const admin = new pg.Client({ connectionString: backends.postgres });
+    await admin.connect();
+    let answeredBeforeFault: number;
+    let terminated: number;
+    try {
+      // Every send goes out at once, the visitors' lines interleaved: the server's batches mix them.
+      for (let index = 0; index < perVisitor; index += 1) {
+        for (const [visitor, { socket }] of senders.entries()) send(socket, idsOf(visitor)[index] ?? '');
+      }
+      const [firstSender] = senders;
+      await firstSender?.socket.until(() => answersOf(firstSender.socket).length >= 3, 20_000);
+      const ended = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+        applicationName,
+      ]);
+      terminated = ended.rowCount ?? 0;
+      answeredBeforeFault = senders.reduce((sum, { socket }) => sum + answersOf(socket).length, 0);
+    } finally {
+      await admin.end();
+    }
+    expect(terminated).toBeGreaterThan(0);
+    // The fault came while sends were still on their way, else this test would prove nothing.
+    expect(answeredBeforeFault).toBeLessThan(visitors * perVisitor);
+
+    // Every send is answered, once: stored (8101), or refused as the database being away (8102 503).
+    for (const [visitor, { socket }] of senders.entries()) {
+      await socket.until(() => answersOf(socket).length >= perVisitor, 30_000);
+      const answers = answersOf(socket);
+      expect(answers.map((answer) => answer.data.onlyID).sort()).toEqual(idsOf(visitor).sort());
+      for (const answer of answers) {
+        if (answer.code === '8102') expect(answer.data).toEqual({ onlyID: answer.data.onlyID, status: 503, msg: expect.any(String) });
+      }
+    }
+    expect(server.child.exitCode).toBeNull();
+
+    // Once the database answers again, what was acknowledged is there, once, as it was acknowledged.
+    await eventually(async () => (await call('GET', '/readyz')).status === 200);
+    const storedOf = async (credential: string) => {
+      const list: Message[] = [];
+      for (;;) {
+        const page = await call<{ list: Message[] }>(
+          'GET',
+          `/api/visitor/messages?YQToken=${credential}&afterSeq=${list.at(-1)?.seq ?? 0}`,
+        );
+        expect(page.status).toBe(200);
+        if (page.body.data.list.length === 0) return list;
+        list.push(...page.body.data.list);
+      }
+    };
+    for (const { credential, socket } of senders) {
+      const stored = await storedOf(credential);
+      for (const answer of answersOf(socket)) {
+        if (answer.code !== '8101') continue;
+        expect(stored.filter((message) => message.onlyID === answer.data.onlyID)).toEqual([
+          expect.objectContaining({ seq: answer.data.seq, msg: answer.data.msg, role: 'user' }),
+        ]);
+      }
+    }
+
+    // The widget resends every refused line over its socket: each is stored once, seq without a gap.
+    for (const { socket } of senders) {
+      const refused = answersOf(socket)
+        .filter((answer) => answer.code === '8102')
+        .map((answer) => answer.data.onlyID);
+      const before = answersOf(socket).length;
+      for (const onlyID of refused) send(socket, onlyID);
+      await socket.until(() => answersOf(socket).length >= before + refused.length, 30_000);
+      expect(answersOf(socket).slice(before)).toEqual(
+        refused.map((onlyID) => ({ code: '8101', data: expect.objectContaining({ onlyID }) })),
+      );
+    }
+    for (const [visitor, { credential }] of senders.entries()) {
+      const stored = await storedOf(credential);
+      expect(stored.map((message) => message.seq)).toEqual(Array.from({ length: stored.length }, (_, index) => index + 1));
+      const lines = stored.filter((message) => message.role === 'user').map((message) => message.onlyID);
+      expect(lines.sort()).toEqual(idsOf(visitor).sort());
+    }
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildOnce, dropSchema, spawnServer } from './processes.js';
+import { TestSocket } from './sockets.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-kill-'));
 const schema = `k_${randomBytes(6).toString('hex')}`;
@@ -31,6 +32,31 @@ const post = async <T>(url: string, body: unknown): Promise<{ status: number; da
   const json = (await response.json()) as { data: T };
   return { status: response.status, data: json.data };
 };
+
+/** Every stored message of a visitor, read page by page: one answer holds at most 200 messages. */
+async function readAll(url: string, token: string): Promise<Message[]> {
+  const list: Message[] = [];
+  for (;;) {
+    const stored = await fetch(`${url}/api/visitor/messages?YQToken=${token}&afterSeq=${list.at(-1)?.seq ?? 0}`);
+    const page = ((await stored.json()) as { data: { list: Message[] } }).data.list;
+    if (page.length === 0) return list;
+    list.push(...page);
+  }
+}
+
+/** The administrator's console socket, past the hello (0000) and its answer (5000). */
+async function openAgent(url: string): Promise<TestSocket> {
+  const login = await post<{ token: string }>(`${url}/api/login`, { username: 'admin', password: 'admin-pass-1' });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  const socket = await TestSocket.open(`${url.replace('http', 'ws')}/ws/agent?token=${encodeURIComponent(login.data.token)}`);
+  await socket.frame('0000');
+  socket.send({ code: '5000', type: 'service', uuid: '' });
+  return socket;
+}
+
+/** Seqs run 1, 2, 3… with no gap and no repeat. */
+const expectGapless = (messages: Message[]) =>
+  expect(messages.map((message) => message.seq)).toEqual(Array.from({ length: messages.length }, (_, index) => index + 1));
 
 describe('a server killed with SIGKILL', () => {
   it('keeps every acknowledged message, and seq continues with no gap or duplicate', async () => {
@@ -108,16 +134,7 @@ describe('a server killed with SIGKILL', () => {
     expect(acknowledged.length).toBeGreaterThan(5);
 
     const second = await runUnlimited();
-    // Read page by page: one answer holds at most 200 messages.
-    const read = async () => {
-      const list: Message[] = [];
-      for (;;) {
-        const stored = await fetch(`${second.url}/api/visitor/messages?YQToken=${token}&afterSeq=${list.at(-1)?.seq ?? 0}`);
-        const page = ((await stored.json()) as { data: { list: Message[] } }).data.list;
-        if (page.length === 0) return list;
-        list.push(...page);
-      }
-    };
+    const read = () => readAll(second.url, token);
     const kept = await read();
     const seqs = kept.map((message) => message.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => index + 1));
@@ -142,6 +159,56 @@ describe('a server killed with SIGKILL', () => {
     again.close();
     const sent = (await read()).filter((message) => message.role === 'user').map((message) => message.onlyID);
     expect(sent.sort()).toEqual(Array.from({ length: total }, (_, index) => `ws-${index}`).sort());
+    await second.stop();
+  }, 90_000);
+
+  it('keeps every message an agent had acknowledged over its socket (8101); resending the rest stores each once, seq has no gap', async () => {
+    const first = await runUnlimited();
+    const init = await post<{ YQToken: string; id: string }>(`${first.url}/api/visitor/init`, { url: 'https://shop.example/' });
+    const { YQToken: credential, id: visitorId } = init.data;
+    const question = await post<Message>(`${first.url}/api/visitor/message`, { YQToken: credential, msg: 'help?', onlyID: 'question' });
+    expect(question.status).toBe(200);
+    const total = 300;
+    const agentSend = (index: number) => ({ code: '8100', data: { YQToken: visitorId, msg: `agent ${index}`, onlyID: `agent-${index}` } });
+    const framesOf = (socket: TestSocket, code: string) =>
+      socket.frames.filter((frame) => (frame as { code: string }).code === code) as { code: string; data: Message }[];
+
+    const agent = await openAgent(first.url);
+    // Every send goes out at once (the first takes the waiting visitor): the server stores them while it is killed.
+    for (let index = 0; index < total; index += 1) agent.send(agentSend(index));
+    await agent.until(() => framesOf(agent, '8101').length >= 20, 20_000);
+    first.child.kill('SIGKILL');
+    await agent.closed();
+    const acknowledged = framesOf(agent, '8101').map((frame) => frame.data);
+    // The kill came mid-stream: some sends were stored, the rest were still on their way.
+    expect(acknowledged.length).toBeLessThan(total);
+    // Nothing was refused before the kill: the pipelined sends of one agent are each stored in turn.
+    expect(framesOf(agent, '8102')).toEqual([]);
+
+    const second = await runUnlimited();
+    const kept = await readAll(second.url, credential);
+    expectGapless(kept);
+    for (const message of acknowledged) {
+      expect(kept.filter((item) => item.onlyID === message.onlyID)).toEqual([
+        expect.objectContaining({ seq: message.seq, role: 'service' }),
+      ]);
+    }
+
+    // The console resends what was not acknowledged, over a new socket; nothing is stored twice.
+    const again = await openAgent(second.url);
+    for (let index = 0; index < total; index += 1) again.send(agentSend(index));
+    await again.until(() => framesOf(again, '8102')[0] || framesOf(again, '8101').length === total, 30_000);
+    expect(framesOf(again, '8102')).toEqual([]);
+    // A resend of a stored message is answered with it as it was stored.
+    for (const message of acknowledged) {
+      expect(framesOf(again, '8101').find((frame) => frame.data.onlyID === message.onlyID)?.data).toEqual(message);
+    }
+    again.close();
+    const stored = await readAll(second.url, credential);
+    expectGapless(stored);
+    const sent = stored.filter((message) => message.role === 'service').map((message) => message.onlyID);
+    expect(sent.sort()).toEqual(Array.from({ length: total }, (_, index) => `agent-${index}`).sort());
+    expect(stored.filter((message) => message.onlyID === 'question')).toHaveLength(1);
     await second.stop();
   }, 90_000);
 });

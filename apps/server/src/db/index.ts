@@ -37,7 +37,7 @@ export type StatementListener = (sql: string) => void;
 
 export async function openStorage(config: Config, onStatement?: StatementListener): Promise<Storage> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, onStatement);
-  return openSqlite(config.dataDir, onStatement);
+  return openSqlite(config.dataDir, config.sqliteSynchronous, onStatement);
 }
 
 /** Kysely's log hook sees each statement as it runs, the transaction control ones as well. */
@@ -45,12 +45,13 @@ function logOption(onStatement: StatementListener | undefined) {
   return onStatement ? { log: (event: LogEvent) => onStatement(event.query.sql) } : {};
 }
 
-function openSqlite(dataDir: string, onStatement: StatementListener | undefined): Storage {
+function openSqlite(dataDir: string, synchronous: Config['sqliteSynchronous'], onStatement: StatementListener | undefined): Storage {
   mkdirSync(dataDir, { recursive: true });
   const database = new SqliteDatabase(join(dataDir, 'parley.db'));
   database.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode keeps every committed transaction across a process crash (not a power loss).
-  database.pragma('synchronous = NORMAL');
+  // NORMAL in WAL mode keeps every committed transaction across a process crash, not always across a
+  // power loss; FULL syncs the log at each commit so that it survives that too, at the cost of an fsync.
+  database.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), ...logOption(onStatement) });
