@@ -188,7 +188,7 @@ export async function buildApp({
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const censusRepo = new CensusRepository(db, storage.dialect);
-  new CensusRecorder(censusRepo, now, siteTimeZone).subscribe(events);
+  new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
     robots.currentHigh(),

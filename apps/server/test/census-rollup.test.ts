@@ -95,3 +95,65 @@ describe('the statistics’ daily rollup', () => {
     expect(await figures()).toEqual(late);
   });
 });
+
+describe('a chat over midnight', () => {
+  // Its own server: the site day is moved on while the conversation goes on, and its statements are listened to.
+  let overnight: TestServer;
+  let token: string;
+  let at = 0;
+  let statements: string[] = [];
+
+  beforeAll(async () => {
+    overnight = await startTestServer(
+      { SITE_TIMEZONE: 'Asia/Shanghai' },
+      { now: () => Date.now() + at, onStatement: (sql) => statements.push(sql) },
+    );
+    token = await overnight.login();
+    sockets.push(await agentSocket(overnight, token));
+  });
+  afterAll(() => overnight.close());
+
+  it('drops the day it began on once, not for every message, and its rollup keeps the live count after each read', async () => {
+    const v = (await overnight.post<VisitorInit>('/api/visitor/init', { url: 'https://shop.example/', referrer: '', lang: 'zh' })).body
+      .data;
+    const say = async (msg: string) =>
+      expect((await overnight.post('/api/visitor/message', { YQToken: v.YQToken, msg, onlyID: onlyId() })).status).toBe(200);
+    const messagesOn = async (first: string) => {
+      const talk = await overnight.get<CensusTalk>(`/api/census/talk?dim=keyword&from=${first}&to=${first}`, { token, lang: 'en' });
+      expect(talk.status).toBe(200);
+      return talk.body.data.totals.messages;
+    };
+    const kept = async (first: string) =>
+      (await overnight.storage.db.selectFrom('census_days').select('day').where('day', '=', first).execute()).length;
+    /** The statements touching the statistics' tables that one visitor message costs. */
+    const censusCost = async (msg: string) => {
+      statements = [];
+      await say(msg);
+      return statements.filter((sql) => /census_|started_at/i.test(sql)).length;
+    };
+
+    await say('before midnight');
+    const began = (await overnight.get<CensusOverview>('/api/census/overview', { token })).body.data.period.to;
+    expect(await messagesOn(began)).toBe(1);
+
+    // Past midnight the day is closed: counted into the rollup once read.
+    at = DAY_MS;
+    expect(await messagesOn(began)).toBe(1);
+    expect(await kept(began)).toBeGreaterThan(0);
+
+    // The first message after it drops the day; the next ones cost the statistics nothing.
+    expect(await censusCost('after midnight 1')).toBeGreaterThan(0);
+    expect(await kept(began)).toBe(0);
+    expect(await censusCost('after midnight 2')).toBe(0);
+    expect(await censusCost('after midnight 3')).toBe(0);
+    expect(await messagesOn(began)).toBe(4);
+    expect(await kept(began)).toBeGreaterThan(0);
+
+    // Counted again, the day is dropped again by the next message, once.
+    expect(await censusCost('after midnight 4')).toBeGreaterThan(0);
+    expect(await censusCost('after midnight 5')).toBe(0);
+    expect(await messagesOn(began)).toBe(6);
+    expect(await censusCost('after midnight 6')).toBeGreaterThan(0);
+    expect(await messagesOn(began)).toBe(7);
+  });
+});

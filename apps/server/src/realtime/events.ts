@@ -19,4 +19,11 @@ export type BusEvent =
    * The robot's pairs or settings were saved: every process updates those pairs in its index (all of it
    * without `ids`) or reads the settings again.
    */
-  | { type: 'robots.changed'; what: 'pairs' | 'high'; ids?: number[] };
+  | { type: 'robots.changed'; what: 'pairs' | 'high'; ids?: number[] }
+  /** Who monitors this visitor (by row id) changed: every process reads it again on the next message. */
+  | { type: 'monitors.changed'; visitorId: number }
+  /**
+   * The statistics' rollup counted the site days `first..last` again from the raw tables, in the process
+   * `by`: the others forget or drop again the days they dropped (CensusRecorder).
+   */
+  | { type: 'census.counted'; first: string; last: string; by: string };

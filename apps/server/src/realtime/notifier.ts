@@ -4,6 +4,7 @@ import type { AgentAvailabilityRepository } from '../modules/agents/availability
 import type { ConversationRepository } from '../modules/conversations/repository.js';
 import type { VisitorRow } from '../modules/visitors/repository.js';
 import type { Bus } from './bus.js';
+import { MonitorCache } from './monitors.js';
 
 type Audience = Pick<VisitorRow, 'id' | 'state' | 'service_id'>;
 
@@ -13,13 +14,21 @@ type Audience = Pick<VisitorRow, 'id' | 'state' | 'service_id'>;
  * unassigned; and never to another visitor.
  */
 export class Notifier {
+  private readonly monitors: MonitorCache;
+
   constructor(
     private readonly bus: Bus,
     private readonly conversations: ConversationRepository,
     private readonly agents: AgentAvailabilityRepository,
-  ) {}
+  ) {
+    this.monitors = new MonitorCache((visitorId) => conversations.monitorsOf(visitorId));
+  }
 
   subscribe(events: EventHub): void {
+    this.bus.subscribe((event) => {
+      if (event.type === 'monitors.changed') this.monitors.forget(event.visitorId);
+    });
+    this.conversations.onMonitorAdded = (visitorId) => this.bus.publish({ type: 'monitors.changed', visitorId });
     events.on('visit.recorded', ({ visitor, visit }) =>
       this.toAgentsOf(visitor, frame(SocketCode.visit, { YQToken: visitor.public_id, ...visit })),
     );
@@ -54,6 +63,8 @@ export class Notifier {
       await this.accepted(visitor, to);
     });
     events.on('conversation.ended', async ({ visitor, tellVisitor, rate }) => {
+      // Its monitors were cleared with it: the next conversation's are read anew, in every process.
+      await this.bus.publish({ type: 'monitors.changed', visitorId: visitor.id });
       await this.stateChanged({ ...visitor, state: 'end' });
       if (tellVisitor) await this.toVisitor(visitor.public_id, frame(SocketCode.ended, { rate }));
     });
@@ -104,7 +115,7 @@ export class Notifier {
 
   private async agentsOf(visitor: Audience): Promise<string[] | 'all'> {
     if (visitor.state !== 'current' || !visitor.service_id) return 'all';
-    const monitors = await this.conversations.monitorsOf(visitor.id);
+    const monitors = await this.monitors.of(visitor.id);
     return [...new Set([visitor.service_id, ...monitors])];
   }
 

@@ -54,6 +54,12 @@ export class CensusRepository {
     private readonly dialect: DialectName,
   ) {}
 
+  /**
+   * Told after `first..last` were counted into the rollup and checked, with when the count began
+   * (performance.now): the recorder tells every process (CensusRecorder).
+   */
+  onCounted: (first: string, last: string, since: number) => void = () => undefined;
+
   // ——— Writes, as the events happen ———
 
   /** Records a state unless it is the agent's last recorded one already. */
@@ -353,6 +359,9 @@ export class CensusRepository {
   /** Counts `first..last` from the raw tables into the rollup, replacing what it held for them. */
   private async countDays(zone: string, first: string, last: string): Promise<void> {
     const span = this.daysSpan(first, last, zone);
+    const since = performance.now();
+    // The reads below are not one snapshot: a late message may land between them (see the check at the end).
+    const before = await this.lateFigures(span, zone);
     const rows = new Map<string, DayFigures & { day: string; dim: string; name: string }>();
     const row = (day: string, dim: string, name: string) => {
       const key = `${day}\u0000${dim}\u0000${name}`;
@@ -447,9 +456,39 @@ export class CensusRepository {
         }
       });
     } catch (error) {
-      // Another process counted the same days meanwhile, from the same rows: its count stands.
+      // Another process counted the same days meanwhile, from the same rows: its count stands (and it checks it).
       if (!isUniqueViolation(error)) throw error;
+      return;
     }
+    // A late change that landed while the days were read may be missing from what was just kept, and
+    // its recorder may have dropped the days before they were kept: the days it moved go again.
+    const after = await this.lateFigures(span, zone);
+    const moved = [...new Set([...before.keys(), ...after.keys()])].filter((day) => before.get(day) !== after.get(day));
+    await this.dropDays(moved);
+    this.onCounted(first, last, since);
+  }
+
+  /**
+   * What a late event can still change of the conversations begun in the span, per site day: messages,
+   * ratings, first responses and ends. Each only grows (a score may change, so its sum is in too).
+   */
+  private async lateFigures(span: Span, zone: string): Promise<Map<string, string>> {
+    const day = this.localDay('c.started_at', span, zone);
+    const { rows } = await sql<{
+      day: string;
+      n: unknown;
+      messages: unknown;
+      rated: unknown;
+      score_sum: unknown;
+      answered: unknown;
+      ended: unknown;
+    }>`
+      select ${day} as day, count(*) as n, sum(c.messages) as messages, count(c.score) as rated, sum(c.score) as score_sum,
+        count(c.first_response_ms) as answered, count(c.ended_at) as ended
+      from conversations c where c.started_at >= ${span.from} and c.started_at < ${span.before} group by 1`.execute(this.db);
+    return new Map(
+      rows.map((row) => [row.day, [row.n, row.messages, row.rated, row.score_sum, row.answered, row.ended].map(num).join(' ')]),
+    );
   }
 
   /** Drops the days (in every zone) a late change touched, and their months; the next read counts them again. */

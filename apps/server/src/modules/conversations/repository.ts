@@ -159,6 +159,9 @@ export class ConversationRepository {
     await db.updateTable('conversations').set(changes).where('id', '=', id).execute();
   }
 
+  /** Told once a monitor was added (committed): the socket notifier keeps each visitor's monitors in memory. */
+  onMonitorAdded: (visitorId: number) => Promise<void> = async () => undefined;
+
   async addMonitor(visitorId: number, agentUuid: string, at: string): Promise<void> {
     const exists = await this.db
       .selectFrom('monitors')
@@ -166,7 +169,9 @@ export class ConversationRepository {
       .where('visitor_id', '=', visitorId)
       .where('agent_uuid', '=', agentUuid)
       .executeTakeFirst();
-    if (!exists) await this.db.insertInto('monitors').values({ visitor_id: visitorId, agent_uuid: agentUuid, created_at: at }).execute();
+    if (exists) return;
+    await this.db.insertInto('monitors').values({ visitor_id: visitorId, agent_uuid: agentUuid, created_at: at }).execute();
+    await this.onMonitorAdded(visitorId);
   }
 
   async monitorsOf(visitorId: number): Promise<string[]> {
