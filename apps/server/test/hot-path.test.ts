@@ -85,12 +85,12 @@ async function inConversation(): Promise<TestVisitor> {
 }
 
 describe('the message hot path', () => {
-  it('costs a visitor message 7 statements, all in its own transaction, while the timed answers are off', async () => {
+  it('costs a visitor message 5 statements, all in its own transaction, while the timed answers are off', async () => {
     await timers(false);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(v.socket, { msg: `visitor ${index}` }));
     console.info('visitor message, timers off', cost);
-    expect(cost.statements).toBeLessThanOrEqual(7);
+    expect(cost.statements).toBeLessThanOrEqual(5);
     expect(cost.writesAfter).toBeLessThanOrEqual(0);
     v.socket.close();
   });
@@ -100,27 +100,27 @@ describe('the message hot path', () => {
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(v.socket, { msg: `visitor ${index}` }));
     console.info('visitor message, timers on', cost);
-    expect(cost.statements).toBeLessThanOrEqual(8);
+    expect(cost.statements).toBeLessThanOrEqual(6);
     expect(cost.writesAfter).toBeLessThanOrEqual(1);
     v.socket.close();
   });
 
-  it('costs an agent message 9 statements, one of them a timer write, while every timed answer is on', async () => {
+  it('costs an agent message 6 statements, one of them a timer write, while every timed answer is on', async () => {
     await timers(true);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(agent, { YQToken: v.id, msg: `agent ${index}` }));
     console.info('agent message, timers on', cost);
-    expect(cost.statements).toBeLessThanOrEqual(9);
+    expect(cost.statements).toBeLessThanOrEqual(6);
     expect(cost.writesAfter).toBeLessThanOrEqual(1);
     v.socket.close();
   });
 
-  it('costs an agent message 8 statements, all in its own transaction, while the timed answers are off', async () => {
+  it('costs an agent message 5 statements, all in its own transaction, while the timed answers are off', async () => {
     await timers(false);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(agent, { YQToken: v.id, msg: `agent ${index}` }));
     console.info('agent message, timers off', cost);
-    expect(cost.statements).toBeLessThanOrEqual(8);
+    expect(cost.statements).toBeLessThanOrEqual(5);
     expect(cost.writesAfter).toBeLessThanOrEqual(0);
     v.socket.close();
   });

@@ -471,45 +471,35 @@ export class ConversationService {
     input: { YQToken: string; msg: string; onlyID: string; type?: MessageType | undefined },
   ): Promise<Message> {
     const publicId = input.YQToken;
-    const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
-    if (!visitor) throw notFound();
     const sender: Sender = { role: 'service', uuid: auth.uuid };
-    if (visitor.state !== 'current' || visitor.service_id !== auth.uuid) {
-      // A resend is answered before anything is taken; in the agent's own conversation the unique index answers it.
-      const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
-      if (existing) return toMessage(resentBy(sender, existing), publicId);
-      if (visitor.state === 'current') throw new ApiError(403, 'notYourConversation');
-      try {
-        await this.accept(auth, publicId);
-      } catch (error) {
-        // The queue may have handed this visitor to this very agent meanwhile (its console just opened): the send goes on.
-        if (!(error instanceof ApiError) || error.status !== 409) throw error;
-        const now = await this.visitorRepo.findByPublicId(this.db, publicId);
-        if (now?.state !== 'current' || now.service_id !== auth.uuid) throw error;
-      }
-    }
-    let stored: { row: MessageRow; visitor: VisitorRow };
+    let stored: { row: MessageRow; visitor: VisitorRow } | undefined;
     try {
-      stored = await this.commits.run(async (tx) => {
-        // The conversation may have moved since it was read: the seq is taken only while it is still this agent's.
-        const current = await this.visitorRepo.takeSeqForAgent(tx, publicId, auth.uuid);
-        if (!current) throw new ApiError(403, 'notYourConversation');
-        const seq = current.last_seq;
-        const row = await this.repo.insertMessageAt(tx, current.id, seq, {
-          only_id: input.onlyID,
-          role: 'service',
-          type: input.type ?? 'text',
-          msg: input.msg,
-          nickname: auth.nickname,
-          service_id: auth.uuid,
-          created_at: isoNow(),
-        });
-        await this.repo.countMessage(tx, current.id, seq, row.created_at);
-        return { row, visitor: current };
-      });
+      // Almost every send is to the agent's own conversation: tried at once, with nothing read before.
+      stored = await this.storeAgentMessage(auth, input);
+      if (!stored) {
+        const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
+        if (!visitor) throw notFound();
+        // A resend is answered before anything is taken; in the agent's own conversation the unique index answers it.
+        const existing = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
+        if (existing) return toMessage(resentBy(sender, existing), publicId);
+        if (visitor.state === 'current' && visitor.service_id !== auth.uuid) throw new ApiError(403, 'notYourConversation');
+        if (visitor.state !== 'current') {
+          try {
+            await this.accept(auth, publicId);
+          } catch (error) {
+            // The queue may have handed this visitor to this very agent meanwhile (its console just opened): the send goes on.
+            if (!(error instanceof ApiError) || error.status !== 409) throw error;
+            stored = await this.storeAgentMessage(auth, input);
+            if (!stored) throw error;
+          }
+        }
+        stored ??= await this.storeAgentMessage(auth, input);
+        if (!stored) throw new ApiError(403, 'notYourConversation');
+      }
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const again = await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID);
+      const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
+      const again = visitor && (await this.repo.findMessageByOnlyId(this.db, visitor.id, input.onlyID));
       if (!again) throw error;
       return toMessage(resentBy(sender, again), publicId);
     }
@@ -518,7 +508,33 @@ export class ConversationService {
     return message;
   }
 
-  /** Hands an open conversation to another agent, who must have a console open to see it. */
+  /**
+   * Stores an agent's message in its own conversation, in the next group commit; undefined (nothing
+   * written) when the conversation is not, or no longer, this agent's. Not a throw: a unit that throws
+   * makes its whole batch run again.
+   */
+  private storeAgentMessage(
+    auth: AuthContext,
+    input: { YQToken: string; msg: string; onlyID: string; type?: MessageType | undefined },
+  ): Promise<{ row: MessageRow; visitor: VisitorRow } | undefined> {
+    return this.commits.run(async (tx) => {
+      const current = await this.visitorRepo.takeSeqForAgent(tx, input.YQToken, auth.uuid);
+      if (!current) return undefined;
+      const seq = current.last_seq;
+      const row = await this.repo.insertMessageAt(tx, current.id, seq, {
+        only_id: input.onlyID,
+        role: 'service',
+        type: input.type ?? 'text',
+        msg: input.msg,
+        nickname: auth.nickname,
+        service_id: auth.uuid,
+        created_at: isoNow(),
+      });
+      await this.repo.countMessage(tx, current.id, seq, row.created_at);
+      return { row, visitor: current };
+    });
+  }
+
   async transfer(auth: AuthContext, publicId: string, serviceID: string): Promise<Visitor> {
     const target = await this.agents.findByUuid(this.db, serviceID);
     if (!target || target.disabled === 1 || target.uuid === auth.uuid) throw new ApiError(400, 'transferTarget');
