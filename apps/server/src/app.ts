@@ -183,7 +183,7 @@ export async function buildApp({
   await robots.load();
   const siteTimeZone = () => settings.siteTimeZone();
   const visitorRepo = new VisitorRepository(db);
-  const conversationRepo = new ConversationRepository(db);
+  const conversationRepo = new ConversationRepository(db, storage.dialect);
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);

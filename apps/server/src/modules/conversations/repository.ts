@@ -1,15 +1,16 @@
-import type { Selectable } from 'kysely';
+import type { QueryCreator, Selectable } from 'kysely';
+import type { DialectName } from '../../db/dialect.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
-import type { MessagesTable } from '../../db/schema.js';
+import type { Database, MessagesTable } from '../../db/schema.js';
 
 export type MessageRow = Selectable<MessagesTable>;
 
 export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn' | 'suggestions'> & { suggestions?: string };
 
 // The hot path's statements, compiled once (see prepared).
-const insertMessage = prepared((db, v: Omit<NewMessage, 'suggestions'> & { visitor_id: number; seq: number }) =>
-  db
+function insertMessageQuery(db: Db | QueryCreator<Database>, v: NewRow) {
+  return db
     .insertInto('messages')
     .values({
       only_id: v.only_id,
@@ -23,11 +24,12 @@ const insertMessage = prepared((db, v: Omit<NewMessage, 'suggestions'> & { visit
       seq: v.seq,
       withdrawn: 0,
     })
-    .returningAll(),
-);
-/** The message's conversation: the latest that began at or before its seq. */
-const countInConversation = prepared((db, v: { visitorId: number; seq: number }) =>
-  db
+    .returningAll();
+}
+const insertMessage = prepared(insertMessageQuery);
+/** Counts a message in its conversation: the latest that began at or before its seq. */
+function countQuery(db: Db | QueryCreator<Database>, v: { visitorId: number; seq: number }) {
+  return db
     .updateTable('conversations')
     .set((eb) => ({ messages: eb('messages', '+', 1) }))
     .where('id', '=', (eb) =>
@@ -39,12 +41,39 @@ const countInConversation = prepared((db, v: { visitorId: number; seq: number })
         .orderBy('id', 'desc')
         .limit(1),
     )
-    .returning(['id', 'first_seq', 'first_response_ms']),
+    .returning(['id', 'first_seq', 'first_response_ms']);
+}
+const countInConversation = prepared(countQuery);
+
+type NewRow = Omit<NewMessage, 'suggestions'> & { visitor_id: number; seq: number };
+
+/**
+ * PostgreSQL's version of insertMessage + countInConversation: one statement, so one round trip instead
+ * of two within the batch (SQLite runs in the process, where a statement costs no round trip).
+ */
+const insertAndCount = prepared((db, v: NewRow) =>
+  db
+    .with('m', (db) => insertMessageQuery(db, v))
+    // The second CTE's creator also knows `m`; the count reads nothing of it.
+    .with('c', (db) => countQuery(db as unknown as QueryCreator<Database>, { visitorId: v.visitor_id, seq: v.seq }))
+    .selectFrom('m')
+    .leftJoin('c', (join) => join.onTrue())
+    .selectAll('m')
+    .select(['c.id as counted_id', 'c.first_seq as counted_first_seq', 'c.first_response_ms as counted_first_response_ms']),
 );
+
+interface Counted {
+  id: number;
+  first_seq: number;
+  first_response_ms: number | null;
+}
 
 /** SQL of conversations, their messages and the supervisors monitoring them. */
 export class ConversationRepository {
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    private readonly dialect: DialectName,
+  ) {}
 
   findMessageByOnlyId(db: DbOrTx, visitorId: number, onlyId: string) {
     return db.selectFrom('messages').selectAll().where('visitor_id', '=', visitorId).where('only_id', '=', onlyId).executeTakeFirst();
@@ -66,11 +95,30 @@ export class ConversationRepository {
   }
 
   /**
-   * Counts a stored message (not a tip) in its conversation, in the transaction that stored it: one
-   * statement, and two more for the agent's first answer (`answeredAt`) of the conversation.
+   * Stores a message that counts (not a tip) under a seq already taken, and counts it in its
+   * conversation, in the same transaction: one statement on PostgreSQL, two on SQLite, and two more for
+   * the agent's first answer (`answeredAt`) of the conversation.
    */
-  async countMessage(tx: DbOrTx, visitorId: number, seq: number, answeredAt: string | null): Promise<void> {
-    const [conversation] = await countInConversation(tx, { visitorId, seq });
+  async storeMessage(tx: DbOrTx, visitorId: number, seq: number, message: NewMessage, answeredAt: string | null): Promise<MessageRow> {
+    if (this.dialect === 'postgres' && message.suggestions === undefined) {
+      const [stored] = await insertAndCount(tx, { ...message, visitor_id: visitorId, seq });
+      if (!stored) throw new Error('the message was not stored');
+      const { counted_id, counted_first_seq, counted_first_response_ms, ...row } = stored;
+      const counted =
+        counted_id === null
+          ? undefined
+          : { id: counted_id, first_seq: counted_first_seq as number, first_response_ms: counted_first_response_ms };
+      await this.firstResponse(tx, visitorId, seq, answeredAt, counted);
+      return row;
+    }
+    const row = await this.insertMessageAt(tx, visitorId, seq, message);
+    const [counted] = await countInConversation(tx, { visitorId, seq });
+    await this.firstResponse(tx, visitorId, seq, answeredAt, counted);
+    return row;
+  }
+
+  /** Keeps the conversation's first response time when `answeredAt` is the agent's first answer in it. */
+  private async firstResponse(tx: DbOrTx, visitorId: number, seq: number, answeredAt: string | null, conversation: Counted | undefined) {
     if (!conversation || !answeredAt || conversation.first_response_ms !== null) return;
     const asked = await tx
       .selectFrom('messages')

@@ -141,16 +141,21 @@ export class ConversationService {
           opened = { visitor, agent: robot ? null : agent, welcome };
         }
         // A resent onlyID fails the unique index here and rolls all of this back (see the catch).
-        const row = await this.repo.insertMessageAt(tx, visitor.id, visitor.last_seq, {
-          only_id: input.onlyID,
-          role: 'user',
-          type: input.type ?? 'text',
-          msg: input.msg,
-          nickname: visitorNickname(visitor),
-          service_id: visitor.service_id,
-          created_at: isoNow(),
-        });
-        await this.repo.countMessage(tx, visitor.id, row.seq, null);
+        const row = await this.repo.storeMessage(
+          tx,
+          visitor.id,
+          visitor.last_seq,
+          {
+            only_id: input.onlyID,
+            role: 'user',
+            type: input.type ?? 'text',
+            msg: input.msg,
+            nickname: visitorNickname(visitor),
+            service_id: visitor.service_id,
+            created_at: isoNow(),
+          },
+          null,
+        );
         return { row, visitor, opened };
       });
     } catch (error) {
@@ -187,8 +192,7 @@ export class ConversationService {
     const welcome = this.robot.responder.settings().welcome;
     if (!welcome) return null;
     const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
-    const row = await this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }));
-    await this.repo.countMessage(tx, visitor.id, seq, null);
+    const row = await this.repo.storeMessage(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }), null);
     return row;
   }
 
@@ -252,8 +256,7 @@ export class ConversationService {
       const stored: MessageRow[] = [];
       for (const part of parts) {
         const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
-        stored.push(await this.repo.insertMessageAt(tx, visitor.id, seq, this.robotMessage(part)));
-        await this.repo.countMessage(tx, visitor.id, seq, null);
+        stored.push(await this.repo.storeMessage(tx, visitor.id, seq, this.robotMessage(part), null));
       }
       return stored;
     });
@@ -521,16 +524,22 @@ export class ConversationService {
       const current = await this.visitorRepo.takeSeqForAgent(tx, input.YQToken, auth.uuid);
       if (!current) return undefined;
       const seq = current.last_seq;
-      const row = await this.repo.insertMessageAt(tx, current.id, seq, {
-        only_id: input.onlyID,
-        role: 'service',
-        type: input.type ?? 'text',
-        msg: input.msg,
-        nickname: auth.nickname,
-        service_id: auth.uuid,
-        created_at: isoNow(),
-      });
-      await this.repo.countMessage(tx, current.id, seq, row.created_at);
+      const created = isoNow();
+      const row = await this.repo.storeMessage(
+        tx,
+        current.id,
+        seq,
+        {
+          only_id: input.onlyID,
+          role: 'service',
+          type: input.type ?? 'text',
+          msg: input.msg,
+          nickname: auth.nickname,
+          service_id: auth.uuid,
+          created_at: created,
+        },
+        created,
+      );
       return { row, visitor: current };
     });
   }
