@@ -75,6 +75,27 @@ describe('a visitor sends over the socket (8100)', () => {
     expect((await storedOf(v.credential)).map((message) => message.onlyID)).toEqual(ids);
   });
 
+  it('stores the message that opens a conversation and those that follow alike (nickname, agent, seq)', async () => {
+    const v = await visitor(server);
+    const ids = [onlyId(), onlyId(), onlyId()];
+    for (const id of ids) v.socket.send({ code: '8100', data: { msg: `line ${id}`, onlyID: id } });
+    const acks = await v.socket.until(() => {
+      const sent = framesOf(v.socket, '8101');
+      return sent.length === ids.length && sent.map((frame) => frame.data as Message);
+    });
+    const [opening, ...following] = acks;
+    expect(opening?.nickname).toMatch(/^V\d{4,}$/);
+    for (const message of following) {
+      expect(message).toMatchObject({ role: 'user', nickname: opening?.nickname, serviceID: opening?.serviceID });
+    }
+    // The opening may be followed by a greeting (a tip of its own seq): the seqs only have to rise.
+    const seqs = acks.map((message) => message.seq);
+    expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
+    expect(await storedOf(v.credential)).toEqual(
+      acks.map((message) => expect.objectContaining({ onlyID: message.onlyID, nickname: message.nickname })),
+    );
+  });
+
   it('stores a burst of many visitors, sharing commits, each once and each with its own seq', async () => {
     const many = await Promise.all(Array.from({ length: 12 }, () => visitor(server)));
     const ids = many.map(() => [onlyId(), onlyId()]);

@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type DialectAdapter } from 'kysely';
+import { type Compilable, CompiledQuery, type DialectAdapter, type RawBuilder } from 'kysely';
 import type { Db, DbOrTx } from './index.js';
 
 /** Marks where a named value goes; a string, so the query builder takes it as an ordinary value. */
@@ -18,7 +18,7 @@ interface Template {
  * statement is reused too (see withStatementCache).
  */
 export function prepared<Params extends Record<string, unknown>, Row>(
-  build: (db: Db, values: Params) => Compilable<Row>,
+  build: (db: Db, values: Params) => Compilable<Row> | RawBuilder<Row>,
 ): (db: DbOrTx, values: Params) => Promise<Row[]> {
   const templates = new WeakMap<DialectAdapter, Template>();
   const template = (db: DbOrTx): Template => {
@@ -26,7 +26,8 @@ export function prepared<Params extends Record<string, unknown>, Row>(
     let found = templates.get(adapter);
     if (!found) {
       const stand = new Proxy({} as Params, { get: (_, name) => `${MARK}${String(name)}` });
-      const compiled = build(db as Db, stand).compile();
+      const query = build(db as Db, stand);
+      const compiled = 'isRawBuilder' in query ? query.compile(db) : query.compile();
       found = {
         sql: compiled.sql,
         slots: compiled.parameters.map((value) =>

@@ -1,8 +1,9 @@
-import type { QueryCreator, Selectable } from 'kysely';
+import { type QueryCreator, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database, MessagesTable } from '../../db/schema.js';
+import type { VisitorRow } from '../visitors/repository.js';
 
 export type MessageRow = Selectable<MessagesTable>;
 
@@ -62,6 +63,32 @@ const insertAndCount = prepared((db, v: NewRow) =>
     .select(['c.id as counted_id', 'c.first_seq as counted_first_seq', 'c.first_response_ms as counted_first_response_ms']),
 );
 
+/**
+ * PostgreSQL's whole visitor message in a conversation under way, in one statement (one round trip):
+ * the visitor takes its next seq (as VisitorRepository.takeSeqInConversation), the message is stored
+ * under it, and counted in its conversation. The nickname is visitorNickname's, in SQL. No row when the
+ * visitor has no open conversation (then nothing changed).
+ */
+const visitorWrites = prepared(
+  (_db, v: { tokenHash: string; onlyId: string; type: string; msg: string; createdAt: string }) =>
+    sql<{ visitor: VisitorRow; message: MessageRow }>`
+    with v as (
+      update visitors set last_seq = last_seq + 1, umsg = umsg + 1, unread = unread + 1
+      where token_hash = ${v.tokenHash} and state <> 'end' returning *
+    ), m as (
+      insert into messages (only_id, role, type, msg, nickname, service_id, created_at, visitor_id, seq, withdrawn)
+      select ${v.onlyId}, 'user', ${v.type}, ${v.msg},
+        coalesce(nullif(v.name, ''), 'V' || lpad(v.id::text, greatest(4, length(v.id::text)), '0')),
+        v.service_id, ${v.createdAt}, v.id, v.last_seq, 0 from v
+      returning *
+    ), c as (
+      update conversations set messages = messages + 1
+      where id = (select c.id from conversations c, m where c.visitor_id = m.visitor_id and c.first_seq <= m.seq order by c.id desc limit 1)
+      returning id
+    )
+    select row_to_json(v) as visitor, row_to_json(m) as message from v, m`,
+);
+
 interface Counted {
   id: number;
   first_seq: number;
@@ -114,6 +141,21 @@ export class ConversationRepository {
     const row = await this.insertMessageAt(tx, visitorId, seq, message);
     const [counted] = await countInConversation(tx, { visitorId, seq });
     await this.firstResponse(tx, visitorId, seq, answeredAt, counted);
+    return row;
+  }
+
+  /** Whether a visitor's message in a conversation under way is one statement (visitorWrites) here. */
+  get visitorWritesAtOnce(): boolean {
+    return this.dialect === 'postgres';
+  }
+
+  /** See visitorWrites: PostgreSQL only (visitorWritesAtOnce). */
+  async visitorWrites(
+    tx: DbOrTx,
+    tokenHash: string,
+    message: { onlyId: string; type: string; msg: string; createdAt: string },
+  ): Promise<{ visitor: VisitorRow; message: MessageRow } | undefined> {
+    const [row] = await visitorWrites(tx, { tokenHash, ...message });
     return row;
   }
 

@@ -122,9 +122,22 @@ export class ConversationService {
     };
     try {
       outcome = await this.commits.run(async (tx) => {
-        // Most messages join an open conversation: one statement takes the seq and reads the visitor.
         const tokenHash = hashToken(credential);
-        let visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
+        const createdAt = isoNow();
+        if (this.repo.visitorWritesAtOnce) {
+          // On PostgreSQL a message in an open conversation is one statement; a refusal after it rolls it back.
+          const wrote = await this.repo.visitorWrites(tx, tokenHash, {
+            onlyId: input.onlyID,
+            type: input.type ?? 'text',
+            msg: input.msg,
+            createdAt,
+          });
+          if (wrote && this.routing.blocked(wrote.visitor.region_code)) throw regionBlocked();
+          if (wrote) return { row: wrote.message, visitor: wrote.visitor, opened: undefined };
+        }
+        // Most messages join an open conversation: one statement takes the seq and reads the visitor (on
+        // PostgreSQL it was tried above already).
+        let visitor = this.repo.visitorWritesAtOnce ? undefined : await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
         // A region blocked while its visitor's conversation was open stops it too; throwing gives the seq back.
         if (visitor && this.routing.blocked(visitor.region_code)) throw regionBlocked();
         let opened: { visitor: VisitorRow; agent: AgentRef | null; welcome: MessageRow | null } | undefined;
@@ -152,7 +165,7 @@ export class ConversationService {
             msg: input.msg,
             nickname: visitorNickname(visitor),
             service_id: visitor.service_id,
-            created_at: isoNow(),
+            created_at: createdAt,
           },
           null,
         );

@@ -7,7 +7,10 @@ export function toVisit(row: { url: string; title: string; created_at: string })
   return { URL: row.url, title: row.title, created_at: row.created_at };
 }
 
-/** A short name for a visitor who has not given one: the same in every language. */
+/**
+ * A short name for a visitor who has not given one: the same in every language. Repeated in SQL by
+ * ConversationRepository's visitorWrites (PostgreSQL's one-statement message): change both.
+ */
 export function visitorNickname(row: Pick<VisitorRow, 'id' | 'name'>): string {
   return row.name || `V${String(row.id).padStart(4, '0')}`;
 }
