@@ -4,6 +4,18 @@ import type { Db, DbOrTx } from './index.js';
 /** Marks where a named value goes; a string, so the query builder takes it as an ordinary value. */
 const MARK = '\u0000prepared:';
 
+/**
+ * The SQL texts of the queries built here, and the name each has as a server-side prepared statement on
+ * PostgreSQL (see openPostgres): parsed and planned once per connection, not at every run. Only these few
+ * are named, so a connection holds a bounded number of them.
+ */
+const statementNames = new Map<string, string>();
+
+/** The prepared statement name of a query built here; undefined for any other SQL. */
+export function statementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 interface Template {
   sql: string;
   /** Per parameter of the compiled query: the name of the value that goes there, or a constant. */
@@ -14,8 +26,8 @@ interface Template {
  * A query built and compiled once per dialect, run many times with fresh values: the hot path's few
  * statements run thousands of times a second, and building and compiling them each time cost more than
  * running them. `build` receives stand-ins for the values (use them as ordinary values); a run binds the
- * real ones in their places. The SQL text stays the same from run to run, so the driver's prepared
- * statement is reused too (see withStatementCache).
+ * real ones in their places. The SQL text stays the same from run to run, so the database's prepared
+ * statement is reused too: SQLite's through withStatementCache, PostgreSQL's by its name (statementName).
  */
 export function prepared<Params extends Record<string, unknown>, Row>(
   build: (db: Db, values: Params) => Compilable<Row> | RawBuilder<Row>,
@@ -35,6 +47,7 @@ export function prepared<Params extends Record<string, unknown>, Row>(
         ),
       };
       templates.set(adapter, found);
+      if (!statementNames.has(found.sql)) statementNames.set(found.sql, `parley_${statementNames.size + 1}`);
     }
     return found;
   };
