@@ -109,7 +109,6 @@ async function benchParley() {
         if (index === undefined || delivered.has(index)) return;
         delivered.add(index);
         latencies.push(now() - Number(at));
-        if (now() - Number(at) > 30) (globalThis.slow ??= []).push([Number(at), now() - Number(at)]);
       }
     });
     agentSockets.push(socket);
@@ -224,7 +223,6 @@ if (!JSON_OUT) console.log(`visitors ${VISITORS}, agents ${AGENTS}, ${RATE} mess
 const relay = await benchRelay();
 const parley = await benchParley();
 const ratio = parley.p99 / relay.p99;
-if (globalThis.slow) { const t0 = Math.min(...globalThis.slow.map((x) => x[0])); const by = new Map(); for (const [at, l] of globalThis.slow) { const k = Math.floor((at - t0) / 250); by.set(k, [...(by.get(k) ?? []), Math.round(l)]); } console.error('slow by 250ms bucket since first slow:', [...by].map(([k, v]) => `${k}: n=${v.length} max=${Math.max(...v)}`).join(' | ')); }
 if (JSON_OUT) {
   console.log(JSON.stringify({ visitors: VISITORS, agents: AGENTS, rate: RATE, seconds: SECONDS, load: loadBefore, relay, parley, ratio }));
 } else {

@@ -86,10 +86,6 @@ function send(index) {
     });
 }
 
-if (process.env.BENCH_WARM && mode === 'socket') {
-  for (const [i, socket] of sockets.entries()) socket.send(JSON.stringify({ code: '8100', data: { msg: 'warm', onlyID: `w-${i}` } }));
-  await sleep(Number(process.env.BENCH_WARM));
-}
 parentPort.postMessage({ ready: true });
 await new Promise((resolve) => parentPort.once('message', resolve));
 const total = rate * seconds;

@@ -156,7 +156,7 @@ export async function buildApp({
   const declaredRoutes = recordApiRoutes(app);
 
   const { db } = storage;
-  storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost');
+  storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection error');
   const authRepo = new AuthRepository(db);
   const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone(), authNow);
   const roleRepo = new RoleRepository(db);

@@ -49,6 +49,15 @@ function credentialHashesIn(file: string): Set<string> {
   }
 }
 
+function hasVisitors(file: string): boolean {
+  const database = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return database.prepare("SELECT 1 FROM sqlite_master WHERE name = 'visitors'").get() !== undefined;
+  } finally {
+    database.close();
+  }
+}
+
 beforeAll(buildOnce, 180_000);
 
 afterAll(() => {
@@ -82,7 +91,8 @@ describe.skipIf(backends.postgres)('npm run backup / npm run restore', () => {
     expect(backup.code, backup.output).toBe(0);
 
     const copied = credentialHashesIn(file);
-    const plain = credentialHashesIn(plainCopy);
+    // A plain copy may not even hold the tables yet: they may still be in the log the copy left behind.
+    const plain = hasVisitors(plainCopy) ? credentialHashesIn(plainCopy) : new Set<string>();
     const held = before.filter((token) => copied.has(hashToken(token))).length;
     console.info(
       `backup while writing: ${held} of ${before.length} rows acknowledged before it (plain file copy: ${before.filter((token) => plain.has(hashToken(token))).length})`,

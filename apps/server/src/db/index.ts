@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { startCheckpointer } from './checkpointer.js';
 import type { DialectName } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import { statementName } from './prepared.js';
@@ -26,6 +27,9 @@ export interface Storage {
   onConnectionError?: (error: Error) => void;
   close(): Promise<void>;
 }
+
+/** How often the write-ahead log is copied back into SQLite's database file (see startCheckpointer). */
+const CHECKPOINT_EVERY_MS = 1000;
 
 /** How long a query waits for a connection before failing (as "database unavailable") instead of hanging. */
 export const CONNECT_TIMEOUT_MS = 5000;
@@ -56,7 +60,21 @@ function openSqlite(dataDir: string, synchronous: Config['sqliteSynchronous'], o
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), ...logOption(onStatement) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const storage: Storage = {
+    db,
+    dialect: 'sqlite',
+    onConnectionError: (error) => process.stderr.write(`database error: ${error.message}\n`),
+    close: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
+  };
+  const checkpointer = startCheckpointer(join(dataDir, 'parley.db'), {
+    everyMs: CHECKPOINT_EVERY_MS,
+    onFailure: (error) => storage.onConnectionError?.(error),
+    autoCheckpoint: (on) => database.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`),
+  });
+  return storage;
 }
 
 /**

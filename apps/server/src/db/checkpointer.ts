@@ -1,0 +1,73 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker's whole program. It is evaluated (not a file of its own) so that the same code runs from
+ * the sources under test and from the bundle, and it loads better-sqlite3 from the path it is given.
+ */
+const PROGRAM = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const database = new Database(workerData.file);
+database.pragma('busy_timeout = 5000');
+const pass = () => {
+  try {
+    database.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) });
+  }
+};
+const timer = setInterval(pass, workerData.everyMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  pass();
+  database.close();
+  parentPort.postMessage({ closed: true });
+});
+`;
+
+export interface Checkpointer {
+  /** Checkpoints once more and closes the worker's connection. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Copies SQLite's write-ahead log back into the database file from a thread of its own. Left to SQLite,
+ * the commit that crosses the log's size limit does that copy (and an fsync) itself, on the event loop:
+ * a stall of several milliseconds for every message waiting behind it, every few thousand messages. A
+ * PASSIVE checkpoint on another connection never blocks the writer, so the main connection's automatic
+ * one is switched off while the worker runs, and switched back on if the worker fails.
+ */
+export function startCheckpointer(
+  file: string,
+  options: { everyMs: number; onFailure: (error: Error) => void; autoCheckpoint: (on: boolean) => void },
+): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(PROGRAM, { eval: true, workerData: { driver, file, everyMs: options.everyMs } });
+  worker.unref();
+  let stopping = false;
+  const fail = (error: Error) => {
+    if (stopping) return;
+    options.autoCheckpoint(true);
+    options.onFailure(error);
+  };
+  worker.on('message', (message: { error?: string }) => {
+    if (message.error) options.onFailure(new Error(`checkpoint failed: ${message.error}`));
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the checkpoint thread ended (${code})`)));
+  options.autoCheckpoint(false);
+  return {
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      const closed = new Promise<void>((resolve) => {
+        worker.on('message', (message: { closed?: boolean }) => message.closed && resolve());
+        worker.once('exit', () => resolve());
+      });
+      worker.postMessage('stop');
+      await closed;
+      await worker.terminate();
+    },
+  };
+}
