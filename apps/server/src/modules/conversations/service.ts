@@ -280,9 +280,9 @@ export class ConversationService {
 
   /** How many of the robot's last answers, in a row, were the unknown reply. */
   private async missesInARow(visitorId: number): Promise<number> {
-    const recent = await this.repo.recent(this.db, visitorId, 60);
+    const recent = await this.repo.newestFirst(this.db, visitorId, 60);
     let misses = 0;
-    for (const row of recent.reverse()) {
+    for (const row of recent) {
       if (row.role === 'user' || row.role === 'tip') continue;
       if (row.role === 'robot' && row.only_id.startsWith(ROBOT_MISS_ID)) misses += 1;
       else break;
