@@ -236,4 +236,19 @@ describe('the assign rule', () => {
     const shenzhen = await init(SHENZHEN);
     expect((await say(shenzhen.YQToken, 'hello from Shenzhen')).body.data.serviceID).toBe(firstUuid);
   });
+
+  it('assign without an agent is refused with 400 naming the field, and the saved page stays', async () => {
+    const before = await server.get('/api/settings/region', { token: admin });
+    const rules = [
+      { codes: ['110000'], action: 'tip', text: 'Hello, Beijing!' },
+      { codes: ['330000'], action: 'assign' },
+    ];
+    const refused = await server.post('/api/settings/region', { rules }, { token: admin });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toBe('Invalid field rules.1.serviceID: is required');
+    const inChinese = await server.post('/api/settings/region', { rules }, { token: admin, lang: 'zh' });
+    expect(inChinese.status).toBe(400);
+    expect(inChinese.body.msg).toBe('字段 rules.1.serviceID 无效：必填');
+    expect((await server.get('/api/settings/region', { token: admin })).body.data).toEqual(before.body.data);
+  });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { WidgetSettings } from './chat.js';
 import { weekTimeIn } from './clock.js';
 import { endpointGroup, returns } from './endpoint.js';
-import { line, multiline } from './strings.js';
+import { line, multiline, REQUIRED } from './strings.js';
 import { MAX_MESSAGE_LENGTH } from './text.js';
 
 /** The chat-window settings pages of CONTRACT §8, each stored and answered whole. */
@@ -99,12 +99,18 @@ const floatNavigation = z.object({
 });
 
 // ——— region ———
-const regionRule = z.object({
-  codes: z.array(text(32).min(1)).min(1).max(500),
-  action: z.enum(['block', 'assign', 'tip']),
-  serviceID: z.uuid().optional(),
-  text: longText(500).optional(),
-});
+/** A rule that assigns names its agent: without one it would match the region and route nowhere. */
+const regionRule = z
+  .object({
+    codes: z.array(text(32).min(1)).min(1).max(500),
+    action: z.enum(['block', 'assign', 'tip']),
+    serviceID: z.uuid().optional(),
+    text: longText(500).optional(),
+  })
+  .refine((rule) => rule.action !== 'assign' || rule.serviceID !== undefined, {
+    path: ['serviceID'],
+    params: { reason: REQUIRED },
+  });
 const region = z.object({ rules: z.array(regionRule).max(100).default([]) });
 
 // ——— windowStyle ———

@@ -19,6 +19,8 @@ export function safeLine(value: string): string {
 
 /** The issue params a refused string carries, so the server can say why in the user's language. */
 export const CONTROL_CHARACTERS = 'controlCharacters';
+/** The issue params of a value that a rule over several fields requires (e.g. an assigning rule's agent). */
+export const REQUIRED = 'required';
 
 export function isLineText(value: string): boolean {
   return !CONTROLS.test(value) && !LINE_BREAKERS.test(value);

@@ -1,4 +1,4 @@
-import { CONTROL_CHARACTERS } from '@parley/protocol';
+import { CONTROL_CHARACTERS, REQUIRED } from '@parley/protocol';
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import { type Lang, type MessageKey, type MessageParams, translate } from './i18n.js';
@@ -52,6 +52,7 @@ function fromIssue(issue: z.core.$ZodIssue): ValidationError {
       return new ValidationError(issue.keys[0] ?? field, 'reasonUnknownKeys', {});
     case 'custom':
       if (issue.params?.reason === CONTROL_CHARACTERS) return new ValidationError(field, 'reasonControl', {});
+      if (issue.params?.reason === REQUIRED) return new ValidationError(field, 'reasonRequired', {});
       return new ValidationError(field, 'reasonInvalid', {});
     case 'invalid_union': {
       const nested = issue.errors[0]?.[0];

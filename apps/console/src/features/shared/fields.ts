@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTERS, REQUIRED } from '@parley/protocol';
 import type { BadgeProps } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
@@ -170,7 +171,8 @@ export function problemOf(issue: z.core.$ZodIssue): Problem {
     case 'invalid_union':
       return { key: 'kit.format' };
     case 'custom':
-      return issue.params?.reason === 'controlCharacters' ? { key: 'kit.controlCharacters' } : { key: 'kit.invalid' };
+      if (issue.params?.reason === CONTROL_CHARACTERS) return { key: 'kit.controlCharacters' };
+      return issue.params?.reason === REQUIRED ? { key: 'kit.required' } : { key: 'kit.invalid' };
     default:
       return { key: 'kit.invalid' };
   }

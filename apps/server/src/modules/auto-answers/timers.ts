@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import type { VisitorRow } from '../visitors/repository.js';
+import { visitorLang } from '../visitors/views.js';
 import { keywordReply } from './keywords.js';
 import { type TimerKind, type TimerRepository, type TimerRow, UNARMED } from './timers-repository.js';
 
@@ -26,10 +27,6 @@ export interface TimerActions {
 export interface TimerSettings {
   autoAnswer: () => SettingsOf<'autoAnswer'>;
   autoCloseMinutes: () => number;
-}
-
-function languageOf(visitor: VisitorRow): 'zh' | 'en' {
-  return visitor.lang.toLowerCase().startsWith('en') ? 'en' : 'zh';
 }
 
 /** A timed text as configured now: undefined when its minutes are 0 or its text is empty. */
@@ -146,7 +143,7 @@ export class ConversationTimers {
 
   private async answerKeyword(visitor: VisitorRow, text: string): Promise<void> {
     const reply = keywordReply(this.settings.autoAnswer().keywords, text);
-    if (reply !== undefined) await this.actions.say(visitor, localized(reply, languageOf(visitor)));
+    if (reply !== undefined) await this.actions.say(visitor, localized(reply, visitorLang(visitor)));
   }
 
   start(): void {
@@ -209,7 +206,7 @@ export class ConversationTimers {
     if (!setting) return;
     // The visitor's messages leave the reminder armed; one written since the agent's last message answers it.
     if (kind === 'idle' && (await this.repo.visitorSpokeLast(visitor.id))) return;
-    await this.actions.say(visitor, localized(setting.text, languageOf(visitor)));
+    await this.actions.say(visitor, localized(setting.text, visitorLang(visitor)));
   }
 
   async stop(): Promise<void> {

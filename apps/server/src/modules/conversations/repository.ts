@@ -202,16 +202,15 @@ export class ConversationRepository {
     return query.orderBy('seq', 'asc').limit(options.limit).execute();
   }
 
-  /** The visitor's newest `limit` messages, in seq order (the robot reads its own misses from them). */
-  recent(db: DbOrTx, visitorId: number, limit: number) {
+  /** The visitor's newest `limit` messages, newest first: the robot counts its own misses back from the last. */
+  newestFirst(db: DbOrTx, visitorId: number, limit: number) {
     return db
       .selectFrom('messages')
       .select(['role', 'only_id'])
       .where('visitor_id', '=', visitorId)
       .orderBy('seq', 'desc')
       .limit(limit)
-      .execute()
-      .then((rows) => rows.reverse());
+      .execute();
   }
 
   /** Each visitor's newest message (the one at its last seq). */

@@ -25,7 +25,7 @@ import { regionBlocked } from '../regions/rules.js';
 import type { RobotResponder } from '../robots/responder.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
-import { toVisit, toVisitor, visitorNickname } from '../visitors/views.js';
+import { toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
 import { type AutoAnswerSource, type Opening, openingAnswers } from './auto-answers.js';
 import type { ConversationRepository, MessageRow } from './repository.js';
 import type { Routing } from './routing.js';
@@ -52,8 +52,6 @@ interface RobotPart {
   miss: boolean;
   suggestions?: string[];
 }
-
-const languageOf = (visitor: VisitorRow) => (visitor.lang.toLowerCase().startsWith('en') ? 'en' : 'zh');
 
 /** Who sent a message, for idempotency: a resend returns the stored message to its own sender only. */
 type Sender = { role: 'user' } | { role: 'service'; uuid: string };
@@ -245,7 +243,7 @@ export class ConversationService {
       await this.handOver(visitor);
       return;
     }
-    const lang = languageOf(visitor);
+    const lang = visitorLang(visitor);
     // A picture or a file is not a question the knowledge base can answer.
     const reply = await this.robot.responder.reply(question.type === 'text' ? question.msg : '', lang);
     const parts: RobotPart[] =
@@ -282,9 +280,9 @@ export class ConversationService {
 
   /** How many of the robot's last answers, in a row, were the unknown reply. */
   private async missesInARow(visitorId: number): Promise<number> {
-    const recent = await this.repo.recent(this.db, visitorId, 60);
+    const recent = await this.repo.newestFirst(this.db, visitorId, 60);
     let misses = 0;
-    for (const row of recent.reverse()) {
+    for (const row of recent) {
       if (row.role === 'user' || row.role === 'tip') continue;
       if (row.role === 'robot' && row.only_id.startsWith(ROBOT_MISS_ID)) misses += 1;
       else break;
@@ -332,7 +330,7 @@ export class ConversationService {
       const position = (await this.visitorRepo.waiting(this.db)).findIndex((row) => row.id === visitor.id) + 1;
       opening = anyoneOnline && position > 0 ? { kind: 'queued', position } : { kind: 'noAgent' };
     }
-    const lang = languageOf(visitor);
+    const lang = visitorLang(visitor);
     const configured = this.autoAnswers();
     const texts = {
       greeting: localized(configured.greeting, lang),

@@ -5,6 +5,7 @@ import type { EventHub } from '../../lib/events.js';
 import { formatInZone } from '../../lib/time.js';
 import type { MailSender, MailTarget } from '../letters/mailer.js';
 import type { VisitorRepository } from '../visitors/repository.js';
+import { visitorLang } from '../visitors/views.js';
 import type { ConversationRepository, MessageRow } from './repository.js';
 
 /** Most messages a transcript lists; a longer conversation is cut at its start, which the mail says. */
@@ -137,7 +138,7 @@ export class TranscriptMailer {
       const latest = await this.conversations.listMessages(visitorId, { limit: MAX_MESSAGES + 1 });
       const rows = latest.filter((row) => row.seq >= conversation.first_seq);
       if (!rows.some((row) => row.role === 'user' || row.role === 'service' || row.role === 'robot')) return;
-      const lang = visitor.lang.toLowerCase().startsWith('en') ? 'en' : 'zh';
+      const lang = visitorLang(visitor);
       const cut = rows.length > MAX_MESSAGES;
       const timeZone = this.settings.timeZone();
       const lines = transcriptLines(cut ? rows.slice(-MAX_MESSAGES) : rows, lang, timeZone);

@@ -15,7 +15,7 @@ import { type RegionRouting, regionBlocked } from '../regions/rules.js';
 import type { SettingsService } from '../settings/service.js';
 import { parseSource, parseUserAgent } from './client-info.js';
 import type { VisitorRepository, VisitorRow } from './repository.js';
-import { toVisitor } from './views.js';
+import { toVisitor, visitorLang } from './views.js';
 
 export const INITIAL_MESSAGES = 50;
 
@@ -136,7 +136,7 @@ export class VisitorService {
     const robot = this.robot();
     return (lang, regionCodes) => {
       const settings = toWidgetSettings(pages, {
-        lang: lang?.toLowerCase().startsWith('en') ? 'en' : 'zh',
+        lang: visitorLang({ lang }),
         online,
         region: regionCodes,
         siteTimeZone,

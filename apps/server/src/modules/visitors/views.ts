@@ -1,10 +1,19 @@
 import type { Channel, Visit, Visitor, VisitorState } from '@parley/protocol';
+import type { Lang } from '../../lib/i18n.js';
 import type { MessageRow } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { VisitorRow } from './repository.js';
 
 export function toVisit(row: { url: string; title: string; created_at: string }): Visit {
   return { URL: row.url, title: row.title, created_at: row.created_at };
+}
+
+/**
+ * The language a visitor is written to in: English when their browser asked for any English, else Chinese,
+ * the site's default. Takes the stored row or the language the widget sent before there is a row.
+ */
+export function visitorLang(row: { lang?: string | null }): Lang {
+  return row.lang?.toLowerCase().startsWith('en') ? 'en' : 'zh';
 }
 
 /**

@@ -34,4 +34,11 @@ describe('checkPage', () => {
     const checked = checkPage(settingsSchemas.windowSetting, { preChat: { enabled: true, fields: ['name'], required: ['phone'] } });
     expect(checked.problems.has('preChat.required')).toBe(true);
   });
+
+  it('asks for the agent of a region rule that assigns, on the agent field', () => {
+    const rules = [{ codes: ['330000'], action: 'assign' }];
+    expect(checkPage(settingsSchemas.region, { rules }).problems.get('rules.0.serviceID')).toEqual({ key: 'kit.required' });
+    const named = [{ ...rules[0], serviceID: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' }];
+    expect(checkPage(settingsSchemas.region, { rules: named }).problems.size).toBe(0);
+  });
 });
