@@ -19,6 +19,7 @@ import { census } from './017_census.js';
 import { robotSuggestions } from './018_robot_suggestions.js';
 import { censusDays } from './019_census_days.js';
 import { censusMonthValues } from './020_census_month_values.js';
+import { regionAssignRules } from './021_region_assign_rules.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -42,5 +43,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '018_robot_suggestions': robotSuggestions(),
     '019_census_days': censusDays(),
     '020_census_month_values': censusMonthValues(),
+    '021_region_assign_rules': regionAssignRules(),
   };
 }
