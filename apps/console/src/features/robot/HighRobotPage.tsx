@@ -1,30 +1,15 @@
-import { RobotOutlined, UploadOutlined } from '@ant-design/icons';
+import { RobotOutlined } from '@ant-design/icons';
 import { ROBOT_MODES, type RobotHighAnswer, type RobotHighSettings, robotHighSettings } from '@parley/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  Avatar,
-  Button,
-  Form,
-  Input,
-  InputNumber,
-  Radio,
-  Result,
-  Select,
-  Slider,
-  Space,
-  Spin,
-  Switch,
-  Typography,
-  theme,
-  Upload,
-} from 'antd';
+import { Avatar, Button, Form, Input, InputNumber, Radio, Result, Select, Slider, Spin, Switch, Typography, theme } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call, upload } from '../../lib/api';
+import { call } from '../../lib/api';
 import { toastError, toastSuccess } from '../../lib/feedback';
 import { routeTitle } from '../../lib/i18n';
 import { checkPage, type FieldPath, pathKey } from '../settings/kit/validate';
+import { ImageInput } from './AskInputs';
 import { highRobotKey, useHighRobot } from './queries';
 import '../settings/kit/settings.css';
 import '../settings/preview/preview.css';
@@ -88,7 +73,6 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [form] = Form.useForm<FormValues>();
-  const [uploading, setUploading] = useState(false);
   const problems = () => checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues)).problems;
   /** One field's rule: the whole form checked by the protocol's schema, as the server will, and this field's problem. */
   const rule = (path: FieldPath, label: string): Rule[] => [
@@ -131,13 +115,6 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
     }
     save.mutate(checked.value);
   };
-  const sendAvatar = (file: File) => {
-    setUploading(true);
-    upload('POST /api/talk/upload', file)
-      .then((stored) => form.setFieldValue('avatar', stored.url))
-      .catch(() => undefined)
-      .finally(() => setUploading(false));
-  };
   const label = (key: string) => t(`robots.high.${key}`);
   const item = (path: FieldPath, key: string) => ({ name: path, label: label(key), rules: rule(path, label(key)) });
 
@@ -159,24 +136,8 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
           <Form.Item {...item(['name'], 'name')}>
             <Input maxLength={32} data-testid="robot-high-name" />
           </Form.Item>
-          <Form.Item label={label('avatar')} extra={label('avatarHint')}>
-            <Space.Compact block>
-              <Form.Item {...item(['avatar'], 'avatar')} noStyle>
-                <Input maxLength={512} placeholder="https://" allowClear aria-label={label('avatar')} data-testid="robot-high-avatar" />
-              </Form.Item>
-              <Upload
-                accept="image/png,image/jpeg,image/gif,image/webp"
-                showUploadList={false}
-                beforeUpload={(file) => {
-                  sendAvatar(file);
-                  return false;
-                }}
-              >
-                <Button icon={<UploadOutlined />} loading={uploading}>
-                  {t('robots.ask.upload')}
-                </Button>
-              </Upload>
-            </Space.Compact>
+          <Form.Item {...item(['avatar'], 'avatar')} extra={label('avatarHint')}>
+            <ImageInput data-testid="robot-high-avatar" />
           </Form.Item>
           <Form.Item {...item(['mode'], 'mode')} extra={mode ? label(`modeHints.${mode}`) : undefined}>
             <Radio.Group
