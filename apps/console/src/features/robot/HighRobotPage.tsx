@@ -2,13 +2,13 @@ import { RobotOutlined } from '@ant-design/icons';
 import { ROBOT_MODES, type RobotHighAnswer, type RobotHighSettings, robotHighSettings } from '@parley/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Form, Input, InputNumber, Radio, Result, Select, Slider, Spin, Switch, Typography, theme } from 'antd';
-import type { Rule } from 'antd/es/form';
-import { type ReactNode, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
-import { toastError, toastSuccess } from '../../lib/feedback';
+import { toastSuccess } from '../../lib/feedback';
 import { routeTitle } from '../../lib/i18n';
-import { checkPage, type FieldPath, pathKey } from '../settings/kit/validate';
+import { problemRule, useCheckedForm } from '../settings/kit/useCheckedForm';
+import type { FieldPath } from '../settings/kit/validate';
 import { ImageInput } from './AskInputs';
 import { highRobotKey, useHighRobot } from './queries';
 import '../settings/kit/settings.css';
@@ -72,28 +72,6 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 function Editor({ stored }: { stored: RobotHighAnswer }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [form] = Form.useForm<FormValues>();
-  const problems = () => checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues)).problems;
-  /** One field's rule: the whole form checked by the protocol's schema, as the server will, and this field's problem. */
-  const rule = (path: FieldPath, label: string): Rule[] => [
-    {
-      validator: async () => {
-        const problem = problems().get(pathKey(path));
-        if (problem) throw new Error(t(problem.key, { label, ...problem.values }));
-      },
-    },
-  ];
-  // The preview follows the form, keeping the last values the schema accepts while a field is half typed.
-  const watched = Form.useWatch((values: FormValues) => values, { form, preserve: true });
-  const lastGood = useRef<RobotHighSettings>(stored);
-  if (watched) {
-    const checked = checkPage(robotHighSettings, fromForm(watched));
-    if (checked.value) lastGood.current = checked.value;
-  }
-  const llmOn = Form.useWatch(['llm', 'enabled'], form);
-  const mode = Form.useWatch('mode', form);
-  // The key is never answered back, only whether one is stored: there is something to keep only then.
-  const keyStored = stored.llm.hasApiKey;
   const save = useMutation({
     mutationFn: (value: RobotHighSettings) => call('POST /api/robot/high', value),
     onSuccess: (saved) => {
@@ -101,22 +79,22 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
       toastSuccess(t('common.saved'));
     },
   });
-  const submit = async () => {
-    try {
-      await form.validateFields({ recursive: true });
-    } catch {
-      return;
-    }
-    const checked = checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues));
-    // The fields passed one by one, yet the page as a whole did not: say so rather than do nothing.
-    if (!checked.value) {
-      toastError(t('settings.kit.invalid'));
-      return;
-    }
-    save.mutate(checked.value);
-  };
+  const { form, problemAt, preview, submit } = useCheckedForm<RobotHighSettings, FormValues>({
+    schema: robotHighSettings,
+    stored,
+    fromForm,
+    onValid: (value) => save.mutate(value),
+  });
+  const llmOn = Form.useWatch(['llm', 'enabled'], form);
+  const mode = Form.useWatch('mode', form);
+  // The key is never answered back, only whether one is stored: there is something to keep only then.
+  const keyStored = stored.llm.hasApiKey;
   const label = (key: string) => t(`robots.high.${key}`);
-  const item = (path: FieldPath, key: string) => ({ name: path, label: label(key), rules: rule(path, label(key)) });
+  const item = (path: FieldPath, key: string) => ({
+    name: path,
+    label: label(key),
+    rules: [problemRule(t, label(key), () => problemAt(path))],
+  });
 
   return (
     <div className="settings-body with-preview">
@@ -220,7 +198,7 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
       </Form>
       <aside className="settings-preview" aria-label={t('settings.kit.preview')} data-testid="settings-preview">
         <Typography.Title level={5}>{t('settings.kit.preview')}</Typography.Title>
-        <RobotPreview value={lastGood.current} />
+        <RobotPreview value={preview} />
       </aside>
     </div>
   );
