@@ -4,7 +4,8 @@
  * our origin) with postMessage pinned to that origin.
  */
 import { BRIDGE_TAG, type FloatNavigationSettings, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
-import { clampPx, floatHref, invitationAllowedAt, isMobile, nextInvitationIn, safeColor } from './rules';
+import { safeColor } from '../colour';
+import { clampPx, floatHref, invitationAllowedAt, isMobile, nextInvitationIn } from './rules';
 import { CSS } from './style';
 
 const TAG = 'parley-widget';
@@ -189,7 +190,7 @@ function start(origin: string, link: string | null): void {
   /** Lays out what the settings place: colours, side and offsets of the launcher and the window. */
   const place = (current: LauncherLook) => {
     const style = current.launcher[device()];
-    host.style.setProperty('--c', safeColor(style.color, '#1677ff'));
+    host.style.setProperty('--c', safeColor(style.color));
     host.style.setProperty('--b', `${clampPx(style.bottom, 400)}px`);
     host.style.setProperty('--s', `${clampPx(style.side, 400)}px`);
     host.style.setProperty('--ww', `${clampPx(current.width, 1200) || 384}px`);
@@ -204,7 +205,7 @@ function start(origin: string, link: string | null): void {
     nav.classList.toggle('on', settings.enabled && settings.items.length > 0);
     nav.classList.toggle('left', settings.side === 'left');
     nav.setAttribute('aria-label', texts.nav);
-    host.style.setProperty('--fc', safeColor(settings.color, '#1677ff'));
+    host.style.setProperty('--fc', safeColor(settings.color));
     host.style.setProperty('--ft', `${Math.min(Math.max(0, settings.top), 90)}%`);
     for (const item of settings.items) {
       const href = floatHref(item);

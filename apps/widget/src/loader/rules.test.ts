@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InvitationSettings } from '../bridge';
-import { floatHref, invitationAllowedAt, isMobile, nextInvitationIn, safeColor } from './rules';
+import { floatHref, invitationAllowedAt, isMobile, nextInvitationIn } from './rules';
 
 const invitation: InvitationSettings = {
   enabled: true,
@@ -18,11 +18,6 @@ describe('loader rules', () => {
     expect(isMobile(390, 'Mozilla/5.0 (X11; Linux x86_64)')).toBe(true);
     expect(isMobile(1440, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')).toBe(true);
     expect(isMobile(1440, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130')).toBe(false);
-  });
-
-  it('lets only hex colours into CSS', () => {
-    expect(safeColor('#ff0000', '#1677ff')).toBe('#ff0000');
-    expect(safeColor('red;background:url(x)', '#1677ff')).toBe('#1677ff');
   });
 
   it('shows the invitation after its delay, then every interval, up to maxTimes', () => {

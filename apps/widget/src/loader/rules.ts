@@ -10,11 +10,6 @@ export function isMobile(width: number, userAgent: string): boolean {
   return width <= 768 || /Mobi|Android|iPhone|iPod/i.test(userAgent);
 }
 
-/** A colour goes into CSS: only a hex colour passes. */
-export function safeColor(value: string, fallback: string): string {
-  return /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(value) ? value : fallback;
-}
-
 /** A length in pixels kept within the viewport's reach. */
 export function clampPx(value: number, max: number): number {
   return Number.isFinite(value) ? Math.min(Math.max(0, Math.round(value)), max) : 0;

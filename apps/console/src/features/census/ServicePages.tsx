@@ -9,7 +9,7 @@ import { type CensusColumn, CensusTable, ExportButton } from './CensusTable';
 import { Chart } from './Chart';
 import { agentBarsOption, heightFor, shareOption } from './charts';
 import { DateRangeBar } from './DateRangeBar';
-import { formatCount, formatHours, formatMs, formatScore } from './figures';
+import { formatCount, formatHours, formatMs, formatScore, hoursOf } from './figures';
 import { KpiCard } from './KpiCard';
 import { useCensusService } from './queries';
 import { RatingComments } from './RatingComments';
@@ -201,7 +201,7 @@ export function ServiceStatePage() {
             rows.map((row) => row.nickname),
             states.map((key) => ({
               name: t(`census.f.${key}`),
-              data: rows.map((row) => Math.round((row[key] / 3_600_000) * 10) / 10),
+              data: rows.map((row) => hoursOf(row[key])),
               stack: 'time',
               colour: stateColours[key],
             })),

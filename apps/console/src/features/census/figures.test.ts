@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rankingOption, topSlices } from './charts';
-import { change, formatHours, formatScore, formatShare } from './figures';
+import { change, formatHours, formatScore, formatShare, hoursOf } from './figures';
 
 describe('census figures', () => {
   it('compares with the previous period only where there is something to compare', () => {
@@ -16,6 +16,13 @@ describe('census figures', () => {
     expect(formatShare(0.1234, 'en')).toBe('12.3%');
     expect(formatScore(4.666)).toBe('4.67');
     expect(formatHours(5_400_000, 'zh')).toBe('1.5');
+    expect(formatHours(36_000_000_000, 'en')).toBe('10,000');
+  });
+
+  it('rounds hours the same way for the chart and the table', () => {
+    expect(hoursOf(5_400_000)).toBe(1.5);
+    expect(hoursOf(3_780_000)).toBe(1.1);
+    expect(formatHours(3_780_000, 'en')).toBe(String(hoursOf(3_780_000)));
   });
 });
 

@@ -29,7 +29,11 @@ export function formatMs(value: number): string {
   return formatDuration(value) || '-';
 }
 
-/** Hours with one decimal, for time online: a week of seconds would not read. */
+/** Hours to one decimal, for time online: a week of seconds would not read. The chart's bars and the table's cells both use it, so they agree. */
+export function hoursOf(ms: number): number {
+  return Math.round(ms / 360_000) / 10;
+}
+
 export function formatHours(ms: number, language: Language): string {
-  return new Intl.NumberFormat(NUMBER_LOCALES[language], { maximumFractionDigits: 1 }).format(ms / 3_600_000);
+  return new Intl.NumberFormat(NUMBER_LOCALES[language], { maximumFractionDigits: 1 }).format(hoursOf(ms));
 }

@@ -49,8 +49,18 @@ export function QuestionsInput({ value, onChange, id }: { value?: string[]; onCh
   );
 }
 
-/** A picture under the answer: a web address typed in, or a file uploaded to this server. */
-export function ImageInput({ value, onChange, id }: { value?: string; onChange?: (next: string) => void; id?: string }) {
+/** A picture (under an answer, the robot's avatar): a web address typed in, or a file uploaded to this server. */
+export function ImageInput({
+  value,
+  onChange,
+  id,
+  'data-testid': testId = 'robot-image',
+}: {
+  value?: string;
+  onChange?: (next: string) => void;
+  id?: string;
+  'data-testid'?: string;
+}) {
   const { t } = useTranslation();
   const [uploading, setUploading] = useState(false);
   const send = (file: File) => {
@@ -70,7 +80,7 @@ export function ImageInput({ value, onChange, id }: { value?: string; onChange?:
           placeholder="https://"
           allowClear
           onChange={(event) => onChange?.(event.target.value)}
-          data-testid="robot-image"
+          data-testid={testId}
         />
         <Upload
           accept="image/png,image/jpeg,image/gif,image/webp"

@@ -1,30 +1,15 @@
-import { RobotOutlined, UploadOutlined } from '@ant-design/icons';
+import { RobotOutlined } from '@ant-design/icons';
 import { ROBOT_MODES, type RobotHighAnswer, type RobotHighSettings, robotHighSettings } from '@parley/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  Avatar,
-  Button,
-  Form,
-  Input,
-  InputNumber,
-  Radio,
-  Result,
-  Select,
-  Slider,
-  Space,
-  Spin,
-  Switch,
-  Typography,
-  theme,
-  Upload,
-} from 'antd';
-import type { Rule } from 'antd/es/form';
-import { type ReactNode, useRef, useState } from 'react';
+import { Avatar, Button, Form, Input, InputNumber, Radio, Result, Select, Slider, Spin, Switch, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call, upload } from '../../lib/api';
-import { toastError, toastSuccess } from '../../lib/feedback';
+import { call } from '../../lib/api';
+import { toastSuccess } from '../../lib/feedback';
 import { routeTitle } from '../../lib/i18n';
-import { checkPage, type FieldPath, pathKey } from '../settings/kit/validate';
+import { problemRule, useCheckedForm } from '../settings/kit/useCheckedForm';
+import type { FieldPath } from '../settings/kit/validate';
+import { ImageInput } from './AskInputs';
 import { highRobotKey, useHighRobot } from './queries';
 import '../settings/kit/settings.css';
 import '../settings/preview/preview.css';
@@ -87,29 +72,6 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 function Editor({ stored }: { stored: RobotHighAnswer }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [form] = Form.useForm<FormValues>();
-  const [uploading, setUploading] = useState(false);
-  const problems = () => checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues)).problems;
-  /** One field's rule: the whole form checked by the protocol's schema, as the server will, and this field's problem. */
-  const rule = (path: FieldPath, label: string): Rule[] => [
-    {
-      validator: async () => {
-        const problem = problems().get(pathKey(path));
-        if (problem) throw new Error(t(problem.key, { label, ...problem.values }));
-      },
-    },
-  ];
-  // The preview follows the form, keeping the last values the schema accepts while a field is half typed.
-  const watched = Form.useWatch((values: FormValues) => values, { form, preserve: true });
-  const lastGood = useRef<RobotHighSettings>(stored);
-  if (watched) {
-    const checked = checkPage(robotHighSettings, fromForm(watched));
-    if (checked.value) lastGood.current = checked.value;
-  }
-  const llmOn = Form.useWatch(['llm', 'enabled'], form);
-  const mode = Form.useWatch('mode', form);
-  // The key is never answered back, only whether one is stored: there is something to keep only then.
-  const keyStored = stored.llm.hasApiKey;
   const save = useMutation({
     mutationFn: (value: RobotHighSettings) => call('POST /api/robot/high', value),
     onSuccess: (saved) => {
@@ -117,29 +79,22 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
       toastSuccess(t('common.saved'));
     },
   });
-  const submit = async () => {
-    try {
-      await form.validateFields({ recursive: true });
-    } catch {
-      return;
-    }
-    const checked = checkPage(robotHighSettings, fromForm(form.getFieldsValue(true) as FormValues));
-    // The fields passed one by one, yet the page as a whole did not: say so rather than do nothing.
-    if (!checked.value) {
-      toastError(t('settings.kit.invalid'));
-      return;
-    }
-    save.mutate(checked.value);
-  };
-  const sendAvatar = (file: File) => {
-    setUploading(true);
-    upload('POST /api/talk/upload', file)
-      .then((stored) => form.setFieldValue('avatar', stored.url))
-      .catch(() => undefined)
-      .finally(() => setUploading(false));
-  };
+  const { form, problemAt, preview, submit } = useCheckedForm<RobotHighSettings, FormValues>({
+    schema: robotHighSettings,
+    stored,
+    fromForm,
+    onValid: (value) => save.mutate(value),
+  });
+  const llmOn = Form.useWatch(['llm', 'enabled'], form);
+  const mode = Form.useWatch('mode', form);
+  // The key is never answered back, only whether one is stored: there is something to keep only then.
+  const keyStored = stored.llm.hasApiKey;
   const label = (key: string) => t(`robots.high.${key}`);
-  const item = (path: FieldPath, key: string) => ({ name: path, label: label(key), rules: rule(path, label(key)) });
+  const item = (path: FieldPath, key: string) => ({
+    name: path,
+    label: label(key),
+    rules: [problemRule(t, label(key), () => problemAt(path))],
+  });
 
   return (
     <div className="settings-body with-preview">
@@ -159,24 +114,8 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
           <Form.Item {...item(['name'], 'name')}>
             <Input maxLength={32} data-testid="robot-high-name" />
           </Form.Item>
-          <Form.Item label={label('avatar')} extra={label('avatarHint')}>
-            <Space.Compact block>
-              <Form.Item {...item(['avatar'], 'avatar')} noStyle>
-                <Input maxLength={512} placeholder="https://" allowClear aria-label={label('avatar')} data-testid="robot-high-avatar" />
-              </Form.Item>
-              <Upload
-                accept="image/png,image/jpeg,image/gif,image/webp"
-                showUploadList={false}
-                beforeUpload={(file) => {
-                  sendAvatar(file);
-                  return false;
-                }}
-              >
-                <Button icon={<UploadOutlined />} loading={uploading}>
-                  {t('robots.ask.upload')}
-                </Button>
-              </Upload>
-            </Space.Compact>
+          <Form.Item {...item(['avatar'], 'avatar')} extra={label('avatarHint')}>
+            <ImageInput data-testid="robot-high-avatar" />
           </Form.Item>
           <Form.Item {...item(['mode'], 'mode')} extra={mode ? label(`modeHints.${mode}`) : undefined}>
             <Radio.Group
@@ -259,7 +198,7 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
       </Form>
       <aside className="settings-preview" aria-label={t('settings.kit.preview')} data-testid="settings-preview">
         <Typography.Title level={5}>{t('settings.kit.preview')}</Typography.Title>
-        <RobotPreview value={lastGood.current} />
+        <RobotPreview value={preview} />
       </aside>
     </div>
   );

@@ -1,4 +1,5 @@
 import { MAX_MESSAGE_LENGTH, type Message, type ResponseOf, type WidgetSettings } from '@parley/protocol';
+import { safeColor } from '../../colour';
 
 export { MAX_MESSAGE_LENGTH };
 
@@ -6,9 +7,6 @@ export { MAX_MESSAGE_LENGTH };
 export type InitData = ResponseOf<'POST /api/visitor/init'>;
 /** `data` of `POST /api/visitor/upload`. */
 export type UploadData = ResponseOf<'POST /api/visitor/upload'>;
-
-const FALLBACK_COLOR = '#1677ff';
-const HEX_COLOUR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
 
 /**
  * The settings as the server projected them from the settings pages (the protocol's toWidgetSettings,
@@ -18,7 +16,7 @@ export function normalizeSettings(settings: WidgetSettings): WidgetSettings {
   const positive = (value: number, fallback: number) => (Number.isFinite(value) && value > 0 ? value : fallback);
   return {
     ...settings,
-    color: HEX_COLOUR.test(settings.color) ? settings.color : FALLBACK_COLOR,
+    color: safeColor(settings.color),
     maxLength: Math.min(positive(settings.maxLength, MAX_MESSAGE_LENGTH), MAX_MESSAGE_LENGTH),
     autoCloseMinutes: Math.max(0, Number.isFinite(settings.autoCloseMinutes) ? settings.autoCloseMinutes : 0),
   };

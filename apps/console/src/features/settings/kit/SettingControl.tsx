@@ -1,12 +1,12 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Checkbox, ColorPicker, Form, Input } from 'antd';
 import type { Color } from 'antd/es/color-picker';
-import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { type InputKind, KindControl, optionText } from '../../shared/FieldControl';
 import type { FieldFacts, Problem } from '../../shared/fields';
 import type { FormValues, SettingField, SettingKind } from './spec';
 import { TimeRange } from './TimeRange';
+import { type ProblemRule, problemRule } from './useCheckedForm';
 import { type FieldPath, pathKey } from './validate';
 
 /** What a control needs of the page: the problem of a field now, its schema's limits, the form's values for `visible`, and which secrets are stored. */
@@ -26,16 +26,9 @@ interface ControlProps {
   checker: Checker;
 }
 
-function useRules(label: string, path: FieldPath, checker: Checker): Rule[] {
+function useRules(label: string, path: FieldPath, checker: Checker): ProblemRule[] {
   const { t } = useTranslation();
-  return [
-    {
-      validator: async () => {
-        const problem = checker.problemAt(path);
-        if (problem) throw new Error(t(problem.key, { label, ...problem.values }));
-      },
-    },
-  ];
+  return [problemRule(t, label, () => checker.problemAt(path))];
 }
 
 /** The values at a place of the form (the page, a group, a list item); an empty record where there are none. */
@@ -136,14 +129,7 @@ function Group({ field, name, path, checker }: ControlProps) {
 function List({ field, name, path, checker }: ControlProps) {
   const { t } = useTranslation();
   const label = t(field.label);
-  const listRules = [
-    {
-      validator: async () => {
-        const problem = checker.problemAt(path);
-        if (problem) throw new Error(t(problem.key, { label, ...problem.values }));
-      },
-    },
-  ];
+  const listRules = useRules(label, path, checker);
   return (
     <fieldset className="settings-group">
       <legend>{label}</legend>

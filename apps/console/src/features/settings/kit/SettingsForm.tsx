@@ -1,14 +1,15 @@
 import type { SettingsAnswer, SettingsOf, SettingsPage } from '@parley/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Result, Spin, Tabs, Typography } from 'antd';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toastError, toastSuccess } from '../../../lib/feedback';
+import { toastSuccess } from '../../../lib/feedback';
 import { factsOf, schemaAt } from '../../shared/fields';
 import { loadSettings, saveSettings, schemaOf, secretStored } from './api';
 import { type Checker, SettingFields } from './SettingControl';
 import type { Device, FormValues, PageSpec } from './spec';
-import { checkPage, type FieldPath, pathKey } from './validate';
+import { useCheckedForm } from './useCheckedForm';
+import type { FieldPath } from './validate';
 import './settings.css';
 
 const DEVICES: Device[] = ['pc', 'mobile'];
@@ -16,26 +17,8 @@ const DEVICES: Device[] = ['pc', 'mobile'];
 function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; stored: SettingsAnswer<P> }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [form] = Form.useForm<FormValues>();
   const schema = schemaOf(spec.page);
   const initial = useMemo(() => (spec.toForm ? spec.toForm(stored) : (stored as FormValues)), [spec, stored]);
-  const pageValues = (): FormValues => {
-    const values = form.getFieldsValue(true) as FormValues;
-    return spec.fromForm ? spec.fromForm(values) : values;
-  };
-  const checker: Checker = {
-    problemAt: (path: FieldPath) => checkPage(schema, pageValues()).problems.get(pathKey(path)),
-    factsAt: (path: FieldPath) => factsOf(schemaAt(schema, path)),
-    values: () => form.getFieldsValue(true) as FormValues,
-    secretStored: (path: FieldPath) => secretStored(stored, path),
-  };
-  // The preview follows the form, keeping the last values the schema accepts while a field is half typed.
-  const watched = Form.useWatch((values: FormValues) => values, { form, preserve: true });
-  const lastGood = useRef<SettingsOf<P>>(stored);
-  if (watched) {
-    const checked = checkPage(schema, spec.fromForm ? spec.fromForm(watched) : watched);
-    if (checked.value) lastGood.current = checked.value;
-  }
   const save = useMutation({
     mutationFn: (value: SettingsOf<P>) => saveSettings(spec.page, value),
     onSuccess: (saved) => {
@@ -43,19 +26,23 @@ function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; s
       toastSuccess(t('common.saved'));
     },
   });
-  const submit = async () => {
-    try {
-      await form.validateFields({ recursive: true });
-    } catch {
-      return;
-    }
-    const checked = checkPage(schema, pageValues());
-    if (!checked.value) {
-      // A problem no drawn field shows (a rule over the whole page): say so rather than send it.
-      toastError(t('settings.kit.invalid'));
-      return;
-    }
-    save.mutate(checked.value);
+  const {
+    form,
+    values,
+    problemAt,
+    preview: previewed,
+    submit,
+  } = useCheckedForm<SettingsOf<P>>({
+    schema,
+    stored,
+    fromForm: spec.fromForm,
+    onValid: (value) => save.mutate(value),
+  });
+  const checker: Checker = {
+    problemAt,
+    factsAt: (path: FieldPath) => factsOf(schemaAt(schema, path)),
+    values,
+    secretStored: (path: FieldPath) => secretStored(stored, path),
   };
   const preview = spec.preview;
   const fields = spec.devices ? (
@@ -95,11 +82,11 @@ function Editor<P extends SettingsPage>({ spec, stored }: { spec: PageSpec<P>; s
           {spec.devices ? (
             DEVICES.map((device) => (
               <Card key={device} size="small" title={t(`settings.kit.${device}`)}>
-                {preview(lastGood.current, device)}
+                {preview(previewed, device)}
               </Card>
             ))
           ) : (
-            <Card size="small">{preview(lastGood.current, 'pc')}</Card>
+            <Card size="small">{preview(previewed, 'pc')}</Card>
           )}
         </aside>
       )}

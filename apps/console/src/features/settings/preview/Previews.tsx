@@ -1,7 +1,8 @@
 import { MessageFilled } from '@ant-design/icons';
-import type { SettingsOf } from '@parley/protocol';
+import { localized, type SettingsOf } from '@parley/protocol';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../../lib/format';
 import type { Device } from '../kit/spec';
 import './preview.css';
 
@@ -10,6 +11,16 @@ const SCALE = 0.5;
 
 function Screen({ device, children }: { device: Device; children: React.ReactNode }) {
   return <div className={device === 'mobile' ? 'mock-screen phone' : 'mock-screen'}>{children}</div>;
+}
+
+/**
+ * A configured text as the preview shows it. The stored defaults are Chinese and the widget gives an
+ * English visitor English for a text still at its default (the protocol's `localized`); the preview does
+ * the same in the console's language, so an English console does not show Chinese it never typed. Only the
+ * picture changes: the form and what is stored keep the value as it is.
+ */
+function shown(value: string): string {
+  return localized(value, currentLanguage());
 }
 
 /** The launcher at its side and offsets: a round bubble, a bar with its text, or the site's image. */
@@ -28,7 +39,7 @@ export function LauncherPreview({ launcher, device }: { launcher: SettingsOf<'ta
       </Screen>
     );
   }
-  const text = launcher.text || t('settings.preview.launcherText');
+  const text = shown(launcher.text) || t('settings.preview.launcherText');
   return (
     <Screen device={device}>
       {launcher.style === 'image' && launcher.image ? (
@@ -86,10 +97,10 @@ export function InvitationPreview({ box, device }: { box: SettingsOf<'invitation
     <Screen device={device}>
       <div className="mock-invite" style={{ opacity: box.enabled ? 1 : 0.5 }} data-testid="preview-invitation">
         {box.image && <img className="mock-invite-image" src={box.image} alt="" />}
-        <div>{box.text}</div>
+        <div>{shown(box.text)}</div>
         <div className="mock-invite-buttons">
-          <span style={{ background: '#1677ff', color: '#fff', borderColor: '#1677ff' }}>{box.acceptText}</span>
-          <span>{box.laterText}</span>
+          <span style={{ background: '#1677ff', color: '#fff', borderColor: '#1677ff' }}>{shown(box.acceptText)}</span>
+          <span>{shown(box.laterText)}</span>
         </div>
         {!box.enabled && <div className="muted">{t('settings.preview.disabled')}</div>}
         {(box.days || box.hours) && (
@@ -127,9 +138,9 @@ export function ChatWindowPreview({
     <div className="mock-window" style={{ maxWidth: 340 }} data-testid="preview-window">
       <div className="mock-window-head" style={{ background: style.color }}>
         {style.logo && <img className="mock-window-logo" src={style.logo} alt="" />}
-        <span>{style.title}</span>
+        <span>{shown(style.title)}</span>
       </div>
-      {style.intro && <div className="mock-window-intro">{style.intro}</div>}
+      {style.intro && <div className="mock-window-intro">{shown(style.intro)}</div>}
       <div className="mock-window-body">
         {window?.preChat.enabled && window.preChat.fields.length > 0 && (
           <div className="mock-prechat">
@@ -143,7 +154,7 @@ export function ChatWindowPreview({
         )}
         {window?.welcome && (
           <div className="mock-bubble" data-testid="preview-welcome">
-            {window.welcome}
+            {shown(window.welcome)}
           </div>
         )}
         <div className="mock-bubble mine" style={{ background: style.color }}>
