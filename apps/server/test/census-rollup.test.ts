@@ -1,4 +1,4 @@
-import type { CensusFlow, CensusOverview, CensusTalk, VisitorInit } from '@parley/protocol';
+import type { CensusFlow, CensusOverview, CensusServiceTalk, CensusTalk, VisitorInit } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildCensusDays } from '../src/modules/census/rebuild.js';
 import { agentSocket, onlyId } from './chat-harness.js';
@@ -155,5 +155,21 @@ describe('a chat over midnight', () => {
     expect(await messagesOn(began)).toBe(6);
     expect(await censusCost('after midnight 6')).toBeGreaterThan(0);
     expect(await messagesOn(began)).toBe(7);
+
+    // Ended after its day was counted again: the end (a tip, no message) drops the day as well, so the
+    // agent's figures for that day learn the conversation's length.
+    const lengths = async () => {
+      const service = await overnight.get<CensusServiceTalk>(`/api/census/service?kind=talk&from=${began}&to=${began}`, {
+        token,
+        lang: 'en',
+      });
+      expect(service.status).toBe(200);
+      return service.body.data.list.map((row) => row.durationMs);
+    };
+    expect(await lengths()).toEqual([null]);
+    expect(await kept(began)).toBeGreaterThan(0);
+    expect((await overnight.post('/api/talk/end', { YQToken: v.id }, { token })).status).toBe(200);
+    expect(await kept(began)).toBe(0);
+    expect((await lengths())[0]).toEqual(expect.any(Number));
   });
 });

@@ -82,24 +82,22 @@ export class CensusRecorder {
 
   subscribe(events: EventHub): void {
     events.on('agent.stateChanged', ({ uuid, state, online }) => this.repo.logState(uuid, censusState(state, online), this.at()));
-    events.on('conversation.transferred', ({ visitor, from, to }) => this.repo.logTransfer(visitor.id, from, to.uuid, this.at()));
+    // A transfer and an end change the figures of the day the conversation began on (its agents, its
+    // length), as a message does: a conversation over midnight drops that day too.
+    events.on('conversation.transferred', async ({ visitor, from, to }) => {
+      await this.repo.logTransfer(visitor.id, from, to.uuid, this.at());
+      await this.changed(visitor.id);
+    });
     events.on('conversation.opened', ({ visitor }) => {
       this.started.set(visitor.id, this.now());
     });
-    events.on('conversation.ended', ({ visitor }) => {
+    events.on('conversation.ended', async ({ visitor }) => {
+      await this.changed(visitor.id);
       this.started.delete(visitor.id);
     });
     events.on('message.stored', async ({ visitor, message }) => {
       if (message.role === 'tip') return;
-      let at = this.started.get(visitor.id);
-      if (at === undefined) {
-        // Opened in another process, or before this one started: read once, then remember.
-        const started = await this.repo.latestStarted(visitor.id);
-        if (!started) return;
-        at = Date.parse(started);
-        this.started.set(visitor.id, at);
-      }
-      await this.touched(new Date(at).toISOString());
+      await this.changed(visitor.id);
     });
     events.on('conversation.rated', async ({ conversationId }) => {
       const started = await this.repo.conversationStarted(conversationId);
@@ -112,6 +110,19 @@ export class CensusRecorder {
     this.bus.subscribe((event) => {
       if (event.type === 'census.counted' && event.by !== this.id) this.counted(event.first, event.last);
     });
+  }
+
+  /** The visitor's open (or just ended) conversation changed. */
+  private async changed(visitorId: number): Promise<void> {
+    let at = this.started.get(visitorId);
+    if (at === undefined) {
+      // Opened in another process, or before this one started: read once, then remember.
+      const started = await this.repo.latestStarted(visitorId);
+      if (!started) return;
+      at = Date.parse(started);
+      this.started.set(visitorId, at);
+    }
+    await this.touched(new Date(at).toISOString());
   }
 
   /** A change to a conversation begun at `started`: its day leaves the rollup unless it is still today. */
