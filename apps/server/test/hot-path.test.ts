@@ -125,6 +125,53 @@ describe('the message hot path', () => {
     v.socket.close();
   });
 
+  it('stores a burst of visitor messages each under its seq in send order and counted; on PostgreSQL a batch of them is one statement', async () => {
+    await timers(false);
+    // One after another: inConversation waits for the next acknowledgement on the agent's one socket.
+    const visitors: TestVisitor[] = [];
+    for (let index = 0; index < 8; index += 1) visitors.push(await inConversation());
+    const acked = visitors.map((v) => framesOf(v.socket, '8101').length);
+    statements = [];
+    counting = true;
+    // All in one tick: they share one batch or a few (those arriving while one commits go in the next).
+    for (const v of visitors) {
+      for (let index = 0; index < 3; index += 1) v.socket.send({ code: '8100', data: { onlyID: onlyId(), msg: `burst ${index}` } });
+    }
+    const answers = await Promise.all(
+      visitors.map((v, which) => v.socket.until(() => framesOf(v.socket, '8101').length === (acked[which] ?? 0) + 3)),
+    );
+    counting = false;
+    expect(answers.every(Boolean)).toBe(true);
+    const counted = new Map<string, number>();
+    for (const [which, v] of visitors.entries()) {
+      const sent = framesOf(v.socket, '8101')
+        .slice(acked[which])
+        .map((frame) => frame.data as Message);
+      expect(sent.map((message) => message.msg)).toEqual(['burst 0', 'burst 1', 'burst 2']);
+      const first = sent[0]?.seq ?? 0;
+      expect(sent.map((message) => message.seq)).toEqual([first, first + 1, first + 2]);
+      const stored = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.credential}&afterSeq=0`);
+      expect(stored.body.data.list.filter((message) => message.seq >= first).map((message) => message.msg)).toEqual([
+        'burst 0',
+        'burst 1',
+        'burst 2',
+      ]);
+      counted.set(v.id, stored.body.data.list.filter((message) => message.role !== 'tip').length);
+    }
+    // Each conversation counts its messages (tips aside): the opening, the agent's hello and the three.
+    const history = await server.get<{ list: { YQToken: string; messages: number }[] }>('/api/history/getList?pageSize=100', {
+      token: admin,
+    });
+    for (const v of visitors) {
+      expect(counted.get(v.id)).toBe(5);
+      expect(history.body.data.list.find((row) => row.YQToken === v.id)?.messages).toBe(5);
+    }
+    const batches = statements.filter((text) => /^begin/i.test(text)).length;
+    console.info('a burst of 24 visitor messages', { statements: statements.length, batches });
+    if (server.storage.dialect === 'postgres') expect(statements.length).toBe(batches * 3);
+    for (const v of visitors) v.socket.close();
+  });
+
   // A measurement, not a check: `HOT_PATH_BENCH=2000 npx vitest run --project server apps/server/test/hot-path.test.ts`.
   it.runIf(process.env.HOT_PATH_BENCH)('reports the CPU time per visitor message', async () => {
     await timers(false);

@@ -1,7 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type SharedStep } from './group-commit.js';
 import type { Db } from './index.js';
 
 /** A table of its own on an in-memory SQLite: what a unit stores, and whether it is there after the batch. */
@@ -87,5 +87,38 @@ describe('GroupCommit', () => {
     const outcomes = await Promise.allSettled([unitStoring(commits, 'y', runs), orphan, unitStoring(commits, 'z', runs)]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(await stored()).toEqual([]);
+  });
+
+  it('runs a shared step once for the units of a batch, and without it, each unit alone, when it fails', async () => {
+    const commits = new GroupCommit(() => db);
+    let stepRuns = 0;
+    // Stores every name in one statement; a name that was there already fails it, as a resent onlyID does.
+    const storeAll: SharedStep<string, string> = {
+      async runMany(tx, names) {
+        stepRuns += 1;
+        for (const name of names) await sql`insert into items (name) values (${name})`.execute(tx);
+        return names.map((name) => (name.startsWith('skip') ? undefined : `${name} stored`));
+      },
+    };
+    const unit = (name: string) =>
+      commits.run(
+        async (tx, shared) => {
+          if (shared?.result !== undefined) return shared.result;
+          // Not stored by the step (or the step did not run): the unit does it alone.
+          if (!shared) await sql`insert into items (name) values (${name})`.execute(tx);
+          return `${name} alone`;
+        },
+        storeAll,
+        name,
+      );
+    expect(await Promise.all([unit('a'), unit('b'), unit('skip-c')])).toEqual(['a stored', 'b stored', 'skip-c alone']);
+    expect(stepRuns).toBe(1);
+    expect(await stored()).toEqual(['a', 'b', 'skip-c']);
+
+    // 'a' again fails the step: the batch runs again guarded, each unit alone, and only 'a' is refused.
+    const outcomes = await Promise.allSettled([unit('d'), unit('a'), unit('e')]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[0] as PromiseFulfilledResult<string>).value).toBe('d alone');
+    expect(await stored()).toEqual(['a', 'b', 'd', 'e', 'skip-c']);
   });
 });

@@ -2,15 +2,33 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from './index.js';
 import type { Database } from './schema.js';
 
+/**
+ * A statement that the units of one batch share: run once for all of them at the start of the optimistic
+ * attempt, with one input per unit that asked for it, answering one result per input (undefined where it
+ * wrote nothing for that input). On PostgreSQL every statement is a round trip inside the batch, so a
+ * batch of 200 messages is one round trip instead of 200.
+ */
+export interface SharedStep<Input, Result> {
+  runMany(tx: Transaction<Database>, inputs: Input[]): Promise<(Result | undefined)[]>;
+}
+
+/**
+ * What a unit's work is given of its shared step: `{ result }` when the step ran for the batch (result
+ * undefined: it wrote nothing for this unit, which may do the work itself), undefined when it did not (the
+ * guarded attempt): then the unit does that work itself, as it would without a step.
+ */
+export type Shared<Result> = { result: Result | undefined } | undefined;
+
 interface Pending {
-  work: (tx: Transaction<Database>) => Promise<unknown>;
+  work: (tx: Transaction<Database>, shared: Shared<unknown>) => Promise<unknown>;
+  step: { step: SharedStep<unknown, unknown>; input: unknown } | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** Ends an optimistic attempt at the unit that threw, so that the transaction rolls back. */
+/** Ends an optimistic attempt at the unit that threw (-1: a shared step), so that the transaction rolls back. */
 class UnitFailed extends Error {
   constructor(
     readonly index: number,
@@ -31,6 +49,10 @@ class UnitFailed extends Error {
  * in a savepoint of its own, so one refused unit never takes its neighbours down and a batch runs at most
  * twice. A unit's work must therefore touch nothing but the transaction: it may run twice.
  *
+ * Units may also share a statement (SharedStep): in the optimistic attempt it runs once for all of them
+ * before the units; when it throws, the attempt is rolled back and the guarded one runs without it, each
+ * unit doing its part alone.
+ *
  * Every unit settles only once the shared transaction has committed, so an acknowledgement never precedes
  * the commit, and a unit refused because of an earlier one (the same onlyID twice) finds that one stored
  * when it looks; when the commit itself fails, every unit of the batch rejects and none was acknowledged.
@@ -45,9 +67,20 @@ export class GroupCommit {
     private readonly maxBatch = 256,
   ) {}
 
-  run<T>(work: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  run<T>(work: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /** A unit whose first part is `step` with `input`, shared with the batch's other units of that step. */
+  run<T, Input, Result>(
+    work: (tx: Transaction<Database>, shared: Shared<Result>) => Promise<T>,
+    step: SharedStep<Input, Result>,
+    input: Input,
+  ): Promise<T>;
+  run<T>(
+    work: (tx: Transaction<Database>, shared: Shared<unknown>) => Promise<T>,
+    step?: SharedStep<unknown, unknown>,
+    input?: unknown,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, step: step && { step, input }, resolve: resolve as (value: unknown) => void, reject });
       // The first unit waits one turn of the event loop for those arriving with it; later ones join the
       // queue while a batch is being committed, and go in the next one.
       if (!this.running) {
@@ -84,15 +117,19 @@ export class GroupCommit {
     }
   }
 
-  /** Every unit in one transaction, nothing between them; the first that throws rolls the attempt back. */
+  /**
+   * Every unit in one transaction, nothing between them, after the shared steps; the first that throws
+   * rolls the attempt back.
+   */
   private optimistic(batch: Pending[]): Promise<Outcome[]> {
     return this.db()
       .transaction()
       .execute(async (tx) => {
+        const shared = await this.sharedSteps(tx, batch);
         const outcomes: Outcome[] = [];
         for (const [index, unit] of batch.entries()) {
           try {
-            outcomes.push({ ok: true, value: await unit.work(tx) });
+            outcomes.push({ ok: true, value: await unit.work(tx, shared[index]) });
           } catch (error) {
             throw new UnitFailed(index, error);
           }
@@ -101,7 +138,32 @@ export class GroupCommit {
       });
   }
 
-  /** The batch again without the unit that failed, each unit in a savepoint of its own. */
+  /** Each shared step once for the units that asked for it, in their order; per unit what it is given. */
+  private async sharedSteps(tx: Transaction<Database>, batch: Pending[]): Promise<Shared<unknown>[]> {
+    const shared: Shared<unknown>[] = batch.map(() => undefined);
+    const byStep = new Map<SharedStep<unknown, unknown>, number[]>();
+    for (const [index, unit] of batch.entries()) {
+      if (!unit.step) continue;
+      const indexes = byStep.get(unit.step.step);
+      if (indexes) indexes.push(index);
+      else byStep.set(unit.step.step, [index]);
+    }
+    for (const [step, indexes] of byStep) {
+      let results: unknown[];
+      try {
+        results = await step.runMany(
+          tx,
+          indexes.map((index) => batch[index]?.step?.input),
+        );
+      } catch (error) {
+        throw new UnitFailed(-1, error);
+      }
+      for (const [at, index] of indexes.entries()) shared[index] = { result: results[at] };
+    }
+    return shared;
+  }
+
+  /** The batch again without the unit that failed (if one did), each unit in a savepoint of its own. */
   private guarded(batch: Pending[], failed: UnitFailed): Promise<Outcome[]> {
     return this.db()
       .transaction()
@@ -114,7 +176,7 @@ export class GroupCommit {
           }
           await sql`SAVEPOINT unit`.execute(tx);
           try {
-            outcomes.push({ ok: true, value: await unit.work(tx) });
+            outcomes.push({ ok: true, value: await unit.work(tx, undefined) });
             await sql`RELEASE SAVEPOINT unit`.execute(tx);
           } catch (error) {
             await sql`ROLLBACK TO SAVEPOINT unit`.execute(tx);

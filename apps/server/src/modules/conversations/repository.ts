@@ -1,11 +1,18 @@
 import { type QueryCreator, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
+import type { SharedStep } from '../../db/group-commit.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database, MessagesTable } from '../../db/schema.js';
 import type { VisitorRow } from '../visitors/repository.js';
 
 export type MessageRow = Selectable<MessagesTable>;
+
+/** A visitor's message stored in its open conversation, and the visitor as that left it. */
+export interface VisitorWrote {
+  visitor: VisitorRow;
+  message: MessageRow;
+}
 
 export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn' | 'suggestions'> & { suggestions?: string };
 
@@ -89,6 +96,59 @@ const visitorWrites = prepared(
     select row_to_json(v) as visitor, row_to_json(m) as message from v, m`,
 );
 
+/**
+ * visitorWrites for a whole batch, in one statement: each input's visitor takes as many seqs as it has
+ * messages here (in their order), each message is stored under its own, and counted in its
+ * conversation. One row per input that was written, with its 1-based place among the inputs (`ord`);
+ * a visitor with no open conversation has none of its inputs written.
+ */
+const visitorWritesMany = prepared(
+  (_db, v: { tokenHashes: string[]; onlyIds: string[]; types: string[]; msgs: string[]; createdAts: string[] }) =>
+    sql<{ ord: string; visitor: VisitorRow; message: MessageRow }>`
+    with i as (
+      select * from unnest(${v.tokenHashes}::text[], ${v.onlyIds}::text[], ${v.types}::text[], ${v.msgs}::text[], ${v.createdAts}::text[])
+        with ordinality as i (token_hash, only_id, type, msg, created_at, ord)
+    ), k as (
+      select token_hash, count(*)::int as n from i group by token_hash
+    ), v as (
+      update visitors set last_seq = visitors.last_seq + k.n, umsg = visitors.umsg + k.n, unread = visitors.unread + k.n
+      from k where visitors.token_hash = k.token_hash and visitors.state <> 'end'
+      returning visitors.*
+    ), n as (
+      select i.ord, i.only_id, i.type, i.msg, i.created_at, v.id as visitor_id, v.service_id,
+        coalesce(nullif(v.name, ''), 'V' || lpad(v.id::text, greatest(4, length(v.id::text)), '0')) as nickname,
+        (v.last_seq - count(*) over (partition by v.id) + row_number() over (partition by v.id order by i.ord))::int as seq
+      from i join v on v.token_hash = i.token_hash
+    ), m as (
+      insert into messages (only_id, role, type, msg, nickname, service_id, created_at, visitor_id, seq, withdrawn)
+      select only_id, 'user', type, msg, nickname, service_id, created_at, visitor_id, seq, 0 from n order by ord
+      returning *
+    ), c as (
+      -- Each visitor's conversation found first, then updated by its id: joined on the subquery itself,
+      -- the planner would hash all conversations.
+      update conversations set messages = conversations.messages + t.n
+      from (
+        select k.n, (
+          select c.id from conversations c where c.visitor_id = k.visitor_id and c.first_seq <= k.s order by c.id desc limit 1
+        ) as id
+        from (select visitor_id, count(*)::int as n, min(seq) as s from m group by visitor_id) k
+      ) t
+      where conversations.id = t.id
+      returning conversations.id
+    )
+    select n.ord, row_to_json(v) as visitor, row_to_json(m) as message
+    from m join n on n.visitor_id = m.visitor_id and n.seq = m.seq join v on v.id = m.visitor_id`,
+);
+
+/** A visitor's message for visitorWrites / visitorWritesMany. */
+export interface VisitorWrite {
+  tokenHash: string;
+  onlyId: string;
+  type: string;
+  msg: string;
+  createdAt: string;
+}
+
 interface Counted {
   id: number;
   first_seq: number;
@@ -150,14 +210,32 @@ export class ConversationRepository {
   }
 
   /** See visitorWrites: PostgreSQL only (visitorWritesAtOnce). */
-  async visitorWrites(
-    tx: DbOrTx,
-    tokenHash: string,
-    message: { onlyId: string; type: string; msg: string; createdAt: string },
-  ): Promise<{ visitor: VisitorRow; message: MessageRow } | undefined> {
-    const [row] = await visitorWrites(tx, { tokenHash, ...message });
+  async visitorWrites(tx: DbOrTx, write: VisitorWrite): Promise<VisitorWrote | undefined> {
+    const [row] = await visitorWrites(tx, write);
     return row;
   }
+
+  /**
+   * A batch's visitor messages in one statement (group commit's shared step, PostgreSQL only): per write
+   * what visitorWrites would have answered had they run one after another in this order. Each answer's
+   * visitor is as it was just after its own message (its last_seq that message's seq).
+   */
+  readonly visitorWritesMany: SharedStep<VisitorWrite, VisitorWrote> = {
+    runMany: async (tx, writes) => {
+      const rows = await visitorWritesMany(tx, {
+        tokenHashes: writes.map((write) => write.tokenHash),
+        onlyIds: writes.map((write) => write.onlyId),
+        types: writes.map((write) => write.type),
+        msgs: writes.map((write) => write.msg),
+        createdAts: writes.map((write) => write.createdAt),
+      });
+      const answers: (VisitorWrote | undefined)[] = writes.map(() => undefined);
+      for (const { ord, visitor, message } of rows) {
+        answers[Number(ord) - 1] = { visitor: { ...visitor, last_seq: message.seq }, message };
+      }
+      return answers;
+    },
+  };
 
   /** Keeps the conversation's first response time when `answeredAt` is the agent's first answer in it. */
   private async firstResponse(tx: DbOrTx, visitorId: number, seq: number, answeredAt: string | null, conversation: Counted | undefined) {

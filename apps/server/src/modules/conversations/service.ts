@@ -10,9 +10,11 @@ import {
   type Visitor,
   type VisitorState,
 } from '@parley/protocol';
+import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
-import { GroupCommit } from '../../db/group-commit.js';
+import { GroupCommit, type Shared } from '../../db/group-commit.js';
 import type { DbOrTx } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { AgentRef, EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
@@ -27,7 +29,7 @@ import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
 import { toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
 import { type AutoAnswerSource, type Opening, openingAnswers } from './auto-answers.js';
-import type { ConversationRepository, MessageRow } from './repository.js';
+import type { ConversationRepository, MessageRow, VisitorWrite, VisitorWrote } from './repository.js';
 import type { Routing } from './routing.js';
 import { toMessage } from './views.js';
 
@@ -119,17 +121,15 @@ export class ConversationService {
       opened: { visitor: VisitorRow; agent: AgentRef | null; welcome: MessageRow | null } | undefined;
     };
     try {
-      outcome = await this.commits.run(async (tx) => {
-        const tokenHash = hashToken(credential);
-        const createdAt = isoNow();
+      const tokenHash = hashToken(credential);
+      const createdAt = isoNow();
+      const write: VisitorWrite = { tokenHash, onlyId: input.onlyID, type: input.type ?? 'text', msg: input.msg, createdAt };
+      const work = async (tx: Transaction<Database>, shared: Shared<VisitorWrote>) => {
         if (this.repo.visitorWritesAtOnce) {
-          // On PostgreSQL a message in an open conversation is one statement; a refusal after it rolls it back.
-          const wrote = await this.repo.visitorWrites(tx, tokenHash, {
-            onlyId: input.onlyID,
-            type: input.type ?? 'text',
-            msg: input.msg,
-            createdAt,
-          });
+          // On PostgreSQL a message in an open conversation is one statement, shared by the batch's visitor
+          // messages; a refusal after it rolls it back. Where the batch's statement wrote nothing for this
+          // one, an earlier unit may have opened the conversation since: try again alone.
+          const wrote = shared?.result ?? (await this.repo.visitorWrites(tx, write));
           if (wrote && this.routing.blocked(wrote.visitor.region_code)) throw regionBlocked();
           if (wrote) return { row: wrote.message, visitor: wrote.visitor, opened: undefined };
         }
@@ -168,7 +168,10 @@ export class ConversationService {
           null,
         );
         return { row, visitor, opened };
-      });
+      };
+      outcome = this.repo.visitorWritesAtOnce
+        ? await this.commits.run(work, this.repo.visitorWritesMany, write)
+        : await this.commits.run((tx) => work(tx, undefined));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // A resend of a stored message, or two copies of one send that raced: the stored one answers.
