@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentState, CensusAgentState } from '@parley/protocol';
 import type { EventHub } from '../../lib/events.js';
-import { dayOf } from '../../lib/time.js';
+import { dayBounds, dayOf } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
 import type { CensusRepository } from './repository.js';
 
@@ -101,7 +101,7 @@ export class CensusRecorder {
     });
     events.on('conversation.rated', async ({ conversationId }) => {
       const started = await this.repo.conversationStarted(conversationId);
-      if (started) await this.touched(started);
+      if (started) await this.touched(Date.parse(started));
     });
     this.repo.onCounted = (first, last, since) => {
       this.counted(first, last, since);
@@ -122,15 +122,26 @@ export class CensusRecorder {
       at = Date.parse(started);
       this.started.set(visitorId, at);
     }
-    await this.touched(new Date(at).toISOString());
+    await this.touched(at);
   }
 
-  /** A change to a conversation begun at `started`: its day leaves the rollup unless it is still today. */
-  private async touched(started: string): Promise<void> {
+  /** Today in the site's zone, as the instant it began: worked out once a day, not for every message. */
+  private today: { zone: string; from: number; next: number } | undefined;
+
+  private todayBegan(zone: string): number {
+    const now = this.now();
+    const today = this.today;
+    if (today && today.zone === zone && now >= today.from && now < today.next) return today.from;
+    const { from, to } = dayBounds(dayOf(now, zone), zone);
+    this.today = { zone, from: Date.parse(from), next: Date.parse(to) + 1 };
+    return this.today.from;
+  }
+
+  /** A change to a conversation begun at `at` (ms): its day leaves the rollup unless it is still today. */
+  private async touched(at: number): Promise<void> {
     const zone = this.timeZone();
-    const at = Date.parse(started);
+    if (at >= this.todayBegan(zone)) return;
     const day = dayOf(at, zone);
-    if (day >= dayOf(this.now(), zone)) return;
     // The same instant is on a neighbouring day in other zones: their rows go too.
     const days = [...new Set([day, ...[-1, 0, 1].map((shift) => new Date(at + shift * DAY_MS).toISOString().slice(0, 10))])];
     const now = performance.now();
