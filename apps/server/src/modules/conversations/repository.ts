@@ -218,7 +218,7 @@ export class ConversationRepository {
   /**
    * A batch's visitor messages in one statement (group commit's shared step, PostgreSQL only): per write
    * what visitorWrites would have answered had they run one after another in this order. Each answer's
-   * visitor is as it was just after its own message (its last_seq that message's seq).
+   * visitor is as it was just after its own message (its last_seq that message's seq, its counts then).
    */
   readonly visitorWritesMany: SharedStep<VisitorWrite, VisitorWrote> = {
     runMany: async (tx, writes) => {
@@ -231,7 +231,12 @@ export class ConversationRepository {
       });
       const answers: (VisitorWrote | undefined)[] = writes.map(() => undefined);
       for (const { ord, visitor, message } of rows) {
-        answers[Number(ord) - 1] = { visitor: { ...visitor, last_seq: message.seq }, message };
+        // The row is the visitor after all its messages of the batch; each of them counted one.
+        const later = visitor.last_seq - message.seq;
+        answers[Number(ord) - 1] = {
+          visitor: { ...visitor, last_seq: message.seq, umsg: visitor.umsg - later, unread: visitor.unread - later },
+          message,
+        };
       }
       return answers;
     },
