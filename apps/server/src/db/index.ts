@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { startCheckpointer } from './checkpointer.js';
 import type { DialectName } from './dialect.js';
 import { migrations } from './migrations/index.js';
-import { statementName } from './prepared.js';
+import { runDirectlyInTransactions, statementName } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -59,7 +59,15 @@ function openSqlite(dataDir: string, synchronous: Config['sqliteSynchronous'], o
   database.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), ...logOption(onStatement) });
+  const statements = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...logOption(onStatement) });
+  runDirectlyInTransactions(db, (sql, parameters) => {
+    onStatement?.(sql);
+    const statement = statements.prepare(sql);
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
+    return [];
+  });
   const storage: Storage = {
     db,
     dialect: 'sqlite',
