@@ -1,4 +1,4 @@
-import { type QueryCreator, type Selectable, sql } from 'kysely';
+import { type QueryCreator, type Selectable, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { SharedStep } from '../../db/group-commit.js';
 import type { Db, DbOrTx } from '../../db/index.js';
@@ -71,36 +71,12 @@ const insertAndCount = prepared((db, v: NewRow) =>
 );
 
 /**
- * PostgreSQL's whole visitor message in a conversation under way, in one statement (one round trip):
- * the visitor takes its next seq (as VisitorRepository.takeSeqInConversation), the message is stored
- * under it, and counted in its conversation. The nickname is visitorNickname's, in SQL. No row when the
- * visitor has no open conversation (then nothing changed).
- */
-const visitorWrites = prepared(
-  (_db, v: { tokenHash: string; onlyId: string; type: string; msg: string; createdAt: string }) =>
-    sql<{ visitor: VisitorRow; message: MessageRow }>`
-    with v as (
-      update visitors set last_seq = last_seq + 1, umsg = umsg + 1, unread = unread + 1
-      where token_hash = ${v.tokenHash} and state <> 'end' returning *
-    ), m as (
-      insert into messages (only_id, role, type, msg, nickname, service_id, created_at, visitor_id, seq, withdrawn)
-      select ${v.onlyId}, 'user', ${v.type}, ${v.msg},
-        coalesce(nullif(v.name, ''), 'V' || lpad(v.id::text, greatest(4, length(v.id::text)), '0')),
-        v.service_id, ${v.createdAt}, v.id, v.last_seq, 0 from v
-      returning *
-    ), c as (
-      update conversations set messages = messages + 1
-      where id = (select c.id from conversations c, m where c.visitor_id = m.visitor_id and c.first_seq <= m.seq order by c.id desc limit 1)
-      returning id
-    )
-    select row_to_json(v) as visitor, row_to_json(m) as message from v, m`,
-);
-
-/**
- * visitorWrites for a whole batch, in one statement: each input's visitor takes as many seqs as it has
- * messages here (in their order), each message is stored under its own, and counted in its
- * conversation. One row per input that was written, with its 1-based place among the inputs (`ord`);
- * a visitor with no open conversation has none of its inputs written.
+ * PostgreSQL's visitor messages in conversations under way, a batch of them in one statement (one round
+ * trip): each input's visitor takes as many seqs as it has messages here (in their order, as
+ * VisitorRepository.takeSeqInConversation takes one), each message is stored under its own, and counted
+ * in its conversation. The nickname is visitorNickname's, in SQL. One row per input that was written,
+ * with its 1-based place among the inputs (`ord`); a visitor with no open conversation has none of its
+ * inputs written (nothing of it changed).
  */
 const visitorWritesMany = prepared(
   (_db, v: { tokenHashes: string[]; onlyIds: string[]; types: string[]; msgs: string[]; createdAts: string[] }) =>
@@ -209,10 +185,10 @@ export class ConversationRepository {
     return this.dialect === 'postgres';
   }
 
-  /** See visitorWrites: PostgreSQL only (visitorWritesAtOnce). */
-  async visitorWrites(tx: DbOrTx, write: VisitorWrite): Promise<VisitorWrote | undefined> {
-    const [row] = await visitorWrites(tx, write);
-    return row;
+  /** One visitor message in one statement (visitorWritesMany's, for a batch of one): PostgreSQL only (visitorWritesAtOnce). */
+  async visitorWrites(tx: Transaction<Database>, write: VisitorWrite): Promise<VisitorWrote | undefined> {
+    const [wrote] = await this.visitorWritesMany.runMany(tx, [write]);
+    return wrote;
   }
 
   /**

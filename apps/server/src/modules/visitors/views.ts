@@ -18,7 +18,7 @@ export function visitorLang(row: { lang?: string | null }): Lang {
 
 /**
  * A short name for a visitor who has not given one: the same in every language. Repeated in SQL by
- * ConversationRepository's visitorWrites (PostgreSQL's one-statement message): change both.
+ * ConversationRepository's visitorWritesMany (PostgreSQL's one-statement messages): change both.
  */
 export function visitorNickname(row: Pick<VisitorRow, 'id' | 'name'>): string {
   return row.name || `V${String(row.id).padStart(4, '0')}`;
