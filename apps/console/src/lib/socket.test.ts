@@ -40,6 +40,7 @@ describe('AgentSocket', () => {
     new AgentSocket({
       url: () => `ws://test/ws/agent?token=t${sockets.length}`,
       onFrame: () => undefined,
+      network: new EventTarget(),
       create: (url) => {
         const socket = new FakeSocket(url);
         sockets.push(socket);
@@ -120,6 +121,49 @@ describe('AgentSocket', () => {
   it('tells session closes (4401, 4402, 4403) from server and network faults', () => {
     expect([4401, 4402, 4403].every(isSessionClose)).toBe(true);
     expect([1011, 1013, 1006, 1001, 4408, 4400].some(isSessionClose)).toBe(false);
+  });
+
+  it('gives up the socket when the browser goes offline, and reconnects at once when it is back', () => {
+    const network = new EventTarget();
+    const statuses: string[] = [];
+    const onReconnect = vi.fn();
+    const client = make({ network, onReconnect, onStatus: (status) => statuses.push(status) });
+    client.open();
+    sockets[0]?.open();
+    // A dropped network seldom closes the socket: it stays open in name, and nothing comes through.
+    network.dispatchEvent(new Event('offline'));
+    expect(statuses.at(-1)).toBe('closed');
+    expect(client.connected).toBe(false);
+    // The reconnections fail while offline, each waiting longer.
+    vi.advanceTimersByTime(1000);
+    sockets[1]?.drop();
+    vi.advanceTimersByTime(1500);
+    expect(sockets).toHaveLength(2);
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(3);
+    sockets[2]?.open();
+    expect(statuses.at(-1)).toBe('open');
+    expect(onReconnect).toHaveBeenCalledTimes(1);
+    // The abandoned socket's late close is not taken for the new one's.
+    sockets[0]?.drop();
+    expect(client.connected).toBe(true);
+    client.close();
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(3);
+  });
+
+  it('gives up a socket from which nothing, not even the heartbeat echo, has come for the idle time', () => {
+    const statuses: string[] = [];
+    make({ idleMs: 12_000, onStatus: (status) => statuses.push(status) }).open();
+    sockets[0]?.open();
+    vi.advanceTimersByTime(5000);
+    sockets[0]?.receive('Y');
+    vi.advanceTimersByTime(10_000);
+    expect(statuses.at(-1)).toBe('open');
+    vi.advanceTimersByTime(5000);
+    expect(statuses.at(-1)).toBe('closed');
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(2);
   });
 
   it('does not reconnect once closed on purpose', () => {

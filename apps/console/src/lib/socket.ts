@@ -1,4 +1,4 @@
-import { CloseCode, type Frame, HEARTBEAT, HEARTBEAT_MS, SocketCode } from '@parley/protocol';
+import { CloseCode, type Frame, HEARTBEAT, HEARTBEAT_MS, SOCKET_IDLE_MS, SocketCode } from '@parley/protocol';
 
 /** Seed §9: while a socket is still connecting, sending waits and retries this often. */
 export const SOCKET_RETRY_MS = 1000;
@@ -43,6 +43,14 @@ export interface AgentSocketOptions {
   retryMs?: number;
   maxRetryMs?: number;
   heartbeatMs?: number;
+  /** A socket from which nothing, not even the heartbeat's echo, has come for this long is given up. */
+  idleMs?: number;
+  /**
+   * Where the browser says the network went away and came back (`offline` / `online`): the window by
+   * default. A dropped network rarely closes a socket, so without this the console would say "connected"
+   * until the idle watchdog gave up.
+   */
+  network?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 }
 
 const OPEN = 1;
@@ -50,7 +58,9 @@ const OPEN = 1;
 /**
  * The agent's one live connection (seed §4 "Socket"): it reconnects after any close unless it is being
  * closed on purpose, sends the heartbeat on open and every 5000 ms, ignores the server's heartbeat, and
- * holds back what is sent while connecting, retrying every second.
+ * holds back what is sent while connecting, retrying every second. A half-open connection looks alive
+ * forever, so it is also given up when the browser goes offline or when nothing has come from the server
+ * for `idleMs`; coming back online reconnects at once rather than after the backoff's wait.
  */
 export class AgentSocket {
   private socket: SocketLike | null = null;
@@ -66,11 +76,16 @@ export class AgentSocket {
    */
   private failures = 0;
   private readonly heartbeatMs: number;
+  private readonly idleMs: number;
+  private readonly network: AgentSocketOptions['network'];
+  private lastHeard = 0;
 
   constructor(private readonly options: AgentSocketOptions) {
     this.retryMs = options.retryMs ?? SOCKET_RETRY_MS;
     this.maxRetryMs = options.maxRetryMs ?? SOCKET_MAX_RETRY_MS;
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.idleMs = options.idleMs ?? SOCKET_IDLE_MS;
+    this.network = options.network ?? (typeof window === 'undefined' ? undefined : window);
   }
 
   get connected(): boolean {
@@ -78,10 +93,26 @@ export class AgentSocket {
   }
 
   open(): void {
+    // The same listener added twice is added once.
+    this.network?.addEventListener('offline', this.offline);
+    this.network?.addEventListener('online', this.online);
     this.closing = false;
     if (this.socket) return;
     this.connect();
   }
+
+  /** The network went away: the socket is given up now, and its sends go another way. */
+  private readonly offline = () => {
+    if (this.socket) this.abandon(this.socket);
+  };
+
+  /** The network is back: reconnect now, not after the backoff's wait. */
+  private readonly online = () => {
+    if (this.closing || this.socket) return;
+    clearTimeout(this.reconnectTimer);
+    this.failures = 0;
+    this.connect();
+  };
 
   private connect(): void {
     this.options.onStatus?.('connecting');
@@ -95,13 +126,18 @@ export class AgentSocket {
     this.socket = socket;
     socket.onopen = () => {
       this.options.onStatus?.('open');
+      this.lastHeard = Date.now();
       this.sendRaw(HEARTBEAT);
       clearInterval(this.heartbeat);
-      this.heartbeat = setInterval(() => this.sendRaw(HEARTBEAT), this.heartbeatMs);
+      this.heartbeat = setInterval(() => {
+        if (Date.now() - this.lastHeard > this.idleMs) this.abandon(socket);
+        else this.sendRaw(HEARTBEAT);
+      }, this.heartbeatMs);
       if (this.opened) this.options.onReconnect?.();
       this.opened = true;
     };
     socket.onmessage = (event) => {
+      this.lastHeard = Date.now();
       if (typeof event.data !== 'string' || event.data === HEARTBEAT) return;
       let frame: unknown;
       try {
@@ -122,6 +158,20 @@ export class AgentSocket {
       this.options.onClose?.(event.code);
       if (!this.closing) this.scheduleReconnect();
     };
+  }
+
+  /**
+   * Gives up a socket that is open in name only: its close handshake may never finish, so it is not
+   * waited for; the status says closed now and a new socket is on its way.
+   */
+  private abandon(socket: SocketLike): void {
+    if (this.socket !== socket) return;
+    socket.onopen = socket.onmessage = socket.onclose = null;
+    socket.close();
+    clearInterval(this.heartbeat);
+    this.socket = null;
+    this.options.onStatus?.('closed');
+    if (!this.closing) this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {
@@ -150,6 +200,8 @@ export class AgentSocket {
 
   /** Closes for good: no reconnection, no heartbeat. */
   close(): void {
+    this.network?.removeEventListener('offline', this.offline);
+    this.network?.removeEventListener('online', this.online);
     this.closing = true;
     this.opened = false;
     this.failures = 0;
