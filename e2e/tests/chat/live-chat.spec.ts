@@ -402,6 +402,8 @@ test('a supervisor monitors an agent’s conversation and transfers it to anothe
   await supervisor.getByTestId('wb-transfer').click();
   const dialog = supervisor.getByRole('dialog');
   await dialog.locator('.ant-select').click();
+  // Found by typing: the list is virtual, and holds every agent earlier tests made.
+  await supervisor.keyboard.type(target.username);
   await supervisor.locator('.ant-select-item-option').filter({ hasText: target.username }).click();
   await dialog.getByRole('button', { name: 'Transfer' }).click();
   await expect(agent.page.getByTestId('wb-tip').filter({ hasText: `Conversation transferred to ${target.username}` })).toBeVisible();

@@ -52,7 +52,9 @@ test('links: create a link pinned to an agent, see its QR code, and count the vi
   await page.getByTestId('link-create').click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('链接名称').fill(name);
+  // Typed, not scrolled to: the list is virtual, and earlier tests (and their retries) add agents to it.
   await dialog.getByLabel('指定客服').click();
+  await dialog.getByLabel('指定客服').fill(agent.username);
   await page.locator('.ant-select-dropdown').getByTitle(agent.username, { exact: true }).click();
   await saveButton(page).click();
   const row = page.getByRole('row').filter({ hasText: name });

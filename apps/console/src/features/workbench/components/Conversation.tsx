@@ -62,6 +62,8 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
       const availability = !agent.online ? 'offline' : state === '0' ? 'online' : 'hidden';
       return {
         value: agent.uuid,
+        // What typing in the select finds the agent by (the label is markup).
+        nickname: agent.nickname,
         // The server refuses a transfer to an agent without a workbench open (409).
         disabled: !agent.online,
         label: (
@@ -210,6 +212,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
           value={transferTo}
           onChange={setTransferTo}
           options={transferOptions}
+          showSearch={{ optionFilterProp: 'nickname' }}
           notFoundContent={t('workbench.actions.transferNone')}
           data-testid="wb-transfer-select"
         />
