@@ -3,16 +3,19 @@
 // beside a bare `ws` relay measured in the same run. Prints p50/p99 visitor → agent latency, the
 // send → acknowledgement latency, late and lost messages, and the server's RSS.
 //
-//   node bench/chat-load.mjs --visitors 1000 --agents 10 --rate 1000 --seconds 20 [--via http] [--json]
+//   node bench/chat-load.mjs --visitors 1000 --agents 10 --rate 1000 --seconds 20 [--warmup 2] [--via http] [--json]
 //
 // The server is the built one (`node scripts/build.mjs` first), on a fresh SQLite DATA_DIR unless
 // DATABASE_URL is set. Everything runs on this machine, on loopback only. To keep the generator off the
 // server's core: BENCH_SERVER_CPUS=0 taskset -c 1 node bench/chat-load.mjs …
+// `--trace FILE` writes one line per delivered message, `<sent at, epoch ms>,<latency ms>`, to find when
+// in a run the slow ones were.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
+import { collectGarbage } from './collect-garbage.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,8 +27,11 @@ const VISITORS = arg('visitors', 1000);
 const AGENTS = arg('agents', 10);
 const RATE = arg('rate', 1000);
 const SECONDS = arg('seconds', 20);
+/** Seconds of the same stream sent before the measured ones, not counted (see sender.mjs). */
+const WARMUP = arg('warmup', 2);
 const VIA = process.argv.includes('--via') ? process.argv[process.argv.indexOf('--via') + 1] : 'socket';
 const JSON_OUT = process.argv.includes('--json');
+const TRACE = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
 /** A message delivered later than this after it was sent counts as late (delivered, but not in time). */
 const LATE_MS = 1000;
 /** How long stragglers are waited for once the load has ended, before the rest count as lost. */
@@ -44,6 +50,43 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Milliseconds on a clock shared by the sending thread and the receiving one. */
 const now = () => performance.timeOrigin + performance.now();
+/**
+ * The messages of a run as they arrive, each counted once, in arrays allocated up front: a receiver that
+ * kept a Set and an array of boxes grew its heap through the run into collections of 25-40 ms.
+ */
+class Deliveries {
+  constructor(total) {
+    this.sentAt = new Float64Array(total);
+    this.latency = new Float64Array(total).fill(Number.NaN);
+    this.count = 0;
+  }
+
+  record(index, sentAt) {
+    if (!(index < this.latency.length) || !Number.isNaN(this.latency[index])) return;
+    this.latency[index] = now() - sentAt;
+    this.sentAt[index] = sentAt;
+    this.count += 1;
+  }
+
+  arrived() {
+    return this.latency.filter((latency) => !Number.isNaN(latency));
+  }
+
+  percentile(p) {
+    return percentile(this.arrived(), p);
+  }
+
+  late() {
+    return this.arrived().filter((latency) => latency > LATE_MS).length;
+  }
+
+  /** `<sent at, epoch ms>,<latency ms>` per delivered message, in send order. */
+  write(file) {
+    const lines = [];
+    for (const [index, latency] of this.latency.entries()) if (!Number.isNaN(latency)) lines.push(`${this.sentAt[index]},${latency}`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+  }
+}
 
 async function api(url, path, body, token) {
   const response = await fetch(url + path, {
@@ -64,12 +107,13 @@ const open = (url) =>
   });
 
 /** Runs the sending thread (bench/sender.mjs) and waits for its figures. */
-async function drive(options, settled = async () => {}) {
+async function drive(options) {
   const worker = new Worker(new URL('./sender.mjs', import.meta.url), {
-    workerData: { ...options, rate: RATE, seconds: SECONDS, drainMs: DRAIN_MS },
+    workerData: { ...options, rate: RATE, seconds: SECONDS, warmup: WARMUP, drainMs: DRAIN_MS },
   });
+  // Ready: the thread has its sockets open, and the server has taken them all in.
   await new Promise((resolve) => worker.once('message', resolve));
-  await settled();
+  collectGarbage();
   worker.postMessage('go');
   const result = await new Promise((resolve) => worker.once('message', resolve));
   await worker.terminate();
@@ -84,32 +128,25 @@ async function benchParley() {
   const roles = await api(url, '/api/role/getList', undefined, admin);
   const agentRole = roles.list.find((role) => role.name === 'Agent').id;
   await api(url, '/api/index/state', { state: '1' }, admin);
-  const latencies = [];
-  const delivered = new Set();
+  const deliveries = new Deliveries(RATE * SECONDS);
   const agentSockets = [];
-  /** Visitor sockets the server has finished taking in (each tells its agent: 8002). */
-  let online = 0;
   for (let index = 0; index < AGENTS; index += 1) {
     const username = `bench-agent-${index}`;
     await api(
       url,
       '/api/service/doEdit',
-      { username, nickname: username, password: 'bench-pass-1', roleId: agentRole, maxChats: 100 },
+      { username, nickname: username, password: 'bench-pass-1', roleId: agentRole, maxChats: Math.ceil(VISITORS / AGENTS) },
       admin,
     );
     const token = (await api(url, '/api/login', { username, password: 'bench-pass-1' })).token;
     const socket = await open(`${ws}/ws/agent?token=${token}`);
     socket.on('message', (raw) => {
       const text = raw.toString();
-      if (text === 'Y') return;
-      const frame = JSON.parse(text);
-      if (frame.code === '8002') online += 1;
-      if (frame.code === '8006' && frame.recipient) {
-        const [, at, index] = frame.data.msg.split(' ');
-        if (index === undefined || delivered.has(index)) return;
-        delivered.add(index);
-        latencies.push(now() - Number(at));
-      }
+      // Read without parsing the whole frame: the receiver is the instrument, and the less it allocates
+      // the less its own collections show up as the server's latency.
+      if (!text.includes('"code":"8006"') || !text.includes('"recipient":"')) return;
+      const sent = /"msg":"m ([\d.]+) (\d+)"/.exec(text);
+      if (sent) deliveries.record(Number(sent[2]), Number(sent[1]));
     });
     agentSockets.push(socket);
   }
@@ -128,23 +165,19 @@ async function benchParley() {
   await Promise.all(
     visitors.map((visitor, index) => api(url, '/api/visitor/message', { YQToken: visitor.token, msg: 'hello 0', onlyID: `open-${index}` })),
   );
-  latencies.length = 0;
-  delivered.clear();
   const rssBefore = rssOf(child.pid);
-  // The sending thread opens the visitors' sockets first; the clock starts once the server has taken
-  // them all in, so their arrival (a write each) is not measured as the first messages' latency.
-  const allOnline = async () => {
-    const until = Date.now() + DRAIN_MS;
-    while (VIA !== 'http' && online < VISITORS && Date.now() < until) await sleep(20);
-  };
-  const result = await drive(
-    { mode: VIA === 'http' ? 'http' : 'socket', target: VIA === 'http' ? url : ws, tokens: visitors.map((visitor) => visitor.token) },
-    allOnline,
-  );
+  // Over the socket, the sending thread opens the visitors' sockets first, and starts the clock once the
+  // server has taken them all in (sender.mjs), so that their arrival is not measured as latency.
+  const result = await drive({
+    mode: VIA === 'http' ? 'http' : 'socket',
+    target: VIA === 'http' ? url : ws,
+    tokens: visitors.map((visitor) => visitor.token),
+  });
   // Stragglers: every acknowledged message is waited for (up to DRAIN_MS) before anything counts as lost.
   const drainUntil = Date.now() + DRAIN_MS;
-  while (delivered.size < result.acknowledged && Date.now() < drainUntil) await sleep(20);
+  while (deliveries.count < result.acknowledged && Date.now() < drainUntil) await sleep(20);
   const rss = rssOf(child.pid);
+  if (TRACE) deliveries.write(TRACE);
   clearInterval(heartbeat);
   for (const { socket } of visitors) socket?.terminate();
   for (const socket of agentSockets) socket.terminate();
@@ -152,16 +185,16 @@ async function benchParley() {
   return {
     name: `parley (${VIA === 'http' ? 'HTTP' : 'socket'} send → ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'} → routed push)`,
     sent: RATE * SECONDS,
-    received: delivered.size,
+    received: deliveries.count,
     acknowledged: result.acknowledged,
     unanswered: result.unanswered,
     refused: result.refused,
     failures: result.failures,
-    late: latencies.filter((latency) => latency > LATE_MS).length,
-    lost: Math.max(0, result.acknowledged - delivered.size),
+    late: deliveries.late(),
+    lost: Math.max(0, result.acknowledged - deliveries.count),
     elapsed: result.elapsed,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50: deliveries.percentile(50),
+    p99: deliveries.percentile(99),
     ackP50: percentile(result.ackLatencies, 50),
     ackP99: percentile(result.ackLatencies, 99),
     rss,
@@ -190,41 +223,61 @@ async function benchRelay() {
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const port = await new Promise((resolve) => child.stdout.on('data', (chunk) => resolve(Number(/port (\d+)/.exec(String(chunk))[1]))));
-  const latencies = [];
+  const deliveries = new Deliveries(RATE * SECONDS);
   const agents = [];
   for (let index = 0; index < AGENTS; index += 1) {
     const socket = await open(`ws://127.0.0.1:${port}/agent`);
-    socket.on('message', (raw) => latencies.push(now() - Number(raw.toString().split(' ')[1])));
+    socket.on('message', (raw) => {
+      const [kind, at, index] = raw.toString().split(' ');
+      if (kind === 'm') deliveries.record(Number(index), Number(at));
+    });
     agents.push(socket);
   }
   const { elapsed } = await drive({ mode: 'ws', target: `ws://127.0.0.1:${port}`, visitors: VISITORS });
   const drainUntil = Date.now() + DRAIN_MS;
-  while (latencies.length < RATE * SECONDS && Date.now() < drainUntil) await sleep(20);
+  while (deliveries.count < RATE * SECONDS && Date.now() < drainUntil) await sleep(20);
   const rss = rssOf(child.pid);
   for (const socket of agents) socket.terminate();
   child.kill('SIGTERM');
   return {
     name: 'bare ws relay (nothing stored)',
     sent: RATE * SECONDS,
-    received: latencies.length,
+    received: deliveries.count,
     failures: 0,
-    late: latencies.filter((latency) => latency > LATE_MS).length,
-    lost: RATE * SECONDS - latencies.length,
+    late: deliveries.late(),
+    lost: RATE * SECONDS - deliveries.count,
     elapsed,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50: deliveries.percentile(50),
+    p99: deliveries.percentile(99),
     rss,
   };
 }
 
+// Each conversation must go to an agent (an agent takes at most 100): a queued visitor's messages reach
+// no agent, and its socket is never told its agent, which the clock waits for.
+if (VISITORS > AGENTS * 100)
+  throw new Error(`--visitors ${VISITORS} needs at least ${Math.ceil(VISITORS / 100)} --agents (100 each at most)`);
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const loadBefore = load();
-if (!JSON_OUT) console.log(`visitors ${VISITORS}, agents ${AGENTS}, ${RATE} messages/s for ${SECONDS} s; load ${loadBefore}`);
+if (!JSON_OUT)
+  console.log(`visitors ${VISITORS}, agents ${AGENTS}, ${RATE} messages/s for ${SECONDS} s after ${WARMUP} s; load ${loadBefore}`);
 const relay = await benchRelay();
 const parley = await benchParley();
 const ratio = parley.p99 / relay.p99;
 if (JSON_OUT) {
-  console.log(JSON.stringify({ visitors: VISITORS, agents: AGENTS, rate: RATE, seconds: SECONDS, load: loadBefore, relay, parley, ratio }));
+  console.log(
+    JSON.stringify({
+      visitors: VISITORS,
+      agents: AGENTS,
+      rate: RATE,
+      seconds: SECONDS,
+      warmup: WARMUP,
+      load: loadBefore,
+      relay,
+      parley,
+      ratio,
+    }),
+  );
 } else {
   for (const result of [relay, parley]) {
     const acks = result.ackP99 === undefined ? '' : ` | ack p50 ${result.ackP50.toFixed(2)} ms p99 ${result.ackP99.toFixed(2)} ms`;

@@ -6,8 +6,9 @@
 // the receiver can tell the latency and count each message once.
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
+import { collectGarbage } from './collect-garbage.mjs';
 
-const { mode, target, tokens, visitors, rate, seconds, drainMs = 30_000 } = workerData;
+const { mode, target, tokens, visitors, rate, seconds, warmup = 0, drainMs = 30_000 } = workerData;
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,6 +28,8 @@ const refused = {};
 const sentAt = new Map();
 
 let sockets = [];
+/** Sockets the server has finished taking in: the last thing it does is tell the visitor its agent (2000). */
+const greeted = new Set();
 if (mode === 'ws') sockets = await Promise.all(Array.from({ length: visitors }, () => open(`${target}/visitor`)));
 if (mode === 'socket') {
   sockets = await Promise.all(tokens.map((token) => open(`${target}/ws/visitor?YQToken=${token}`)));
@@ -35,6 +38,7 @@ if (mode === 'socket') {
       const text = raw.toString();
       if (text === 'Y') return;
       const frame = JSON.parse(text);
+      if (frame.code === '2000') greeted.add(socket);
       if (frame.code !== '8101' && frame.code !== '8102') return;
       const started = sentAt.get(frame.data.onlyID);
       if (started === undefined) return;
@@ -64,15 +68,16 @@ const heartbeat = setInterval(() => {
   heartbeatSlice = (heartbeatSlice + 1) % HEARTBEAT_SLICES;
 }, 5000 / HEARTBEAT_SLICES);
 
-function send(index) {
-  const msg = `m ${now()} ${index}`;
+/** A measured message reads `m <sent at> <index>`; a warm-up one `w …`, which receivers do not count. */
+function send(index, kind = 'm') {
+  const msg = `${kind} ${now()} ${index}`;
   if (mode === 'ws') {
     sockets[index % sockets.length].send(msg);
     return Promise.resolve();
   }
-  const onlyID = `b-${index}`;
+  const onlyID = `${kind}-${index}`;
   if (mode === 'socket') {
-    sentAt.set(onlyID, now());
+    if (kind === 'm') sentAt.set(onlyID, now());
     sockets[index % sockets.length].send(JSON.stringify({ code: '8100', data: { msg, onlyID } }));
     return Promise.resolve();
   }
@@ -85,6 +90,7 @@ function send(index) {
   })
     .then((response) => response.json())
     .then((json) => {
+      if (kind !== 'm') return;
       if (json.code === 200) {
         acknowledged += 1;
         ackLatencies.push(now() - started);
@@ -95,10 +101,25 @@ function send(index) {
     });
 }
 
+// The clock starts once the server has taken every socket in (each is a write, a lookup of its agent
+// and a frame): before, the first messages of the run queued behind that work and measured it.
+const greetedUntil = performance.now() + drainMs;
+while (mode === 'socket' && greeted.size < sockets.length && performance.now() < greetedUntil) await sleep(20);
+// As the receiving thread does: the setup's garbage collected before the clock starts, not during the run.
+collectGarbage();
 parentPort.postMessage({ ready: true });
 await new Promise((resolve) => parentPort.once('message', resolve));
+// The warm-up: the same stream for `warmup` seconds before the measured one, with no pause between them,
+// so that what is measured is the steady state, not a process compiling its hot path or settling its heap.
+const warmupTotal = Math.round(rate * warmup);
+const warmupStarted = performance.now();
+for (let index = 0; index < warmupTotal; index += 1) {
+  const wait = warmupStarted + (index * 1000) / rate - performance.now();
+  if (wait > 1) await sleep(wait);
+  send(index, 'w');
+}
 const total = rate * seconds;
-const started = performance.now();
+const started = warmupStarted + (warmupTotal * 1000) / rate;
 const inflight = [];
 for (let index = 0; index < total; index += 1) {
   const wait = started + (index * 1000) / rate - performance.now();
