@@ -261,7 +261,8 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 const loadBefore = load();
 if (!JSON_OUT)
   console.log(`visitors ${VISITORS}, agents ${AGENTS}, ${RATE} messages/s for ${SECONDS} s after ${WARMUP} s; load ${loadBefore}`);
-const relay = await benchRelay();
+// `--no-relay` measures Parley alone, for quick comparisons of the server with itself.
+const relay = process.argv.includes('--no-relay') ? { p99: Number.NaN } : await benchRelay();
 const parley = await benchParley();
 const ratio = parley.p99 / relay.p99;
 if (JSON_OUT) {
@@ -279,7 +280,7 @@ if (JSON_OUT) {
     }),
   );
 } else {
-  for (const result of [relay, parley]) {
+  for (const result of Number.isNaN(relay.p99) ? [parley] : [relay, parley]) {
     const acks = result.ackP99 === undefined ? '' : ` | ack p50 ${result.ackP50.toFixed(2)} ms p99 ${result.ackP99.toFixed(2)} ms`;
     const refused = result.refused && Object.keys(result.refused).length > 0 ? ` refused ${JSON.stringify(result.refused)}` : '';
     console.log(

@@ -5,11 +5,12 @@
 // instead (kept on stop) and with further environment, e.g. DATABASE_URL of an existing database.
 //
 //   BENCH_SERVER_ARGS  Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+//   BENCH_SERVER_LOG   a file the server's standard output is copied to (e.g. with --trace-gc-nvp)
 //   BENCH_SERVER_CPUS  pins the server to CPUs of its own (e.g. 0, with the generator run under
 //                      `taskset -c 1`), so that on a small machine the two do not preempt each other
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,12 +68,18 @@ export function startServer({ dataDir: existing, env = {} } = {}) {
       await client.end();
     }
   };
+  if (process.env.BENCH_SERVER_LOG) child.stdout.pipe(createWriteStream(process.env.BENCH_SERVER_LOG));
   return new Promise((resolve) => {
     let text = '';
     child.stdout.on('data', (chunk) => {
+      // Once it has said where it listens, the rest of its output is not kept (a trace may be long).
+      if (text === undefined) return;
       text += chunk;
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
-      if (match) resolve({ child, url: match[1], stop });
+      if (match) {
+        text = undefined;
+        resolve({ child, url: match[1], stop });
+      }
     });
   });
 }
