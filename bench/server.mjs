@@ -4,7 +4,8 @@
 // schema of its own that `stop()` drops. `startServer({ dataDir, env })` runs it on an existing DATA_DIR
 // instead (kept on stop) and with further environment, e.g. DATABASE_URL of an existing database.
 //
-//   BENCH_SERVER_ARGS  Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+//   BENCH_SERVER_ARGS  Node flags for the server, after those `npm start` gives it (SERVER_NODE_FLAGS), so
+//                      a later one overrides: "--max-semi-space-size=16", "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //   BENCH_SERVER_LOG   a file the server's standard output is copied to (e.g. with --trace-gc-nvp)
 //   BENCH_SERVER_CPUS  pins the server to CPUs of its own (e.g. 0, with the generator run under
 //                      `taskset -c 1`), so that on a small machine the two do not preempt each other
@@ -17,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_PASSWORD = 'bench-pass-1';
+/** The Node flags `npm start` (package.json) and deploy/parley.service run the server with. */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 /**
  * The load comes from one address (loopback), so the per-address limits that guard a real site against
@@ -36,7 +39,7 @@ const ONE_ADDRESS_LOAD = {
 
 export function startServer({ dataDir: existing, env = {} } = {}) {
   const dataDir = existing ?? mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const nodeArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
+  const nodeArgs = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [])];
   const cpus = process.env.BENCH_SERVER_CPUS;
   const schema = process.env.DATABASE_URL && !existing ? `bench_${randomBytes(6).toString('hex')}` : undefined;
   const [command, prefix] = cpus ? ['taskset', ['-c', cpus, process.execPath]] : [process.execPath, []];
