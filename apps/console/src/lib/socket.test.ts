@@ -147,9 +147,21 @@ describe('AgentSocket', () => {
     // The abandoned socket's late close is not taken for the new one's.
     sockets[0]?.drop();
     expect(client.connected).toBe(true);
-    client.close();
+    // Online again while open: nothing to do.
     network.dispatchEvent(new Event('online'));
     expect(sockets).toHaveLength(3);
+    // A socket begun while offline, still connecting when the network returns, is replaced at once.
+    network.dispatchEvent(new Event('offline'));
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(4);
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(5);
+    sockets[3]?.drop();
+    sockets[4]?.open();
+    expect(client.connected).toBe(true);
+    client.close();
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(5);
   });
 
   it('gives up a socket from which nothing, not even the heartbeat echo, has come for the idle time', () => {

@@ -106,9 +106,18 @@ export class AgentSocket {
     if (this.socket) this.abandon(this.socket);
   };
 
-  /** The network is back: reconnect now, not after the backoff's wait. */
+  /**
+   * The network is back: reconnect now, not after the backoff's wait. A socket still connecting was
+   * begun while offline and would fail; it is replaced.
+   */
   private readonly online = () => {
-    if (this.closing || this.socket) return;
+    if (this.closing || this.connected) return;
+    const stale = this.socket;
+    if (stale) {
+      stale.onopen = stale.onmessage = stale.onclose = null;
+      stale.close();
+      this.socket = null;
+    }
     clearTimeout(this.reconnectTimer);
     this.failures = 0;
     this.connect();
