@@ -112,12 +112,7 @@ export class AgentSocket {
    */
   private readonly online = () => {
     if (this.closing || this.connected) return;
-    const stale = this.socket;
-    if (stale) {
-      stale.onopen = stale.onmessage = stale.onclose = null;
-      stale.close();
-      this.socket = null;
-    }
+    this.letGo();
     clearTimeout(this.reconnectTimer);
     this.failures = 0;
     this.connect();
@@ -175,12 +170,19 @@ export class AgentSocket {
    */
   private abandon(socket: SocketLike): void {
     if (this.socket !== socket) return;
+    this.letGo();
+    this.options.onStatus?.('closed');
+    if (!this.closing) this.scheduleReconnect();
+  }
+
+  /** Lets go of the current socket, if any: closed without listening for its close, heartbeat stopped. */
+  private letGo(): void {
+    const socket = this.socket;
+    if (!socket) return;
     socket.onopen = socket.onmessage = socket.onclose = null;
     socket.close();
     clearInterval(this.heartbeat);
     this.socket = null;
-    this.options.onStatus?.('closed');
-    if (!this.closing) this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {
