@@ -11,15 +11,15 @@
 //                      `taskset -c 1`), so that on a small machine the two do not preempt each other
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_PASSWORD = 'bench-pass-1';
-/** The Node flags `npm start` (package.json) and deploy/parley.service run the server with. */
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+/** The Node flags `npm start` runs the server with, read from its script so the bench cannot drift from it. */
+const SERVER_NODE_FLAGS = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start.match(/--[\w-]+=\S+/g) ?? [];
 
 /**
  * The load comes from one address (loopback), so the per-address limits that guard a real site against
