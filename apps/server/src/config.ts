@@ -35,6 +35,13 @@ const envSchema = z.object({
     (value) => (typeof value === 'string' ? emptyAsUndefined(value.trim().toLowerCase()) : value),
     z.enum(['normal', 'full']).default('normal'),
   ),
+  /** How often SQLite's write-ahead log is copied back into the database file, by a thread of its own. */
+  SQLITE_CHECKPOINT_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /**
+   * The write-ahead log's size (MiB) past which, under writes that never pause, the server's own
+   * connection copies the last frames itself so that the log starts over (see startCheckpointer).
+   */
+  SQLITE_WAL_LIMIT_MB: z.coerce.number().int().min(1).max(4096).default(16),
   /** PostgreSQL schema to work in (tests isolate themselves with it); `public` by default. */
   DATABASE_SCHEMA: z.preprocess(
     emptyAsUndefined,
@@ -154,6 +161,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** SQLite's `synchronous` pragma; PostgreSQL keeps its own `synchronous_commit`. */
   sqliteSynchronous: 'normal' | 'full';
+  /** SQLite's checkpoints: how often, and the log's size past which it is made to start over. */
+  sqliteCheckpoint: { everyMs: number; walLimitBytes: number };
   databaseSchema: string | undefined;
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -227,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    sqliteCheckpoint: { everyMs: e.SQLITE_CHECKPOINT_MS, walLimitBytes: e.SQLITE_WAL_LIMIT_MB * 1024 * 1024 },
     databaseSchema: e.DATABASE_SCHEMA,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

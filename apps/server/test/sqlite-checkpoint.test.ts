@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,5 +35,38 @@ describe.skipIf(backends.postgres)('the SQLite checkpoint thread', () => {
     }
     // About 550 KB of messages: well over a hundred pages that only a checkpoint writes into the file.
     await waitFor(() => fileSize() > before + 256 * 1024, 10_000, 'the database file to take the log in');
+  });
+});
+
+/**
+ * The log starts over only when a write begins with all of it copied: under writes that never pause the
+ * thread's copy never catches up by itself, and the log grew for as long as the load lasted.
+ */
+describe.skipIf(backends.postgres)('the SQLite write-ahead log under writes that never pause', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ SQLITE_CHECKPOINT_MS: '20', SQLITE_WAL_LIMIT_MB: '1' });
+  });
+  afterAll(() => server?.close());
+
+  const wal = () => join(server.config.dataDir, 'parley.db-wal');
+  /** The log header's checkpoint sequence number, which SQLite counts up each time the log starts over. */
+  const startedOver = () => readFileSync(wal()).readUInt32BE(12);
+
+  it('starts over once past its limit, instead of growing with everything written', async () => {
+    await sql`CREATE TABLE stream (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(server.storage.db);
+    const before = startedOver();
+    const body = 'x'.repeat(3000);
+    let written = 0;
+    // About 30 MB through the log, each row a commit of its own, the event loop turning between them
+    // as it does between two messages of a busy server.
+    for (let row = 0; row < 10_000; row += 1) {
+      await sql`INSERT INTO stream (body) VALUES (${body})`.execute(server.storage.db);
+      written += body.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(written).toBeGreaterThan(25 * 1024 * 1024);
+    // Without the writer's catching up: 0.
+    expect(startedOver() - before).toBeGreaterThanOrEqual(5);
   });
 });

@@ -10,9 +10,11 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const database = new Database(workerData.file);
 database.pragma('busy_timeout = 5000');
+const limitFrames = Math.max(1, Math.floor(workerData.walLimitBytes / database.pragma('page_size', { simple: true })));
 const pass = () => {
   try {
-    database.pragma('wal_checkpoint(PASSIVE)');
+    const [done] = database.pragma('wal_checkpoint(PASSIVE)');
+    if (done && done.log >= limitFrames) parentPort.postMessage({ behind: done.log });
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
   }
@@ -37,13 +39,28 @@ export interface Checkpointer {
  * a stall of several milliseconds for every message waiting behind it, every few thousand messages. A
  * PASSIVE checkpoint on another connection never blocks the writer, so the main connection's automatic
  * one is switched off while the worker runs, and switched back on if the worker fails.
+ *
+ * The log starts over only when a write begins with every frame of it copied. Under writes that never
+ * pause (a thousand messages a second) frames keep coming while the thread copies, so that never happens
+ * and the log grew by some 25 MB a second for as long as the load lasted. Once it holds more than
+ * `walLimitBytes` after a pass, the thread asks for `catchUp`: the writer's own connection copies the few
+ * frames written since, and its next write starts the log over.
  */
 export function startCheckpointer(
   file: string,
-  options: { everyMs: number; onFailure: (error: Error) => void; autoCheckpoint: (on: boolean) => void },
+  options: {
+    everyMs: number;
+    walLimitBytes: number;
+    onFailure: (error: Error) => void;
+    autoCheckpoint: (on: boolean) => void;
+    catchUp: () => void;
+  },
 ): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(PROGRAM, { eval: true, workerData: { driver, file, everyMs: options.everyMs } });
+  const worker = new Worker(PROGRAM, {
+    eval: true,
+    workerData: { driver, file, everyMs: options.everyMs, walLimitBytes: options.walLimitBytes },
+  });
   worker.unref();
   let stopping = false;
   const fail = (error: Error) => {
@@ -51,8 +68,9 @@ export function startCheckpointer(
     options.autoCheckpoint(true);
     options.onFailure(error);
   };
-  worker.on('message', (message: { error?: string }) => {
+  worker.on('message', (message: { error?: string; behind?: number }) => {
     if (message.error) options.onFailure(new Error(`checkpoint failed: ${message.error}`));
+    if (message.behind !== undefined && !stopping) options.catchUp();
   });
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the checkpoint thread ended (${code})`)));

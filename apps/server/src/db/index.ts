@@ -28,9 +28,6 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-/** How often the write-ahead log is copied back into SQLite's database file (see startCheckpointer). */
-const CHECKPOINT_EVERY_MS = 1000;
-
 /** How long a query waits for a connection before failing (as "database unavailable") instead of hanging. */
 export const CONNECT_TIMEOUT_MS = 5000;
 
@@ -42,7 +39,7 @@ export type StatementListener = (sql: string) => void;
 
 export async function openStorage(config: Config, onStatement?: StatementListener): Promise<Storage> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, onStatement);
-  return openSqlite(config.dataDir, config.sqliteSynchronous, onStatement);
+  return openSqlite(config.dataDir, config.sqliteSynchronous, config.sqliteCheckpoint, onStatement);
 }
 
 /** Kysely's log hook sees each statement as it runs, the transaction control ones as well. */
@@ -50,7 +47,12 @@ function logOption(onStatement: StatementListener | undefined) {
   return onStatement ? { log: (event: LogEvent) => onStatement(event.query.sql) } : {};
 }
 
-function openSqlite(dataDir: string, synchronous: Config['sqliteSynchronous'], onStatement: StatementListener | undefined): Storage {
+function openSqlite(
+  dataDir: string,
+  synchronous: Config['sqliteSynchronous'],
+  checkpoint: Config['sqliteCheckpoint'],
+  onStatement: StatementListener | undefined,
+): Storage {
   mkdirSync(dataDir, { recursive: true });
   const database = new SqliteDatabase(join(dataDir, 'parley.db'));
   database.pragma('journal_mode = WAL');
@@ -78,11 +80,31 @@ function openSqlite(dataDir: string, synchronous: Config['sqliteSynchronous'], o
     },
   };
   const checkpointer = startCheckpointer(join(dataDir, 'parley.db'), {
-    everyMs: CHECKPOINT_EVERY_MS,
+    ...checkpoint,
     onFailure: (error) => storage.onConnectionError?.(error),
     autoCheckpoint: (on) => database.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`),
+    catchUp: () => catchUp(database, (error) => storage.onConnectionError?.(error)),
   });
   return storage;
+}
+
+/**
+ * Copies the log's last frames into the database file on the writer's own connection, between two of its
+ * transactions (a checkpoint inside one could not reach the frames it wrote): then nothing is left to copy
+ * when its next write begins, and that write starts the log over. A few frames, the ones written since
+ * the checkpoint thread's pass, and never blocked by nor blocking another connection (PASSIVE).
+ */
+function catchUp(database: SqliteDatabase.Database, onFailure: (error: Error) => void, attempts = 100): void {
+  if (database.inTransaction) {
+    // A batch is being committed: try again once it is (each turn of the event loop, a bounded number of times).
+    if (attempts > 1) setImmediate(() => catchUp(database, onFailure, attempts - 1));
+    return;
+  }
+  try {
+    database.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    onFailure(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 /**
