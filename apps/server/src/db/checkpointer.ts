@@ -11,10 +11,13 @@ const Database = require(workerData.driver);
 const database = new Database(workerData.file);
 database.pragma('busy_timeout = 5000');
 const limitFrames = Math.max(1, Math.floor(workerData.walLimitBytes / database.pragma('page_size', { simple: true })));
+// The log's length at the last pass: a log that has not grown since has had no write to start it over.
+let lastLog = 0;
 const pass = () => {
   try {
     const [done] = database.pragma('wal_checkpoint(PASSIVE)');
-    if (done && done.log >= limitFrames) parentPort.postMessage({ behind: done.log });
+    if (done && done.log >= limitFrames && done.log !== lastLog) parentPort.postMessage({ behind: done.log });
+    lastLog = done ? done.log : 0;
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
   }

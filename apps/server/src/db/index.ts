@@ -95,6 +95,7 @@ function openSqlite(
  * the checkpoint thread's pass, and never blocked by nor blocking another connection (PASSIVE).
  */
 function catchUp(database: SqliteDatabase.Database, onFailure: (error: Error) => void, attempts = 100): void {
+  if (!database.open) return;
   if (database.inTransaction) {
     // A batch is being committed: try again once it is (each turn of the event loop, a bounded number of times).
     if (attempts > 1) setImmediate(() => catchUp(database, onFailure, attempts - 1));
