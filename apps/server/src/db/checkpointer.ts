@@ -16,7 +16,7 @@ let lastLog = 0;
 const pass = () => {
   try {
     const [done] = database.pragma('wal_checkpoint(PASSIVE)');
-    if (done && done.log >= limitFrames && done.log !== lastLog) parentPort.postMessage({ behind: done.log });
+    if (done && done.log >= limitFrames && done.log !== lastLog) parentPort.postMessage({ behind: true });
     lastLog = done ? done.log : 0;
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
@@ -71,9 +71,9 @@ export function startCheckpointer(
     options.autoCheckpoint(true);
     options.onFailure(error);
   };
-  worker.on('message', (message: { error?: string; behind?: number }) => {
+  worker.on('message', (message: { error?: string; behind?: true }) => {
     if (message.error) options.onFailure(new Error(`checkpoint failed: ${message.error}`));
-    if (message.behind !== undefined && !stopping) options.catchUp();
+    if (message.behind && !stopping) options.catchUp();
   });
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the checkpoint thread ended (${code})`)));
