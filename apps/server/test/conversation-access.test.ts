@@ -1,6 +1,6 @@
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentSocket, framesOf, onlyId } from './chat-harness.js';
+import { agentSocket, framesOf, onlyId, visitor } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
 
@@ -78,6 +78,29 @@ describe('who reads a visitor whose conversation has ended', () => {
     participantSocket.close();
     const forbidden = await server.get(`/api/talk/messages?YQToken=${v.id}`, { token: outsider });
     expect(JSON.stringify(forbidden.body)).not.toContain('my order number is 42');
+  });
+
+  it('a visitor still online after its conversation ended: its pages follow the same rule as its messages', async () => {
+    const stranger = await agentWith('stranger', []);
+    const archivist = await agentWith('archivist', ['seePermissions:seeHistorical']);
+    const helper = await agentWith('helper', []);
+    await server.post('/api/index/state', { state: '0' }, { token: helper });
+    const helperSocket = await agentSocket(server, helper);
+    const online = await visitor(server, 'https://shop.example/account');
+    await online.say('please change my delivery address');
+    await helperSocket.until(() => framesOf(helperSocket, '8006').length > 0);
+    expect((await server.post('/api/talk/end', { YQToken: online.id }, { token: helper })).status).toBe(200);
+    await server.post('/api/index/state', { state: '1' }, { token: helper });
+
+    // The visitor browses on with its socket open: its past conversation stays closed to outsiders.
+    expect(await reads(online.id, stranger)).toEqual([403, 403]);
+    expect(await reads(online.id, helper)).toEqual([200, 200]);
+    expect(await reads(online.id, archivist)).toEqual([200, 200]);
+    expect(await reads(online.id, admin)).toEqual([200, 200]);
+    const refused = await server.get(`/api/talk/visits?YQToken=${online.id}`, { token: stranger });
+    expect(JSON.stringify(refused.body)).not.toContain('/account');
+    online.socket.close();
+    helperSocket.close();
   });
 
   it('any agent may read a waiting visitor, and the pages of a visitor browsing now', async () => {

@@ -390,25 +390,25 @@ export class ConversationService {
   // ---------------------------------------------------------------- agent side
 
   /**
-   * Who reads a visitor's messages and pages: supervisors always; while a conversation is open its agent
-   * and monitors; while it waits any agent (who may take it). Once no conversation is open, its past
-   * conversations are read by holders of seeHistorical and the agents who took part in one of them; the
-   * pages of a visitor browsing now stay open to every agent, who may greet it from them.
+   * Who reads a visitor's messages and pages (one rule for both: the pages a visitor went through tell as
+   * much about a past conversation as its messages): supervisors always; while a conversation is open its
+   * agent and monitors; while it waits any agent (who may take it). Once no conversation is open, a
+   * visitor who never wrote is open to every agent, who may greet it; one who did is read by holders of
+   * seeHistorical and the agents who took part in one of its conversations, online now or not.
    */
-  private async canRead(auth: AuthContext, visitor: VisitorRow, what: 'messages' | 'visits'): Promise<boolean> {
+  private async canRead(auth: AuthContext, visitor: VisitorRow): Promise<boolean> {
     if (isSupervisor(auth)) return true;
     if (visitor.state === 'current' && visitor.service_id)
       return visitor.service_id === auth.uuid || (await this.repo.monitorsOf(visitor.id)).includes(auth.uuid);
     if (visitor.state !== 'end') return true;
-    if (what === 'visits' && visitor.online === 1) return true;
     if (visitor.last_seq === 0 || auth.permissions.includes('seePermissions:seeHistorical')) return true;
     return this.repo.tookPart(this.db, visitor.id, auth.uuid);
   }
 
-  private async readable(auth: AuthContext, publicId: string, what: 'messages' | 'visits'): Promise<VisitorRow> {
+  private async readable(auth: AuthContext, publicId: string): Promise<VisitorRow> {
     const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
-    if (!(await this.canRead(auth, visitor, what))) throw forbidden();
+    if (!(await this.canRead(auth, visitor))) throw forbidden();
     return visitor;
   }
 
@@ -425,7 +425,7 @@ export class ConversationService {
     publicId: string,
     query: { afterSeq?: number | undefined; beforeSeq?: number | undefined; limit?: number | undefined },
   ) {
-    const visitor = await this.readable(auth, publicId, 'messages');
+    const visitor = await this.readable(auth, publicId);
     const rows = await this.repo.listMessages(visitor.id, {
       afterSeq: query.afterSeq,
       beforeSeq: query.beforeSeq,
@@ -436,7 +436,7 @@ export class ConversationService {
   }
 
   async visits(auth: AuthContext, publicId: string): Promise<{ list: Visit[] }> {
-    const visitor = await this.readable(auth, publicId, 'visits');
+    const visitor = await this.readable(auth, publicId);
     const rows = await this.visitorRepo.listVisits(visitor.id, 100);
     return { list: rows.map(toVisit) };
   }
@@ -679,7 +679,7 @@ export class ConversationService {
   }
 
   async markRead(auth: AuthContext, publicId: string): Promise<void> {
-    const visitor = await this.readable(auth, publicId, 'messages');
+    const visitor = await this.readable(auth, publicId);
     if (visitor.service_id === auth.uuid) await this.visitorRepo.update(this.db, visitor.id, { unread: 0 });
   }
 }
