@@ -3,6 +3,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, SOCKET_IDLE_MS } from '@parle
 import { z } from 'zod';
 import { isCommonPassword } from './lib/common-passwords.js';
 import { type LimitTable, limitTable } from './lib/limits.js';
+import { parseOutboundAllow } from './lib/outbound.js';
 import { isTimeZone, serverTimeZone } from './lib/time.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -81,6 +82,17 @@ const envSchema = z.object({
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(10),
   LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
   LOGIN_WINDOW: seconds.default(15 * 60),
+  /**
+   * Failures for one account, summed over every address, within LOGIN_WINDOW before each further attempt
+   * for it waits: LOGIN_ACCOUNT_DELAY seconds, doubling with each attempt up to LOGIN_ACCOUNT_DELAY_MAX.
+   */
+  LOGIN_ACCOUNT_FAILURES: z.coerce.number().int().min(1).max(100_000).default(30),
+  LOGIN_ACCOUNT_DELAY: seconds.default(2),
+  LOGIN_ACCOUNT_DELAY_MAX: seconds.default(60),
+  /** '1': Admins without two-factor sign-in set it up at their next sign-in before anything else. */
+  REQUIRE_ADMIN_MFA: z.enum(['0', '1', 'true', 'false', '']).default('0'),
+  /** Seconds a correct password waits for its two-factor code (the sign-in ticket's life). */
+  MFA_TICKET_TTL: seconds.default(300),
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses. */
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().max(1024).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -101,6 +113,10 @@ const envSchema = z.object({
   MAX_AGENT_SOCKETS_PER_ADDRESS: count.default(100),
   /** When set, `GET /metrics` answers anyone who sends it as a bearer token (and no one else). */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).max(256).optional()),
+  /** Seals the secrets the database keeps; at least 32 characters. Unset: a key file in DATA_DIR. */
+  SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(32).max(1024).optional()),
+  /** Hosts or CIDRs that user-stored URLs may reach although they are loopback, private or link-local. */
+  OUTBOUND_ALLOW: z.preprocess(emptyAsUndefined, z.string().max(4096).optional()),
   /**
    * Milliseconds a silent WebSocket is kept before it is closed with 4408: the protocol's 15 s (§6), which
    * clients rely on; only tests shorten it, to watch the rule without waiting 15 s.
@@ -174,7 +190,10 @@ export interface Config {
   siteTimeZone: string;
   tokenTtlSeconds: number;
   refreshTtlSeconds: number;
-  loginLimits: { perAccount: number; perAddress: number; windowSeconds: number };
+  loginLimits: LoginLimits;
+  /** Admins must set up two-factor sign-in before anything else. */
+  requireAdminMfa: boolean;
+  mfaTicketTtlSeconds: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Whom to believe about the client's address (X-Forwarded-For); nobody by default. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
@@ -187,6 +206,10 @@ export interface Config {
   maxAgentSocketsPerAddress: number;
   /** Opens `GET /metrics` beyond loopback to whoever sends it as a bearer token. */
   metricsToken: string | undefined;
+  /** The key sealing the database's secrets; a key file in DATA_DIR when unset. */
+  secretKey: string | undefined;
+  /** Entries of OUTBOUND_ALLOW: hosts and CIDRs exempt from the outbound guard's address rule. */
+  outboundAllow: string[];
   socketIdleMs: number;
   presenceGraceMs: number;
   timerPollMs: number;
@@ -194,6 +217,18 @@ export interface Config {
   uploads: UploadLimits;
   siteLanguage: 'zh' | 'en';
   mail: MailConfig;
+}
+
+export interface LoginLimits {
+  /** Failures per account from one address, and per address, within the window: beyond, 429. */
+  perAccount: number;
+  perAddress: number;
+  windowSeconds: number;
+  /** Failures per account from all addresses within the window: beyond, each attempt waits. */
+  perUser: number;
+  /** The first wait, doubled at each attempt after it, up to the last. */
+  delaySeconds: number;
+  maxDelaySeconds: number;
 }
 
 export interface MailConfig {
@@ -230,6 +265,15 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
   } catch (error) {
     throw new ConfigError(`invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const outboundAllow = (e.OUTBOUND_ALLOW ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  try {
+    parseOutboundAllow(outboundAllow);
+  } catch {
+    throw new ConfigError(`invalid configuration: OUTBOUND_ALLOW: "${e.OUTBOUND_ALLOW}" is not a list of hosts, addresses and CIDRs`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -246,7 +290,16 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     siteTimeZone: e.SITE_TIMEZONE ?? serverTimeZone(),
     tokenTtlSeconds: e.TOKEN_TTL,
     refreshTtlSeconds: e.REFRESH_TTL,
-    loginLimits: { perAccount: e.LOGIN_FAILURES_PER_ACCOUNT, perAddress: e.LOGIN_FAILURES_PER_ADDRESS, windowSeconds: e.LOGIN_WINDOW },
+    loginLimits: {
+      perAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+      perAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+      windowSeconds: e.LOGIN_WINDOW,
+      perUser: e.LOGIN_ACCOUNT_FAILURES,
+      delaySeconds: e.LOGIN_ACCOUNT_DELAY,
+      maxDelaySeconds: Math.max(e.LOGIN_ACCOUNT_DELAY, e.LOGIN_ACCOUNT_DELAY_MAX),
+    },
+    requireAdminMfa: e.REQUIRE_ADMIN_MFA === '1' || e.REQUIRE_ADMIN_MFA === 'true',
+    mfaTicketTtlSeconds: e.MFA_TICKET_TTL,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     consoleDir: resolve(e.CONSOLE_DIR ?? `${appRoot}/apps/console/dist`),
@@ -262,6 +315,8 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     maxVisitorSocketsPerAddress: e.MAX_VISITOR_SOCKETS_PER_ADDRESS,
     maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,
     metricsToken: e.METRICS_TOKEN,
+    secretKey: e.SECRET_KEY,
+    outboundAllow,
     socketIdleMs: e.SOCKET_IDLE_MS,
     presenceGraceMs: e.PRESENCE_GRACE_MS,
     timerPollMs: e.TIMER_POLL_MS,

@@ -47,7 +47,8 @@ async function stateOf(id: string): Promise<Visitor | undefined> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The language model's stand-in listens on loopback, which the outbound rule refuses unless listed.
+  server = await startTestServer({ OUTBOUND_ALLOW: '127.0.0.1' });
   admin = await server.login();
   defaults = (await server.get<RobotHighSettings>('/api/robot/high', { token: admin })).body.data;
   for (const pair of [

@@ -10,10 +10,11 @@ let server: TestServer;
 let keeper: string;
 /** An agent whose role holds another permission only. */
 let outsider: string;
+let admin: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const admin = await server.login();
+  admin = await server.login();
   await server.post('/api/role/doEdit', { name: 'Robots', permissions: ['setPermissions:robotSettings'] }, { token: admin });
   await server.post('/api/role/doEdit', { name: 'Links only', permissions: ['seePermissions:link'] }, { token: admin });
   keeper = (await createAgent(server, admin, { username: 'robot-keeper', role: 'Robots' })).token ?? '';
@@ -242,7 +243,10 @@ describe('GET/POST /api/robot/high', () => {
     expect(badMode.body.msg).toMatch(/^Invalid field mode:/);
 
     const llm = { enabled: true, baseUrl: 'https://llm.example/v1', model: 'small', apiKey: 'sk-secret', timeoutMs: 5000 };
-    const saved = await server.post<RobotHighSettings>('/api/robot/high', { ...defaults.body.data, name: 'Ada', llm }, { token: keeper });
+    // A model URL that carries a key is the Admin's to set; the robot keeper may change everything else.
+    const keyed = await server.post('/api/robot/high', { ...defaults.body.data, name: 'Ada', llm }, { token: keeper });
+    expect(keyed.status).toBe(403);
+    const saved = await server.post<RobotHighSettings>('/api/robot/high', { ...defaults.body.data, name: 'Ada', llm }, { token: admin });
     expect(saved.status).toBe(200);
     expect(saved.body.data).toMatchObject({ name: 'Ada', llm: { ...llm, apiKey: '' } });
     expect(JSON.stringify((await server.get('/api/robot/high', { token: keeper })).body)).not.toContain('sk-secret');
@@ -250,7 +254,9 @@ describe('GET/POST /api/robot/high', () => {
     // Saved again without the key (as the form sends it): the stored key stays.
     await server.post('/api/robot/high', { ...saved.body.data, name: 'Ada 2' }, { token: keeper });
     const stored = await server.storage.db.selectFrom('settings').select('value').where('page', '=', 'robotHigh').executeTakeFirstOrThrow();
-    expect(JSON.parse(stored.value)).toMatchObject({ name: 'Ada 2', llm: { apiKey: 'sk-secret' } });
+    expect(JSON.parse(stored.value)).toMatchObject({ name: 'Ada 2', llm: { apiKey: expect.stringMatching(/^sealed:v1:/) } });
+    expect(stored.value).not.toContain('sk-secret');
+    expect((await server.get<RobotHighAnswer>('/api/robot/high', { token: keeper })).body.data.llm.hasApiKey).toBe(true);
   });
 
   it('tells whether a language model key is stored, without telling the key', async () => {

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { loadSealer } from '../src/lib/sealed.js';
 import { RedisBus } from '../src/realtime/bus.js';
 import { agentSocket, onlyId, visitor } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
@@ -132,7 +133,10 @@ describe('secrets', () => {
     // The form posts back what it was given: the password stays.
     await server.post('/api/settings/softwareSetting', { smtp: { ...smtp, password: '' } }, { token: admin });
     const [row] = await server.storage.db.selectFrom('settings').select('value').where('page', '=', 'softwareSetting').execute();
-    expect(JSON.parse(row?.value ?? '{}').smtp.password).toBe('s3cret!');
+    // Kept, and sealed at rest: the table holds no clear secret, the server's key opens it.
+    expect(row?.value).not.toContain('s3cret!');
+    const sealer = loadSealer(server.config.dataDir, server.config.secretKey);
+    expect(sealer.open(JSON.parse(row?.value ?? '{}').smtp.password, 'settings:softwareSetting:smtp.password')).toBe('s3cret!');
     expect(JSON.stringify((await server.get('/api/settings/softwareSetting', { token: admin })).body)).not.toContain('s3cret!');
 
     const wechat = { appId: 'wx1', appSecret: 'app-secret-1', token: 'tok-1', aesKey: 'aes-1' };
@@ -140,7 +144,12 @@ describe('secrets', () => {
     expect(first.body.data).toMatchObject({ officialAccount: { appId: 'wx1', appSecret: '', token: '', aesKey: '' } });
     await server.post('/api/settings/weChatSetting', { officialAccount: { appId: 'wx2' } }, { token: admin });
     const [wechatRow] = await server.storage.db.selectFrom('settings').select('value').where('page', '=', 'weChatSetting').execute();
-    expect(JSON.parse(wechatRow?.value ?? '{}').officialAccount).toEqual({ ...wechat, appId: 'wx2' });
+    const stored = JSON.parse(wechatRow?.value ?? '{}').officialAccount;
+    for (const field of ['appSecret', 'token', 'aesKey'] as const) {
+      expect(wechatRow?.value).not.toContain(wechat[field]);
+      expect(sealer.open(stored[field], `settings:weChatSetting:officialAccount.${field}`)).toBe(wechat[field]);
+    }
+    expect(stored.appId).toBe('wx2');
   });
 
   it('are answered with a flag telling whether one is stored', async () => {

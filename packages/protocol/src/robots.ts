@@ -72,6 +72,18 @@ export const ROBOT_MODES = ['first', 'offline'] as const;
 export type RobotMode = (typeof ROBOT_MODES)[number];
 
 /** The smart robot (CONTRACT §8), `GET`/`POST /api/robot/high`. */
+/**
+ * The base URL of a service the server calls (a language model, embeddings): http(s), without
+ * credentials, a query or a fragment, which would otherwise take over the path the server appends.
+ */
+export const serviceBaseUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(512)
+  .refine(
+    (value) => !/[?#]/.test(value) && !/^https?:\/\/[^/]*@/i.test(value),
+    'must be an http(s) address without credentials, query or fragment',
+  );
+
 export const robotHighSettings = z.object({
   enabled: z.boolean().default(false),
   name: line(z.string().trim().min(1).max(32)).default('Parley'),
@@ -91,7 +103,7 @@ export const robotHighSettings = z.object({
   llm: z
     .object({
       enabled: z.boolean().default(false),
-      baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(512)]).default(''),
+      baseUrl: z.union([z.literal(''), serviceBaseUrl]).default(''),
       model: line(z.string().trim().max(128)).default(''),
       /** Write-only: answered back as `''` with `hasApiKey` beside it (an unchanged `''` keeps the stored key). */
       apiKey: line(z.string().trim().max(512)).default(''),

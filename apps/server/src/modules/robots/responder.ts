@@ -1,5 +1,6 @@
 import type { RobotHighSettings } from '@parley/protocol';
 import { type Lang, translate } from '../../lib/i18n.js';
+import { appendPath, type OutboundClient } from '../../lib/outbound.js';
 import { type Match, normalize } from './matcher.js';
 import type { RobotService } from './service.js';
 
@@ -17,7 +18,8 @@ export interface RobotProfile {
 /** The word a language model is told to answer with when the knowledge base does not answer the question. */
 const NO_ANSWER = 'NO_ANSWER';
 
-type Fetch = typeof fetch;
+/** A chat completion's answer is a few KB; anything much larger is not one. */
+const MODEL_ANSWER_MAX_BYTES = 256 * 1024;
 
 /**
  * Composes the smart robot's answers (CONTRACT §8) from the knowledge base: the closest pair above the
@@ -29,7 +31,7 @@ export class RobotResponder {
   constructor(
     private readonly robots: RobotService,
     private readonly onError: (error: unknown) => void,
-    private readonly fetchImpl: Fetch = fetch,
+    private readonly outbound: OutboundClient,
   ) {}
 
   settings(): RobotHighSettings {
@@ -87,7 +89,8 @@ export class RobotResponder {
       knowledge,
     ].join('\n');
     try {
-      const response = await this.fetchImpl(`${llm.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+      // Through the outbound guard: the URL is a user's, so it may not reach the server's own network.
+      const response = await this.outbound.request(appendPath(llm.baseUrl, 'chat/completions'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}) },
         body: JSON.stringify({
@@ -98,10 +101,11 @@ export class RobotResponder {
             { role: 'user', content: question },
           ],
         }),
-        signal: AbortSignal.timeout(llm.timeoutMs),
+        timeoutMs: llm.timeoutMs,
+        maxBytes: MODEL_ANSWER_MAX_BYTES,
       });
-      if (!response.ok) throw new Error(`the language model answered HTTP ${response.status}`);
-      const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
+      if (response.status < 200 || response.status >= 300) throw new Error(`the language model answered HTTP ${response.status}`);
+      const body = JSON.parse(response.text) as { choices?: { message?: { content?: unknown } }[] };
       const content = body.choices?.[0]?.message?.content;
       const answer = typeof content === 'string' ? content.trim() : '';
       if (answer === '' || answer.includes(NO_ANSWER)) return null;

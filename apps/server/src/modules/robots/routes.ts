@@ -2,7 +2,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { MAX_ROBOT_IMPORT_BYTES } from '@parley/protocol';
 import { crudRoutes } from '../../lib/crud.js';
 import { ApiError, badRequest } from '../../lib/errors.js';
-import type { DefineRoute } from '../../lib/http.js';
+import { allowed, type DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
 import type { RobotService } from './service.js';
 
@@ -41,5 +41,8 @@ export function robotRoutes(route: DefineRoute, robots: RobotService): void {
   });
   route('POST /api/robot/try', { access, handler: ({ body }) => robots.try(body.text) });
   route('GET /api/robot/high', { access, handler: () => robots.getHigh() });
-  route('POST /api/robot/high', { access, handler: ({ body, auth }) => robots.saveHigh(body, auth.uuid) });
+  route('POST /api/robot/high', {
+    access,
+    handler: ({ body, auth }) => robots.saveHigh(body, { uuid: auth.uuid, admin: allowed(auth, 'admin') }),
+  });
 }

@@ -12,19 +12,18 @@ import {
 } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/index.js';
-import { notFound } from '../../lib/errors.js';
+import { ApiError, badRequest, notFound } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import { type Lang, translate } from '../../lib/i18n.js';
+import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { isoNow } from '../../lib/time.js';
 import { parse, ValidationError } from '../../lib/validate.js';
 import type { Bus } from '../../realtime/bus.js';
 import type { SettingsRepository } from '../settings/repository.js';
+import { ROBOT_HIGH_KEY } from '../settings/secrets.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
 import { type MatchablePair, Matcher, type MatchResult, normalize } from './matcher.js';
 import type { RobotAskFilter, RobotAskRow, RobotRepository } from './repository.js';
-
-/** The settings table's key for the smart robot; it is not one of the chat-window pages. */
-export const ROBOT_HIGH_KEY = 'robotHigh';
 
 type EditBody = z.output<typeof robotAskEditBody>;
 
@@ -76,6 +75,7 @@ export class RobotService {
     private readonly events: EventHub,
     bus: Bus,
     private readonly onError: (error: unknown) => void,
+    private readonly outbound: OutboundClient,
   ) {
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
@@ -213,14 +213,32 @@ export class RobotService {
     return { ...this.high, llm: { ...this.high.llm, apiKey: '', hasApiKey: this.high.llm.apiKey !== '' } };
   }
 
-  /** Stores the whole settings; an empty API key keeps the stored one. */
-  async saveHigh(value: RobotHighSettings, by: string): Promise<RobotHighAnswer> {
-    const apiKey = value.llm.apiKey || this.high.llm.apiKey;
+  /**
+   * Stores the whole settings. An empty API key keeps the stored one only while the model's URL stays the
+   * same: a key is never sent to an address its owner did not see it go to. Only an Admin may point a
+   * stored key at a new URL (a delegated robot manager could otherwise collect the Admin's key), and the
+   * URL must be one the outbound rule lets the server reach.
+   */
+  async saveHigh(value: RobotHighSettings, by: { uuid: string; admin: boolean }): Promise<RobotHighAnswer> {
+    const urlChanged = value.llm.baseUrl !== this.high.llm.baseUrl;
+    const apiKey = value.llm.apiKey || (urlChanged ? '' : this.high.llm.apiKey);
+    if (urlChanged && apiKey !== '' && !by.admin) throw new ApiError(403, 'modelKeyNeedsAdmin');
+    if (urlChanged && value.llm.baseUrl !== '') await this.checkModelUrl(value.llm.baseUrl);
     const merged = robotHighSettings.parse({ ...value, llm: { ...value.llm, apiKey } });
-    await this.settingsRepo.save(ROBOT_HIGH_KEY, JSON.stringify(merged), by, isoNow());
+    await this.settingsRepo.save(ROBOT_HIGH_KEY, JSON.stringify(merged), by.uuid, isoNow());
     this.high = merged;
     await this.changed('high');
     return this.getHigh();
+  }
+
+  /** A model URL the outbound rule refuses is refused when saved, not at the visitor's first question. */
+  private async checkModelUrl(url: string): Promise<void> {
+    try {
+      await this.outbound.check(url);
+    } catch (error) {
+      if (error instanceof OutboundError) throw badRequest('outboundRefused', { field: 'llm.baseUrl' });
+      throw error;
+    }
   }
 
   private async loadHigh(): Promise<void> {

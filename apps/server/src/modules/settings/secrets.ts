@@ -1,4 +1,4 @@
-import { SECRET_FIELDS, type SettingsAnswer, type SettingsOf, type SettingsPage, secretFlag } from '@parley/protocol';
+import { isSettingsPage, SECRET_FIELDS, type SettingsAnswer, type SettingsOf, type SettingsPage, secretFlag } from '@parley/protocol';
 
 type Json = Record<string, unknown>;
 
@@ -43,4 +43,40 @@ export function keepSecrets<T>(page: SettingsPage, sent: T, stored: unknown): T 
     }
   }
   return copy;
+}
+
+/** The settings table's key of the smart robot's settings, which are not one of the chat-window pages. */
+export const ROBOT_HIGH_KEY = 'robotHigh';
+
+/** The dotted paths of the secrets a stored settings row holds, by its key. */
+export function secretPathsOf(key: string): readonly string[] {
+  if (key === ROBOT_HIGH_KEY) return ['llm.apiKey'];
+  return isSettingsPage(key) ? SECRET_FIELDS[key] : [];
+}
+
+/**
+ * A stored row's JSON with each of its secrets passed through `change` (sealing or opening), or the
+ * text unchanged when it holds none or is not JSON (the reader reports that as it always did).
+ */
+export function mapSecrets(key: string, json: string, change: (value: string, purpose: string) => string): string {
+  const paths = secretPathsOf(key);
+  if (paths.length === 0) return json;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return json;
+  }
+  let changed = false;
+  for (const path of paths) {
+    const found = holderOf(value, path);
+    const secret = found?.holder[found.key];
+    if (!found || typeof secret !== 'string' || secret === '') continue;
+    const next = change(secret, `settings:${key}:${path}`);
+    if (next !== secret) {
+      found.holder[found.key] = next;
+      changed = true;
+    }
+  }
+  return changed ? JSON.stringify(value) : json;
 }
