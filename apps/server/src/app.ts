@@ -24,6 +24,10 @@ import { availabilityRoutes } from './modules/agents/availability-routes.js';
 import { AgentRepository } from './modules/agents/repository.js';
 import { agentRoutes } from './modules/agents/routes.js';
 import { AgentService } from './modules/agents/service.js';
+import { AuditLog } from './modules/audit/audit-log.js';
+import { AuditRepository } from './modules/audit/repository.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { AuditService } from './modules/audit/service.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loadLoginKeys } from './modules/auth/rsa.js';
@@ -157,12 +161,15 @@ export async function buildApp({
 
   const { db } = storage;
   storage.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection error');
+  const auditRepo = new AuditRepository(db);
+  // Services that change the back office receive it and record each change in that change's transaction.
+  const audit = new AuditLog(auditRepo, now);
   const authRepo = new AuthRepository(db);
   const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone(), authNow);
   const roleRepo = new RoleRepository(db);
   const agentRepo = new AgentRepository(db);
   const agents = new AgentService(db, agentRepo, roleRepo, auth);
-  const roles = new RoleService(db, roleRepo);
+  const roles = new RoleService(db, roleRepo, audit);
   const keys = loadLoginKeys(config.dataDir, (oldBits) => app.log.info({ oldBits }, 'replaced the short login encryption key'));
   const liveness = new Liveness(config.socketIdleMs);
   const agentSockets = new AgentSockets(bus);
@@ -379,6 +386,7 @@ export async function buildApp({
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db), siteTimeZone);
+  auditRoutes(route, new AuditService(auditRepo, siteTimeZone, now));
   friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db)));
   linkRoutes(route, links);
   robotRoutes(route, robots);

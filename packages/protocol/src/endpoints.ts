@@ -20,6 +20,7 @@ import {
   socialLoginBody,
   type UserInfo,
 } from './api.js';
+import { auditEndpoints } from './audit.js';
 import { backOfficeEndpoints } from './back-office.js';
 import { censusEndpoints } from './census.js';
 import {
@@ -163,6 +164,7 @@ export const endpoints = {
   ...settingsEndpoints,
   ...robotEndpoints,
   ...censusEndpoints,
+  ...auditEndpoints,
 };
 
 export type Endpoints = typeof endpoints;

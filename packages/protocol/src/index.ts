@@ -1,5 +1,6 @@
 export * from './access.js';
 export * from './api.js';
+export * from './audit.js';
 export * from './back-office.js';
 export * from './census.js';
 export * from './chat.js';

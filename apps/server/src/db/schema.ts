@@ -57,6 +57,20 @@ export interface LoginLogTable {
   created_at: string;
 }
 
+/** Append-only (CONTRACT §15): rows are inserted, never updated or deleted. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** The acting username as it was then, or 'system'. */
+  actor: string;
+  actor_id: number | null;
+  action: string;
+  target: string;
+  /** JSON object text. */
+  detail: string;
+  ip: string;
+  created_at: string;
+}
+
 export interface VisitorsTable {
   id: Generated<number>;
   /** SHA-256 hex of the visitor's credential; the credential itself is never stored. */
@@ -336,6 +350,7 @@ export interface Database {
   agents: AgentsTable;
   sessions: SessionsTable;
   login_log: LoginLogTable;
+  audit_log: AuditLogTable;
   visitors: VisitorsTable;
   messages: MessagesTable;
   visits: VisitsTable;

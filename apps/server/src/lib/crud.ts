@@ -1,4 +1,6 @@
 import type { BodyOf, Endpoint, QueryOf, ResponseOf } from '@parley/protocol';
+import type { FastifyRequest } from 'fastify';
+import { type AuditActor, auditActor } from '../modules/audit/audit-log.js';
 import type { AuthContext } from '../modules/auth/service.js';
 import type { Access, DefineRoute } from './http.js';
 
@@ -18,11 +20,14 @@ type EditKey<A extends CrudArea> = Extract<Endpoint, `POST /api/${A}/doEdit`>;
 type DeleteKey<A extends CrudArea> = Extract<Endpoint, `POST /api/${A}/doDelete`>;
 type Answer<K extends Endpoint> = ResponseOf<K> | Promise<ResponseOf<K>>;
 
-/** What an area's service offers for its three routes; `auth` is the caller, for rules about who may do what. */
+/**
+ * What an area's service offers for its three routes; `auth` is the caller, for rules about who may do what,
+ * and `actor` the same caller as the audit log records them (with the request's address).
+ */
 export interface CrudService<A extends CrudArea> {
   list(query: QueryOf<ListKey<A>>, auth: AuthContext): Answer<ListKey<A>>;
-  save(body: BodyOf<EditKey<A>>, auth: AuthContext): Answer<EditKey<A>>;
-  remove(ids: BodyOf<DeleteKey<A>> extends { ids: infer I } ? I : never, auth: AuthContext): Answer<DeleteKey<A>>;
+  save(body: BodyOf<EditKey<A>>, auth: AuthContext, actor: AuditActor): Answer<EditKey<A>>;
+  remove(ids: BodyOf<DeleteKey<A>> extends { ids: infer I } ? I : never, auth: AuthContext, actor: AuditActor): Answer<DeleteKey<A>>;
 }
 
 /**
@@ -39,10 +44,13 @@ export function crudRoutes<A extends CrudArea>(
   // a type parameter, so each handler is checked against CrudService<A> above instead.
   const declare = route as (key: Endpoint, def: { access: typeof access; handler(ctx: Context): unknown }) => void;
   declare(`GET /api/${area}/getList` as Endpoint, { access, handler: ({ query, auth }) => service.list(query as never, auth) });
-  declare(`POST /api/${area}/doEdit` as Endpoint, { access, handler: ({ body, auth }) => service.save(body as never, auth) });
+  declare(`POST /api/${area}/doEdit` as Endpoint, {
+    access,
+    handler: ({ body, auth, req }) => service.save(body as never, auth, auditActor(auth, req)),
+  });
   declare(`POST /api/${area}/doDelete` as Endpoint, {
     access,
-    handler: ({ body, auth }) => service.remove((body as { ids: never }).ids, auth),
+    handler: ({ body, auth, req }) => service.remove((body as { ids: never }).ids, auth, auditActor(auth, req)),
   });
 }
 
@@ -50,4 +58,5 @@ interface Context {
   query: unknown;
   body: unknown;
   auth: AuthContext;
+  req: FastifyRequest;
 }

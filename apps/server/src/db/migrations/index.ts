@@ -20,6 +20,7 @@ import { robotSuggestions } from './018_robot_suggestions.js';
 import { censusDays } from './019_census_days.js';
 import { censusMonthValues } from './020_census_month_values.js';
 import { regionAssignRules } from './021_region_assign_rules.js';
+import { auditLog } from './022_audit_log.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -44,5 +45,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '019_census_days': censusDays(),
     '020_census_month_values': censusMonthValues(),
     '021_region_assign_rules': regionAssignRules(),
+    '022_audit_log': auditLog(dialect),
   };
 }

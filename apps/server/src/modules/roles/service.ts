@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
 import { ApiError, conflict, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
+import type { AuditActor, AuditLog } from '../audit/audit-log.js';
 import { type AuthContext, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from './repository.js';
 
@@ -16,6 +17,7 @@ export class RoleService {
   constructor(
     private readonly db: Db,
     private readonly repo: RoleRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(query: z.output<typeof roleListQuery>): Promise<ListData<Role>> {
@@ -33,7 +35,7 @@ export class RoleService {
     };
   }
 
-  async save(input: z.output<typeof roleEditBody>, actor: AuthContext): Promise<{ id: number }> {
+  async save(input: z.output<typeof roleEditBody>, actor: AuthContext, who: AuditActor): Promise<{ id: number }> {
     const wanted = [...new Set(input.permissions)];
     assertGrantable(actor, input.name, wanted);
     const permissions = JSON.stringify(wanted);
@@ -41,7 +43,14 @@ export class RoleService {
       const sameName = await this.repo.findByName(tx, input.name);
       if (input.id === undefined) {
         if (sameName) throw conflict('roleNameTaken');
-        return this.repo.insert(tx, { name: input.name, permissions, builtin: 0, created_at: isoNow() });
+        const created = await this.repo.insert(tx, { name: input.name, permissions, builtin: 0, created_at: isoNow() });
+        await this.audit.record(tx, {
+          ...who,
+          action: 'role.create',
+          target: `role:${input.name}`,
+          detail: { id: created, permissions: wanted },
+        });
+        return created;
       }
       const current = await this.repo.findById(tx, input.id);
       if (!current) throw notFound('roleMissing');
@@ -49,18 +58,31 @@ export class RoleService {
       if (sameName && sameName.id !== current.id) throw conflict('roleNameTaken');
       if (current.builtin === 1 && current.name !== input.name) throw conflict('builtinRole');
       await this.repo.update(tx, current.id, { name: input.name, permissions });
+      const held = permissionsOf(current.name, current.permissions);
+      const detail: Record<string, unknown> = { id: current.id };
+      if (current.name !== input.name) detail.renamedFrom = current.name;
+      const granted: readonly string[] = wanted;
+      const added = granted.filter((permission) => !held.includes(permission));
+      const removed = held.filter((permission) => !granted.includes(permission));
+      if (added.length > 0) detail.added = added;
+      if (removed.length > 0) detail.removed = removed;
+      await this.audit.record(tx, { ...who, action: 'role.update', target: `role:${input.name}`, detail });
       return current.id;
     });
     return { id };
   }
 
-  async remove(ids: number[], actor: AuthContext): Promise<void> {
+  async remove(ids: number[], actor: AuthContext, who: AuditActor): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       const roles = await this.repo.findMany(tx, ids);
       for (const role of roles) assertGrantable(actor, role.name, permissionsOf(role.name, role.permissions));
       if (roles.some((role) => role.builtin === 1)) throw conflict('builtinRole');
       if ((await this.repo.countAgents(tx, ids)) > 0) throw conflict('roleInUse');
       await this.repo.deleteMany(tx, ids);
+      for (const role of roles) {
+        const detail = { id: role.id, permissions: permissionsOf(role.name, role.permissions) };
+        await this.audit.record(tx, { ...who, action: 'role.delete', target: `role:${role.name}`, detail });
+      }
     });
   }
 }
