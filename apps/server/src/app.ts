@@ -10,6 +10,7 @@ import helmet from 'helmet';
 import type { Config } from './config.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
+import { clientErrorHandler } from './lib/client-error.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError } from './lib/errors.js';
 import { EventHub } from './lib/events.js';
@@ -155,6 +156,8 @@ export async function buildApp({
       requestTimeout: config.timeouts.requestMs,
       connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs),
     },
+    // Requests Node refuses itself (headers too large, a broken request line) answer the API's envelope too.
+    clientErrorHandler,
   });
   capConnections(app.server, config.maxConnectionsPerAddress, trustedPeer(config.trustProxy));
   const declaredRoutes = recordApiRoutes(app);
@@ -315,10 +318,21 @@ export async function buildApp({
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Sent below only over HTTPS: on plain HTTP it means nothing, and a LAN address answering it would
+    // pin browsers to an HTTPS that is not there.
+    strictTransportSecurity: false,
   });
-  app.addHook('onRequest', (req, reply, done) =>
-    securityHeaders(req.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
-  );
+  app.addHook('onRequest', (req, reply, done) => {
+    // `req.protocol` believes x-forwarded-proto only from a TRUST_PROXY peer.
+    if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    securityHeaders(req.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+  });
+  // API answers are one caller's data: no browser or proxy cache keeps them, exports included. Routes
+  // that may be cached (uploaded files) say so themselves.
+  app.addHook('onSend', async (req, reply) => {
+    if ((req.url === '/api' || req.url.startsWith('/api/') || req.url.startsWith('/api?')) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+  });
   // Only the visitor side is called from other sites (the widget); agents' API stays same-origin.
   await app.register(cors, {
     delegator: (req, callback) => {

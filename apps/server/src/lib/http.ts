@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, AuthService } from '../modules/auth/service.js';
 import { forbidden } from './errors.js';
-import { type Lang, pickLang } from './i18n.js';
+import { type Lang, pickLang, translate } from './i18n.js';
 import type { LimitName, Limits } from './limits.js';
 import { bearerToken } from './tokens.js';
 import { parse, ValidationError } from './validate.js';
@@ -109,27 +109,39 @@ export function recordApiRoutes(app: FastifyInstance): Map<Endpoint, Access> {
  * recorded in `declared`.
  */
 export function createRouter(app: FastifyInstance, auth: AuthService, limits: Limits, declared: Map<Endpoint, Access>) {
+  /** Who is calling, once the route's onRequest hook has let them through. */
+  const callers = new WeakMap<FastifyRequest, AuthContext>();
   function define<K extends Endpoint>(key: K, def: PublicRoute<K>): void;
   function define<K extends Endpoint>(key: K, def: AgentRoute<K>): void;
   function define<K extends Endpoint>(key: K, def: PublicRoute<K> | AgentRoute<K>): void {
-    const { limit } = def;
+    const { limit, access } = def;
     const spec: EndpointSpec = endpoints[key];
-    declared.set(key, def.access);
+    const method = endpointMethod(key);
+    const url = endpointPath(key);
+    declared.set(key, access);
+    // The address is counted, and the caller authenticated, before the body is read or its type judged:
+    // a stranger hears 401 (a refused agent 403) whatever it sends, never 400, 413 or 415 about the body.
+    const onRequest: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>)[] = [];
+    if (limit) onRequest.push((req, reply) => limits.address(limit, req, reply));
+    if (access !== 'public')
+      onRequest.push(async (req) => {
+        const context = await auth.authenticate(bearerToken(req.headers.authorization));
+        if (!allowed(context, access)) throw forbidden();
+        callers.set(req, context);
+      });
     app.route({
-      method: endpointMethod(key),
-      url: endpointPath(key),
+      method,
+      url,
       bodyLimit: def.bodyLimit,
-      // The address is counted before the body is read, the token once the body names it.
-      ...(limit ? { onRequest: (req: FastifyRequest, reply: FastifyReply) => limits.address(limit, req, reply) } : {}),
+      // Fastify would answer HEAD by running the GET handler, and some GETs change things (refreshToken,
+      // logOut, reading marks messages read): a HEAD is refused instead, below.
+      exposeHeadRoute: false,
+      onRequest,
       handler: async (req, reply) => {
         // A token named in the body or query counts at once; one in a multipart field when the handler reads it.
         const named = limit ? await limits.token(limit, req, reply) : undefined;
         const lang = langOf(req);
-        let context: AuthContext | undefined;
-        if (def.access !== 'public') {
-          context = await auth.authenticate(bearerToken(req.headers.authorization));
-          if (!allowed(context, def.access)) throw forbidden();
-        }
+        const context = callers.get(req);
         let body: BodyOf<K>;
         let query: QueryOf<K>;
         try {
@@ -143,6 +155,8 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
           if (limit && named === undefined) await limits.token(limit, req, reply, token);
         };
         const base = { req, reply, body, query, lang, limitToken };
+        // A caller the onRequest hook let through always has a context; none here would be a bug, refused.
+        if (def.access !== 'public' && !context) throw forbidden();
         const data =
           def.access === 'public' ? await def.handler(base) : context ? await def.handler({ ...base, auth: context }) : undefined;
         // A raw endpoint, or a handler that answered another format, has answered through `reply` itself.
@@ -152,6 +166,16 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
         return ok(data ?? null);
       },
     });
+    if (method === 'GET')
+      app.route({
+        method: 'HEAD',
+        url,
+        handler: (req, reply) =>
+          reply
+            .status(405)
+            .header('allow', 'GET')
+            .send({ code: 405, msg: translate(langOf(req), 'methodNotAllowed'), data: null }),
+      });
   }
   return define;
 }

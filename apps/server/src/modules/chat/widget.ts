@@ -13,6 +13,10 @@ const CHAT_CSP = [
   "connect-src 'self' ws: wss:",
   "media-src 'self' data:",
   'frame-ancestors *',
+  // No plugins, and no <base> or form that could send the window's links and posts to another host.
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
 ].join('; ');
 
 /**
