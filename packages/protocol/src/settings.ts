@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWebAddress, isWebUrl, isWeChatId } from './addresses.js';
 import type { WidgetSettings } from './chat.js';
 import { weekTimeIn } from './clock.js';
 import { endpointGroup, returns } from './endpoint.js';
@@ -43,7 +44,7 @@ const flag = (value: boolean) => z.boolean().default(value);
 const whole = (min: number, max: number, value: number) => z.number().int().min(min).max(max).default(value);
 const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 /** Shown as an image or followed as a link: only web addresses and the server's own paths. */
-const webAddress = text(2048).refine((value) => value === '' || /^(https?:\/\/|\/(?!\/))/i.test(value));
+const webAddress = text(2048).refine((value) => value === '' || isWebAddress(value));
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/);
 const weekday = z.number().int().min(0).max(6);
 
@@ -88,7 +89,9 @@ const navigationItem = z
     title: text(32),
     value: text(2048).default(''),
   })
-  .refine((item) => item.type !== 'link' || /^https?:\/\//i.test(item.value), { path: ['value'] });
+  .refine((item) => item.type !== 'link' || isWebUrl(item.value), { path: ['value'] })
+  // The widget shows a WeChat item's ID as text, or the image at its address (the account's QR code).
+  .refine((item) => item.type !== 'wechat' || isWeChatId(item.value) || isWebAddress(item.value), { path: ['value'] });
 const floatNavigation = z.object({
   enabled: flag(false),
   side: z.enum(['right', 'left']).default('right'),

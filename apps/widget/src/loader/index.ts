@@ -5,7 +5,7 @@
  */
 import { BRIDGE_TAG, type FloatNavigationSettings, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
 import { safeColor } from '../colour';
-import { clampPx, floatHref, invitationAllowedAt, isMobile, nextInvitationIn } from './rules';
+import { clampPx, floatHref, invitationAllowedAt, isMobile, nextInvitationIn, weChatCard } from './rules';
 import { CSS } from './style';
 
 const TAG = 'parley-widget';
@@ -209,6 +209,7 @@ function start(origin: string, link: string | null): void {
     host.style.setProperty('--ft', `${Math.min(Math.max(0, settings.top), 90)}%`);
     for (const item of settings.items) {
       const href = floatHref(item);
+      const card = item.type === 'wechat' ? weChatCard(item.value, origin) : null;
       const node = href ? el('a', 'fi', nav) : el('button', 'fi', nav);
       node.textContent = item.title;
       node.dataset.type = item.type;
@@ -222,11 +223,14 @@ function start(origin: string, link: string | null): void {
         node.type = 'button';
         if (item.type === 'chat') node.onclick = () => setOpen(true);
         else if (item.type === 'top') node.onclick = () => scrollTo({ top: 0, behavior: 'smooth' });
-        else if (item.type === 'wechat' && item.value) {
+        else if (item.type === 'wechat' && card) {
           const pop = el('span', 'fq', node);
-          const img = el('img', '', pop);
-          img.alt = item.title;
-          img.src = new URL(item.value, origin).href;
+          if ('id' in card) pop.textContent = card.id;
+          else {
+            const img = el('img', '', pop);
+            img.alt = item.title;
+            img.src = card.image;
+          }
           node.setAttribute('aria-expanded', 'false');
           node.onclick = () => {
             const shown = pop.classList.toggle('on');

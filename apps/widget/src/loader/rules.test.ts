@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InvitationSettings } from '../bridge';
-import { floatHref, invitationAllowedAt, isMobile, nextInvitationIn } from './rules';
+import { floatHref, invitationAllowedAt, isMobile, nextInvitationIn, weChatCard } from './rules';
 
 const invitation: InvitationSettings = {
   enabled: true,
@@ -57,5 +57,23 @@ describe('loader rules', () => {
     expect(floatHref({ type: 'link', title: 'Docs', value: 'https://example.com/help' })).toBe('https://example.com/help');
     expect(floatHref({ type: 'link', title: 'Bad', value: 'javascript:alert(1)' })).toBeNull();
     expect(floatHref({ type: 'top', title: 'Top', value: '' })).toBeNull();
+    expect(floatHref({ type: 'link', title: 'Bad', value: 'https://good.example\\@evil.example/' })).toBeNull();
+  });
+
+  it('shows a WeChat item as its ID in text or its QR code image, and nothing it cannot trust', () => {
+    const origin = 'https://chat.shop.example';
+    expect(weChatCard('shop_service', origin)).toEqual({ id: 'shop_service' });
+    expect(weChatCard('/api/files/qr.png', origin)).toEqual({ image: 'https://chat.shop.example/api/files/qr.png' });
+    expect(weChatCard('https://cdn.example/qr.png', origin)).toEqual({ image: 'https://cdn.example/qr.png' });
+    for (const value of [
+      '',
+      '"><img src=x onerror=alert(1)>',
+      'javascript:alert(1)',
+      'data:image/png;base64,AA',
+      '/\\evil.example/qr.png',
+      '//evil.example/qr.png',
+    ]) {
+      expect(weChatCard(value, origin), value).toBeNull();
+    }
   });
 });

@@ -2,7 +2,7 @@
  * The loader's decisions that do not touch the page: which device's settings apply, when an invitation
  * may show, and what a float navigation item links to. Kept apart so they are tested without a page.
  */
-import { weekTimeIn } from '@parley/protocol';
+import { isWebAddress, isWebUrl, isWeChatId, weekTimeIn } from '@parley/protocol';
 import type { FloatNavigationSettings, InvitationSettings } from '../bridge';
 
 /** Phones and small tablets get the `mobile` settings; the window then fills the screen. */
@@ -55,8 +55,17 @@ export function floatHref(item: FloatNavigationSettings['items'][number]): strin
     }
     case 'link':
       // Only web addresses: a javascript: or data: URL from the settings must never run on the host page.
-      return /^https?:\/\//i.test(item.value) ? item.value : null;
+      return isWebUrl(item.value) ? item.value : null;
     default:
       return null;
   }
+}
+
+/**
+ * What a WeChat item's pop-up shows: its ID, as text, or the image at its address (the account's QR
+ * code; a path is this server's). Null for anything else, which an older server may have stored.
+ */
+export function weChatCard(value: string, origin: string): { id: string } | { image: string } | null {
+  if (isWeChatId(value)) return { id: value };
+  return isWebAddress(value) ? { image: new URL(value, origin).href } : null;
 }

@@ -39,6 +39,6 @@ button{font:inherit;cursor:pointer}
 .fi{display:block;min-width:64px;max-width:120px;padding:10px 8px;border:0;background:var(--fc);color:#fff;text-align:center;text-decoration:none;overflow-wrap:anywhere}
 .fi{position:relative}.fi:first-child{border-top-left-radius:inherit;border-top-right-radius:inherit}.fi:last-child{border-bottom-left-radius:inherit;border-bottom-right-radius:inherit}
 .fi:hover{filter:brightness(1.1)}.fi:focus-visible{outline:3px solid rgba(0,0,0,.4);outline-offset:-3px}
-.fq{position:absolute;right:calc(100% + 8px);top:0;display:none;padding:8px;border-radius:8px;background:#fff;box-shadow:0 8px 24px rgba(0,0,0,.18)}.f.left .fq{right:auto;left:calc(100% + 8px)}.fq.on{display:block}.fq img{display:block;width:140px;height:140px}
+.fq{position:absolute;right:calc(100% + 8px);top:0;display:none;padding:8px;border-radius:8px;background:#fff;color:#222;white-space:nowrap;box-shadow:0 8px 24px rgba(0,0,0,.18)}.f.left .fq{right:auto;left:calc(100% + 8px)}.fq.on{display:block}.fq img{display:block;width:140px;height:140px}
 .y{border:0;background:var(--c);color:#fff;font-weight:600}
 @media (max-width:480px){.w,.w.left{inset:0;width:100%;height:100%;border-radius:0;transform:translateY(24px)}.w.on~.l{display:none}.i{right:12px;left:12px;width:auto}}`;
