@@ -17,8 +17,10 @@ import { EventHub } from './lib/events.js';
 import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
+import { OutboundClient } from './lib/outbound.js';
 import { publicBaseUrl } from './lib/public-url.js';
 import { redactUrl } from './lib/redact.js';
+import { loadSealer } from './lib/sealed.js';
 import { AvailabilityService } from './modules/agents/availability.js';
 import { AgentAvailabilityRepository } from './modules/agents/availability-repository.js';
 import { availabilityRoutes } from './modules/agents/availability-routes.js';
@@ -171,24 +173,39 @@ export async function buildApp({
   const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone(), authNow);
   const roleRepo = new RoleRepository(db);
   const agentRepo = new AgentRepository(db);
-  const agents = new AgentService(db, agentRepo, roleRepo, auth);
+  const agents = new AgentService(db, agentRepo, roleRepo, auth, audit);
   const roles = new RoleService(db, roleRepo, audit);
   const keys = loadLoginKeys(config.dataDir, (oldBits) => app.log.info({ oldBits }, 'replaced the short login encryption key'));
   const liveness = new Liveness(config.socketIdleMs);
   const agentSockets = new AgentSockets(bus);
-  const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server));
+  const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server), audit);
   const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));
-  const settingsRepo = new SettingsRepository(db);
+  const sealer = loadSealer(config.dataDir, config.secretKey);
+  const settingsRepo = new SettingsRepository(db, sealer, (page, error) =>
+    app.log.error({ page, reason: error.message }, 'a stored secret cannot be opened with this key (SECRET_KEY or DATA_DIR/secret.key); it reads as unset'),
+  );
+  const sealedNow = await settingsRepo.sealStored();
+  if (sealedNow > 0) app.log.info({ pages: sealedNow }, 'sealed the secrets of settings stored in clear');
+  const outbound = new OutboundClient(config.outboundAllow);
   const settings = new SettingsService(
     settingsRepo,
     events,
     bus,
     (error) => app.log.error({ err: error }, 'settings reload failed'),
     config.siteTimeZone,
+    db,
+    audit,
   );
   await settings.load();
-  const robots = new RobotService(db, new RobotRepository(db), settingsRepo, events, bus, (error) =>
-    app.log.error({ err: error }, 'robot settings reload failed'),
+  const robots = new RobotService(
+    db,
+    new RobotRepository(db),
+    settingsRepo,
+    events,
+    bus,
+    (error) => app.log.error({ err: error }, 'robot settings reload failed'),
+    outbound,
+    audit,
   );
   await robots.load();
   const siteTimeZone = () => settings.siteTimeZone();
@@ -214,7 +231,7 @@ export async function buildApp({
     () => settings.current('autoAnswer'),
     () => settings.current('windowSetting').maxLength,
     {
-      responder: new RobotResponder(robots, (error) => app.log.warn({ err: error }, 'robot language model failed')),
+      responder: new RobotResponder(robots, (error) => app.log.warn({ err: error }, 'robot language model failed'), outbound),
       workingNow: () => isWorkingNow(settings.all(), settings.siteTimeZone(), new Date(now())),
       onError: (error) => app.log.error({ err: error }, 'robot answer failed'),
     },
@@ -401,7 +418,7 @@ export async function buildApp({
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db), siteTimeZone);
   auditRoutes(route, new AuditService(auditRepo, siteTimeZone, now));
-  friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db)));
+  friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db), audit));
   linkRoutes(route, links);
   robotRoutes(route, robots);
   regionRoutes(route);
@@ -433,6 +450,7 @@ export async function buildApp({
       join(config.dataDir, 'uploads'),
       siteTimeZone,
       app.log,
+      audit,
     ),
   );
   registerAgentSocket(app, auth, agentSockets, liveness, (context, input) => conversations.agentSend(context, input));

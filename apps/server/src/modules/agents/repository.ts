@@ -62,6 +62,11 @@ export class AgentRepository {
       .executeTakeFirst();
   }
 
+  /** The agents of these ids (those that exist), as the audit log names them. */
+  findNames(db: DbOrTx, ids: number[]) {
+    return db.selectFrom('agents').select(['id', 'username']).where('id', 'in', ids).orderBy('id').execute();
+  }
+
   findIdByUsername(db: DbOrTx, username: string) {
     return db.selectFrom('agents').select('id').where('username', '=', username).executeTakeFirst();
   }

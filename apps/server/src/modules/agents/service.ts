@@ -16,6 +16,7 @@ import { assertUncommonPassword, hashPassword } from '../../lib/password.js';
 import { isoNow } from '../../lib/time.js';
 import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
+import type { AuditActor, AuditLog } from '../audit/audit-log.js';
 import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from '../roles/repository.js';
 import type { AgentRepository } from './repository.js';
@@ -63,6 +64,7 @@ export class AgentService {
     private readonly repo: AgentRepository,
     private readonly roles: RoleRepository,
     private readonly auth: AuthService,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(query: z.output<typeof serviceListQuery>): Promise<ListData<Agent>> {
@@ -75,7 +77,7 @@ export class AgentService {
     return { list: rows.map(toAgent), total };
   }
 
-  async save(input: z.output<typeof serviceEditBody>, actor: AuthContext): Promise<{ id: number }> {
+  async save(input: z.output<typeof serviceEditBody>, actor: AuthContext, who: AuditActor): Promise<{ id: number }> {
     if (input.password !== undefined) assertUncommonPassword(input.password);
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
     const revoke: number[] = [];
@@ -87,7 +89,7 @@ export class AgentService {
       if (input.id === undefined) {
         if (sameName) throw conflict('usernameTaken');
         if (!passwordHash) throw badRequest('passwordRequired');
-        return this.repo.insert(tx, {
+        const created = await this.repo.insert(tx, {
           uuid: randomUUID(),
           username: input.username,
           nickname: input.nickname,
@@ -99,6 +101,13 @@ export class AgentService {
           pending: 0,
           created_at: isoNow(),
         });
+        await this.audit.record(tx, {
+          ...who,
+          action: 'agent.create',
+          target: `agent:${input.username}`,
+          detail: { id: created, role: role.name, disabled: input.disabled ?? false },
+        });
+        return created;
       }
       const current = await this.repo.findById(tx, input.id);
       if (!current) throw notFound('agentMissing');
@@ -119,6 +128,7 @@ export class AgentService {
         pending: disabled && current.pending === 1 ? 1 : 0,
         updated_at: isoNow(),
       });
+      await this.recordUpdate(tx, who, current, { ...input, roleName: role.name, disabled, passwordReset: passwordHash !== undefined });
       await this.keepAnAdmin(tx);
       if (passwordHash || (disabled && current.disabled === 0)) revoke.push(current.id);
       return current.id;
@@ -127,25 +137,32 @@ export class AgentService {
     return { id };
   }
 
-  async remove(ids: number[], actor: AuthContext): Promise<void> {
+  async remove(ids: number[], actor: AuthContext, who: AuditActor): Promise<void> {
     if (ids.includes(actor.agentId)) throw conflict('cannotDeleteSelf');
     await this.db.transaction().execute(async (tx) => {
       for (const role of await this.roles.findOfAgents(tx, ids)) assertGrantable(actor, role);
+      const named = await this.repo.findNames(tx, ids);
       await this.repo.deleteMany(tx, ids);
+      for (const agent of named) {
+        await this.audit.record(tx, { ...who, action: 'agent.delete', target: `agent:${agent.username}`, detail: { id: agent.id } });
+      }
       await this.keepAnAdmin(tx);
     });
     for (const agentId of ids) await this.auth.revokeAgent(agentId);
   }
 
-  /** Creates an account that stays disabled until an administrator enables it. */
-  async register(input: { username: string; password: string; nickname?: string | undefined }): Promise<{ id: number }> {
+  /**
+   * Creates an account that stays disabled until an administrator enables it. The audit log names the
+   * newcomer as its own actor: nobody signed in made the change.
+   */
+  async register(input: { username: string; password: string; nickname?: string | undefined }, ip: string): Promise<{ id: number }> {
     assertUncommonPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     const id = await this.db.transaction().execute(async (tx) => {
       if (await this.repo.findIdByUsername(tx, input.username)) throw conflict('usernameTaken');
       const role = await this.roles.findByName(tx, AGENT_ROLE);
       if (!role) throw conflict('roleMissing');
-      return this.repo.insert(tx, {
+      const created = await this.repo.insert(tx, {
         uuid: randomUUID(),
         username: input.username,
         nickname: input.nickname || input.username,
@@ -157,8 +174,47 @@ export class AgentService {
         pending: 1,
         created_at: isoNow(),
       });
+      await this.audit.record(tx, {
+        actor: input.username,
+        actorId: created,
+        ip,
+        action: 'agent.create',
+        target: `agent:${input.username}`,
+        detail: { id: created, role: role.name, disabled: true, registered: true },
+      });
+      return created;
     });
     return { id };
+  }
+
+  /**
+   * The audit rows of an edited account: which of its fields changed (`agent.update`), whether it was
+   * enabled or disabled, and whether its password was reset (never the password itself).
+   */
+  private async recordUpdate(
+    tx: DbOrTx,
+    who: AuditActor,
+    before: NonNullable<Awaited<ReturnType<AgentRepository['findById']>>>,
+    after: z.output<typeof serviceEditBody> & { roleName: string; disabled: boolean; passwordReset: boolean },
+  ): Promise<void> {
+    const target = `agent:${after.username}`;
+    const id = before.id;
+    const fields: string[] = [];
+    if (after.username !== before.username) fields.push('username');
+    if (after.nickname !== before.nickname) fields.push('nickname');
+    if (after.avatar !== undefined && after.avatar !== before.avatar) fields.push('avatar');
+    if (after.roleId !== before.role_id) fields.push('role');
+    if (after.maxChats !== undefined && after.maxChats !== before.max_chats) fields.push('maxChats');
+    if (fields.length > 0) {
+      const detail: Record<string, unknown> = { id, fields };
+      if (fields.includes('username')) detail.renamedFrom = before.username;
+      if (fields.includes('role')) detail.role = { from: before.role_name, to: after.roleName };
+      await this.audit.record(tx, { ...who, action: 'agent.update', target, detail });
+    }
+    if (after.disabled !== (before.disabled === 1)) {
+      await this.audit.record(tx, { ...who, action: after.disabled ? 'agent.disable' : 'agent.enable', target, detail: { id } });
+    }
+    if (after.passwordReset) await this.audit.record(tx, { ...who, action: 'agent.resetPassword', target, detail: { id } });
   }
 
   /** Runs inside the transaction of a change: undoes it when no enabled administrator would be left. */

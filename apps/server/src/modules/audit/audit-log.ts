@@ -71,6 +71,11 @@ export function changedFields(before: unknown, after: unknown, prefix = ''): str
   return sameValue(before, after) ? [] : [prefix];
 }
 
+/** The keys of `after` whose value differs from the same key of `before` (a row and its changes). */
+export function changedKeys<T extends object>(before: T, after: Partial<T>): string[] {
+  return (Object.keys(after) as (keyof T & string)[]).filter((key) => !sameValue(before[key], after[key]));
+}
+
 /** Deep equality of JSON values, whatever the order of an object's keys. */
 function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameValue(item, b[i]));

@@ -35,7 +35,7 @@ export function authRoutes(route: DefineRoute, auth: AuthService, agents: AgentS
   route('POST /api/register', {
     access: 'public',
     limit: 'register',
-    handler: ({ body }) => agents.register(body),
+    handler: ({ body, req }) => agents.register(body, clientMeta(req).ip),
   });
 
   // Phone codes and social sign-in need an outside provider; none is configured in this deployment.

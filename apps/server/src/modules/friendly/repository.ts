@@ -22,8 +22,12 @@ export class FriendlyRepository {
     );
   }
 
-  async exists(db: DbOrTx, id: number): Promise<boolean> {
-    return (await db.selectFrom('friendly').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  findById(db: DbOrTx, id: number) {
+    return db.selectFrom('friendly').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findMany(db: DbOrTx, ids: number[]) {
+    return db.selectFrom('friendly').select(['id', 'name']).where('id', 'in', ids).orderBy('id').execute();
   }
 
   async insert(db: DbOrTx, row: Insertable<FriendlyTable>): Promise<number> {

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
+import { type AuditActor, type AuditLog, changedKeys } from '../audit/audit-log.js';
+import type { AuthContext } from '../auth/service.js';
 import type { FriendlyRepository } from './repository.js';
 
 /** Friendly contacts: a shared address book of partners and colleagues outside the agent list. */
@@ -10,6 +12,7 @@ export class FriendlyService {
   constructor(
     private readonly db: Db,
     private readonly repo: FriendlyRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(query: z.output<typeof friendlyListQuery>): Promise<ListData<Friendly>> {
@@ -18,7 +21,7 @@ export class FriendlyService {
   }
 
   /** Creates without an id, else replaces the whole contact: a field left out is emptied. */
-  async save(input: z.output<typeof friendlyEditBody>): Promise<{ id: number }> {
+  async save(input: z.output<typeof friendlyEditBody>, _auth: AuthContext, who: AuditActor): Promise<{ id: number }> {
     const fields = {
       name: input.name,
       company: input.company ?? '',
@@ -27,13 +30,29 @@ export class FriendlyService {
       wechat: input.wechat ?? '',
       remark: input.remark ?? '',
     };
-    if (input.id === undefined) return { id: await this.repo.insert(this.db, { ...fields, created_at: isoNow() }) };
-    if (!(await this.repo.exists(this.db, input.id))) throw notFound('friendlyMissing');
-    await this.repo.update(this.db, input.id, fields);
-    return { id: input.id };
+    const target = `friendly:${input.name}`;
+    return this.db.transaction().execute(async (tx) => {
+      if (input.id === undefined) {
+        const id = await this.repo.insert(tx, { ...fields, created_at: isoNow() });
+        await this.audit.record(tx, { ...who, action: 'friendly.create', target, detail: { id } });
+        return { id };
+      }
+      const current = await this.repo.findById(tx, input.id);
+      if (!current) throw notFound('friendlyMissing');
+      await this.repo.update(tx, input.id, fields);
+      const detail = { id: input.id, fields: changedKeys(current, fields) };
+      await this.audit.record(tx, { ...who, action: 'friendly.update', target, detail });
+      return { id: input.id };
+    });
   }
 
-  async remove(ids: number[]): Promise<void> {
-    await this.repo.deleteMany(this.db, ids);
+  async remove(ids: number[], _auth: AuthContext, who: AuditActor): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const named = await this.repo.findMany(tx, ids);
+      await this.repo.deleteMany(tx, ids);
+      for (const contact of named) {
+        await this.audit.record(tx, { ...who, action: 'friendly.delete', target: `friendly:${contact.name}`, detail: { id: contact.id } });
+      }
+    });
   }
 }

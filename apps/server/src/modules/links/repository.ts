@@ -44,6 +44,10 @@ export class LinkRepository {
     return db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  findMany(db: DbOrTx, ids: number[]) {
+    return db.selectFrom('links').select(['id', 'name', 'key']).where('id', 'in', ids).orderBy('id').execute();
+  }
+
   findByKey(db: DbOrTx, key: string) {
     return db.selectFrom('links').selectAll().where('key', '=', key).executeTakeFirst();
   }

@@ -6,6 +6,8 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
+import { type AuditActor, type AuditLog, changedKeys } from '../audit/audit-log.js';
+import type { AuthContext } from '../auth/service.js';
 import type { LinkRepository } from './repository.js';
 
 /** What the conversation side asks of links: tag a new visitor, and whom its link pins it to. */
@@ -30,6 +32,7 @@ export class LinkService implements LinkRouting {
     private readonly repo: LinkRepository,
     /** The absolute base of public addresses, without a trailing slash. */
     private readonly publicBase: () => string,
+    private readonly audit: AuditLog,
   ) {}
 
   private urlOf(key: string): string {
@@ -58,49 +61,69 @@ export class LinkService implements LinkRouting {
    * Creates without an id (a key is generated when none is given), else updates; an update without a
    * key keeps the link's key, so printed QR codes stay valid. 409 when the key belongs to another link.
    */
-  async save(input: z.output<typeof linkEditBody>): Promise<{ id: number }> {
+  async save(input: z.output<typeof linkEditBody>, _auth: AuthContext, who: AuditActor): Promise<{ id: number }> {
     const serviceId = input.serviceID ?? null;
     if (serviceId !== null && !(await this.repo.agentExists(this.db, serviceId))) throw badRequest('linkAgentMissing');
     const fields = { name: input.name, service_id: serviceId, remark: input.remark ?? '' };
-    try {
-      if (input.id !== undefined) {
-        const current = await this.repo.findById(this.db, input.id);
-        if (!current) throw notFound('linkMissing');
-        const key = input.key ?? current.key;
-        await this.assertKeyFree(key, current.id);
-        await this.repo.update(this.db, current.id, { ...fields, key });
-        return { id: current.id };
+    // Each attempt is one transaction with its audit row: a generated key that clashes is drawn again
+    // in a fresh one (a failed statement ends a PostgreSQL transaction).
+    const drawn = input.id === undefined && input.key === undefined;
+    for (let attempt = 1; ; attempt += 1) {
+      const key = input.key ?? newKey();
+      try {
+        return await this.db.transaction().execute((tx) => this.saveIn(tx, input, fields, key, who));
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (drawn && attempt < KEY_ATTEMPTS) continue;
+        // Two saves racing for one key: the unique index decides, the loser hears what a clash sounds like.
+        throw conflict('linkKeyTaken');
       }
-      if (input.key !== undefined) {
-        await this.assertKeyFree(input.key, undefined);
-        return { id: await this.repo.insert(this.db, { ...fields, key: input.key, created_at: isoNow() }) };
-      }
-      return { id: await this.insertWithNewKey(fields) };
-    } catch (error) {
-      // Two saves racing for one key: the unique index decides, the loser hears what a clash sounds like.
-      if (isUniqueViolation(error)) throw conflict('linkKeyTaken');
-      throw error;
     }
   }
 
-  private async assertKeyFree(key: string, ownId: number | undefined): Promise<void> {
-    const holder = await this.repo.findByKey(this.db, key);
+  private async saveIn(
+    tx: DbOrTx,
+    input: z.output<typeof linkEditBody>,
+    fields: { name: string; service_id: string | null; remark: string },
+    /** A new link's key: the one given, or one drawn at random. */
+    key: string,
+    who: AuditActor,
+  ): Promise<{ id: number }> {
+    const target = `link:${input.name}`;
+    if (input.id !== undefined) {
+      const current = await this.repo.findById(tx, input.id);
+      if (!current) throw notFound('linkMissing');
+      const changes = { ...fields, key: input.key ?? current.key };
+      await this.assertKeyFree(tx, changes.key, current.id);
+      await this.repo.update(tx, current.id, changes);
+      await this.audit.record(tx, {
+        ...who,
+        action: 'link.update',
+        target,
+        detail: { id: current.id, fields: changedKeys(current, changes) },
+      });
+      return { id: current.id };
+    }
+    if (input.key !== undefined) await this.assertKeyFree(tx, key, undefined);
+    const id = await this.repo.insert(tx, { ...fields, key, created_at: isoNow() });
+    await this.audit.record(tx, { ...who, action: 'link.create', target, detail: { id, key, serviceID: fields.service_id } });
+    return { id };
+  }
+
+  private async assertKeyFree(tx: DbOrTx, key: string, ownId: number | undefined): Promise<void> {
+    const holder = await this.repo.findByKey(tx, key);
     if (holder && holder.id !== ownId) throw conflict('linkKeyTaken');
   }
 
-  private async insertWithNewKey(fields: { name: string; service_id: string | null; remark: string }): Promise<number> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.repo.insert(this.db, { ...fields, key: newKey(), created_at: isoNow() });
-      } catch (error) {
-        if (!isUniqueViolation(error) || attempt >= KEY_ATTEMPTS) throw error;
-      }
-    }
-  }
-
   /** Visitors who came through these links keep their history; they are simply no longer tagged. */
-  async remove(ids: number[]): Promise<void> {
-    await this.db.transaction().execute((tx) => this.repo.deleteMany(tx, ids));
+  async remove(ids: number[], _auth: AuthContext, who: AuditActor): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const links = await this.repo.findMany(tx, ids);
+      await this.repo.deleteMany(tx, ids);
+      for (const link of links) {
+        await this.audit.record(tx, { ...who, action: 'link.delete', target: `link:${link.name}`, detail: { id: link.id, key: link.key } });
+      }
+    });
   }
 
   async qrcode(id: number): Promise<{ url: string; qrCode: string }> {

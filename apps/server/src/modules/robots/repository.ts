@@ -63,6 +63,11 @@ export class RobotRepository {
     return db.selectFrom('robot_asks').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The pairs of these ids (those that exist) by their first phrasing, as the audit log names them. */
+  firstQuestions(db: DbOrTx, ids: number[]) {
+    return db.selectFrom('robot_asks').select(['id', 'first_question']).where('id', 'in', ids).orderBy('id').execute();
+  }
+
   /** The oldest pair whose first phrasing is this one. */
   findByFirstQuestion(db: DbOrTx, question: string) {
     return db.selectFrom('robot_asks').select('id').where('first_question', '=', question).orderBy('id').executeTakeFirst();

@@ -4,6 +4,7 @@ import { crudRoutes } from '../../lib/crud.js';
 import { ApiError, badRequest } from '../../lib/errors.js';
 import { allowed, type DefineRoute } from '../../lib/http.js';
 import { isoNow } from '../../lib/time.js';
+import { auditActor } from '../audit/audit-log.js';
 import type { RobotService } from './service.js';
 
 const access = { permission: 'setPermissions:robotSettings' } as const;
@@ -12,7 +13,7 @@ export function robotRoutes(route: DefineRoute, robots: RobotService): void {
   crudRoutes(route, 'robot/ask', access, robots);
   route('POST /api/robot/ask/import', {
     access,
-    async handler({ req, lang }) {
+    async handler({ req, lang, auth }) {
       let file: MultipartFile | undefined;
       try {
         file = await req.file({ limits: { fileSize: MAX_ROBOT_IMPORT_BYTES, files: 1, fields: 4 } });
@@ -26,7 +27,7 @@ export function robotRoutes(route: DefineRoute, robots: RobotService): void {
       } catch {
         throw new ApiError(413, 'uploadTooLarge', { mb: MAX_ROBOT_IMPORT_BYTES / 1024 / 1024 });
       }
-      return robots.importCsv(bytes.toString('utf8'), lang);
+      return robots.importCsv(bytes.toString('utf8'), lang, auditActor(auth, req));
     },
   });
   route('GET /api/robot/ask/export', {
@@ -43,6 +44,6 @@ export function robotRoutes(route: DefineRoute, robots: RobotService): void {
   route('GET /api/robot/high', { access, handler: () => robots.getHigh() });
   route('POST /api/robot/high', {
     access,
-    handler: ({ body, auth }) => robots.saveHigh(body, { uuid: auth.uuid, admin: allowed(auth, 'admin') }),
+    handler: ({ body, auth, req }) => robots.saveHigh(body, { uuid: auth.uuid, admin: allowed(auth, 'admin') }, auditActor(auth, req)),
   });
 }

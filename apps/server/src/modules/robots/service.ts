@@ -19,6 +19,8 @@ import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { isoNow } from '../../lib/time.js';
 import { parse, ValidationError } from '../../lib/validate.js';
 import type { Bus } from '../../realtime/bus.js';
+import { type AuditActor, type AuditLog, changedFields } from '../audit/audit-log.js';
+import type { AuthContext } from '../auth/service.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import { ROBOT_HIGH_KEY } from '../settings/secrets.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
@@ -76,6 +78,7 @@ export class RobotService {
     bus: Bus,
     private readonly onError: (error: unknown) => void,
     private readonly outbound: OutboundClient,
+    private readonly audit: AuditLog,
   ) {
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
@@ -102,14 +105,31 @@ export class RobotService {
   }
 
   /** Creates without an id, else replaces the pair's phrasings, answer and the rest; its hits stay. */
-  async save(input: EditBody): Promise<{ id: number }> {
-    const id = await this.upsert(this.db, input);
+  async save(input: EditBody, _auth: AuthContext, who: AuditActor): Promise<{ id: number }> {
+    const id = await this.db.transaction().execute(async (tx) => {
+      const saved = await this.upsert(tx, input);
+      const action = input.id === undefined ? 'robot.pair.create' : 'robot.pair.update';
+      const question = dedupe(input.questions)[0] ?? '';
+      await this.audit.record(tx, { ...who, action, target: `robot.pair:${question}`, detail: { id: saved } });
+      return saved;
+    });
     await this.changed('pairs', [id]);
     return { id };
   }
 
-  async remove(ids: number[]): Promise<void> {
-    await this.db.transaction().execute((tx) => this.repo.deleteMany(tx, ids));
+  async remove(ids: number[], _auth: AuthContext, who: AuditActor): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const pairs = await this.repo.firstQuestions(tx, ids);
+      await this.repo.deleteMany(tx, ids);
+      for (const pair of pairs) {
+        await this.audit.record(tx, {
+          ...who,
+          action: 'robot.pair.delete',
+          target: `robot.pair:${pair.first_question}`,
+          detail: { id: pair.id },
+        });
+      }
+    });
     await this.changed('pairs', ids);
   }
 
@@ -135,7 +155,7 @@ export class RobotService {
    * Stores the CSV's valid rows in one transaction and reports the others by line. A row whose first
    * phrasing is already a pair's first phrasing replaces that pair (an edited export comes back in place).
    */
-  async importCsv(text: string, lang: Lang): Promise<RobotImportResult> {
+  async importCsv(text: string, lang: Lang, who: AuditActor): Promise<RobotImportResult> {
     const rows = parseRobotCsv(text);
     const result: RobotImportResult = { created: 0, updated: 0, errors: [] };
     const valid: EditBody[] = [];
@@ -174,6 +194,8 @@ export class RobotService {
         if (existing) result.updated += 1;
         else result.created += 1;
       }
+      const detail = { created: result.created, updated: result.updated, rejected: result.errors.length };
+      await this.audit.record(tx, { ...who, action: 'robot.pair.import', target: 'robot.pairs', detail });
     });
     await this.changed('pairs', ids);
     return result;
@@ -219,13 +241,19 @@ export class RobotService {
    * stored key at a new URL (a delegated robot manager could otherwise collect the Admin's key), and the
    * URL must be one the outbound rule lets the server reach.
    */
-  async saveHigh(value: RobotHighSettings, by: { uuid: string; admin: boolean }): Promise<RobotHighAnswer> {
+  async saveHigh(value: RobotHighSettings, by: { uuid: string; admin: boolean }, who: AuditActor): Promise<RobotHighAnswer> {
     const urlChanged = value.llm.baseUrl !== this.high.llm.baseUrl;
     const apiKey = value.llm.apiKey || (urlChanged ? '' : this.high.llm.apiKey);
     if (urlChanged && apiKey !== '' && !by.admin) throw new ApiError(403, 'modelKeyNeedsAdmin');
     if (urlChanged && value.llm.baseUrl !== '') await this.checkModelUrl(value.llm.baseUrl);
     const merged = robotHighSettings.parse({ ...value, llm: { ...value.llm, apiKey } });
-    await this.settingsRepo.save(ROBOT_HIGH_KEY, JSON.stringify(merged), by.uuid, isoNow());
+    // Field names only: the model's key shows as `llm.apiKey` when it changed, never as a value.
+    const fields = changedFields(this.high, merged);
+    await this.db.transaction().execute(async (tx) => {
+      await this.settingsRepo.save(ROBOT_HIGH_KEY, JSON.stringify(merged), by.uuid, isoNow(), tx);
+      if (fields.length > 0)
+        await this.audit.record(tx, { ...who, action: 'robot.settings', target: 'robot.settings', detail: { fields } });
+    });
     this.high = merged;
     await this.changed('high');
     return this.getHigh();

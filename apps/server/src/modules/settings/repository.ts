@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import { SealError, Sealer } from '../../lib/sealed.js';
 import { mapSecrets } from './secrets.js';
 
@@ -60,9 +60,10 @@ export class SettingsRepository {
     });
   }
 
-  async save(page: string, clear: string, by: string, at: string): Promise<void> {
+  /** `db` is the transaction of a change that records itself in the audit log beside the page. */
+  async save(page: string, clear: string, by: string, at: string, db: DbOrTx = this.db): Promise<void> {
     const value = this.sealed(page, clear);
-    await this.db
+    await db
       .insertInto('settings')
       .values({ page, value, updated_at: at, updated_by: by })
       .onConflict((conflict) => conflict.column('page').doUpdateSet({ value, updated_at: at, updated_by: by }))

@@ -1,5 +1,7 @@
 import { type Endpoint, SETTINGS_PAGES, type SettingsOf, type SettingsPage } from '@parley/protocol';
+import type { FastifyRequest } from 'fastify';
 import type { Access, DefineRoute } from '../../lib/http.js';
+import { auditActor } from '../audit/audit-log.js';
 import type { AuthContext } from '../auth/service.js';
 import type { SettingsService } from './service.js';
 
@@ -9,6 +11,7 @@ const SHARED_PAGES: readonly SettingsPage[] = ['quickReply', 'desktopSetting'];
 interface Context {
   body: unknown;
   auth: AuthContext;
+  req: FastifyRequest;
 }
 
 export function settingsRoutes(route: DefineRoute, settings: SettingsService): void {
@@ -22,7 +25,7 @@ export function settingsRoutes(route: DefineRoute, settings: SettingsService): v
     });
     declare(`POST /api/settings/${page}`, {
       access: 'admin',
-      handler: ({ body, auth }) => settings.save(page, body as SettingsOf<typeof page>, auth.uuid),
+      handler: ({ body, auth, req }) => settings.save(page, body as SettingsOf<typeof page>, auth.uuid, auditActor(auth, req)),
     });
   }
   route('GET /api/site', {

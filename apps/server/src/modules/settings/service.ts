@@ -7,9 +7,11 @@ import {
   settingsDefaults,
   settingsSchemas,
 } from '@parley/protocol';
+import type { Db } from '../../db/index.js';
 import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
+import { type AuditActor, type AuditLog, changedFields } from '../audit/audit-log.js';
 import type { SettingsRepository } from './repository.js';
 import { keepSecrets, withoutSecrets } from './secrets.js';
 
@@ -31,6 +33,8 @@ export class SettingsService {
     private readonly onError: (error: unknown) => void,
     /** The zone of the server's configuration, used while softwareSetting names none. */
     private readonly configuredTimeZone: string,
+    private readonly db: Db,
+    private readonly audit: AuditLog,
   ) {
     bus.subscribe((event) => {
       if (event.type !== 'settings.changed' || !isSettingsPage(event.page)) return;
@@ -72,11 +76,17 @@ export class SettingsService {
 
   /**
    * Stores the whole page. `value` was validated by the route; secrets it leaves empty keep their stored
-   * value, and the merged page is validated again before it is written.
+   * value, and the merged page is validated again before it is written. The audit log names the fields
+   * whose value changed, never a value (a secret's path appears when it changed, its value does not).
    */
-  async save<P extends SettingsPage>(page: P, value: SettingsOf<P>, by: string): Promise<SettingsAnswer<P>> {
+  async save<P extends SettingsPage>(page: P, value: SettingsOf<P>, by: string, who: AuditActor): Promise<SettingsAnswer<P>> {
     const merged = settingsSchemas[page].parse(keepSecrets(page, value, this.pages[page])) as SettingsOf<P>;
-    await this.repo.save(page, JSON.stringify(merged), by, isoNow());
+    const fields = changedFields(this.pages[page], merged);
+    await this.db.transaction().execute(async (tx) => {
+      await this.repo.save(page, JSON.stringify(merged), by, isoNow(), tx);
+      if (fields.length > 0)
+        await this.audit.record(tx, { ...who, action: 'settings.update', target: `settings:${page}`, detail: { page, fields } });
+    });
     this.pages = { ...this.pages, [page]: merged };
     await this.events.emit('settings.changed', { page });
     return withoutSecrets(page, merged);

@@ -6,6 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../lib/errors.js';
 import { isoNow, timeRange } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
+import type { AuditActor, AuditLog } from '../audit/audit-log.js';
+import type { AuthContext } from '../auth/service.js';
 import type { HistoryRepository } from '../history/repository.js';
 import { toConversation } from '../history/views.js';
 import { uploadNameIn } from '../uploads/sweep.js';
@@ -39,6 +41,7 @@ export class VisitorRecordService {
     /** The site's time zone now: the settings may change it. */
     private readonly timezone: () => string,
     private readonly log: FastifyBaseLogger,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(query: {
@@ -99,9 +102,10 @@ export class VisitorRecordService {
   /**
    * Erases visitors on a privacy request: every row about them in one transaction, then their files, then
    * their open sockets are closed. Unknown ids are skipped (already erased). A file that cannot be removed
-   * now has no row any more, so the upload sweep removes it later.
+   * now has no row any more, so the upload sweep removes it later. The audit log keeps which visitor id
+   * was erased and by whom, nothing about the visitor.
    */
-  async remove(publicIds: string[]): Promise<void> {
+  async remove(publicIds: string[], _auth: AuthContext, who: AuditActor): Promise<void> {
     const { erased, files } = await this.repo.db.transaction().execute(async (tx) => {
       const visitors = await this.repo.visitorsByPublicId(tx, publicIds);
       if (visitors.length === 0) return { erased: [], files: [] };
@@ -112,6 +116,9 @@ export class VisitorRecordService {
         if (name) shown.add(name);
       }
       const names = await this.repo.onlyShownTo(tx, ids, [...shown]);
+      for (const visitor of visitors) {
+        await this.audit.record(tx, { ...who, action: 'visitor.erase', target: `visitor:${visitor.public_id}` });
+      }
       return { erased: visitors.map((visitor) => visitor.public_id), files: await this.repo.erase(tx, ids, names) };
     });
     for (const name of files) {
