@@ -1,10 +1,14 @@
-// `npm run backup -- <file> [--force]`: a consistent copy of the SQLite database, taken with SQLite's
-// online backup while the server runs and writes (a plain file copy misses what is still in the
-// write-ahead log). Refuses to overwrite an existing file unless --force.
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import Database from 'better-sqlite3';
-import { checkParleyDatabase, databaseFile, sqliteDataDir } from './sqlite-data-dir.mjs';
+// `npm run backup -- <file> [--force]`: a consistent copy of the SQLite database, taken while the server
+// runs and writes (a plain file copy misses what is still in the write-ahead log). The copy is SQLite's
+// VACUUM INTO, one read transaction that writers never restart, made by a child process
+// (backup-snapshot.mjs) into a file beside the target, checked, synced, then renamed into place. SIGTERM
+// or SIGINT ends it at once: the partial file is removed and the exit code is not 0. Refuses to overwrite
+// an existing file unless --force.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { databaseFile, sqliteDataDir } from './sqlite-data-dir.mjs';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -25,28 +29,44 @@ if (existsSync(file) && !force) {
   process.exit(1);
 }
 
-// Written beside the target and renamed at the end, so a failed backup never leaves a partial file.
+// Written beside the target and renamed at the end, so a failed or interrupted backup never leaves a
+// partial file under the target's name; one left by a run that was killed outright (SIGKILL) goes here.
 const partial = `${file}.partial`;
-rmSync(partial, { force: true });
-const database = new Database(source, { fileMustExist: true, timeout: 5000 });
-try {
-  await database.backup(partial);
-  // One self-contained file: no write-ahead log beside it.
-  const copy = new Database(partial, { fileMustExist: true });
-  copy.pragma('journal_mode = DELETE');
-  copy.close();
-} catch (error) {
-  rmSync(partial, { force: true });
-  process.stderr.write(`Backup failed: ${error.message}\n`);
-  process.exit(1);
-} finally {
-  database.close();
+const removePartial = () => {
+  for (const leftover of [partial, `${partial}-journal`]) rmSync(leftover, { force: true });
+};
+removePartial();
+
+// Handled from before the child starts; a handler runs on a later turn, once `snapshot` is set.
+let interrupted = null;
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    interrupted ??= signal;
+    snapshot.kill('SIGKILL');
+  });
 }
-const problems = checkParleyDatabase(partial);
-if (problems.length > 0) {
-  rmSync(partial, { force: true });
-  process.stderr.write(`Backup failed: the copy is not sound: ${problems.join('; ')}\n`);
-  process.exit(1);
+const snapshot = spawn(process.execPath, [fileURLToPath(new URL('./backup-snapshot.mjs', import.meta.url)), source, partial], {
+  stdio: ['ignore', 'inherit', 'pipe'],
+});
+let reason = '';
+snapshot.stderr.on('data', (chunk) => {
+  reason += chunk;
+});
+const finished = new Promise((done) => snapshot.once('close', (code, signal) => done({ code, signal })));
+
+const { code } = await finished;
+if (interrupted || code !== 0) {
+  removePartial();
+  process.stderr.write(interrupted ? `Backup interrupted (${interrupted}); nothing was written.\n` : `Backup failed: ${reason.trim()}\n`);
+  // 128 + the signal's number, as a shell reports a process its signal ended.
+  process.exit(interrupted === 'SIGINT' ? 130 : interrupted === 'SIGTERM' ? 143 : 1);
 }
 renameSync(partial, file);
+// The rename itself is on disk once the directory is synced.
+const directory = openSync(dirname(file), 'r');
+try {
+  fsyncSync(directory);
+} finally {
+  closeSync(directory);
+}
 process.stdout.write(`Backed up ${source} to ${file} (${statSync(file).size} bytes, integrity ok).\n`);
