@@ -12,7 +12,7 @@ import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
 import { clientErrorHandler } from './lib/client-error.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
-import { ApiError } from './lib/errors.js';
+import { ApiError, RetryLaterError } from './lib/errors.js';
 import { EventHub } from './lib/events.js';
 import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
@@ -31,6 +31,8 @@ import { AuditLog } from './modules/audit/audit-log.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { AuditService } from './modules/audit/service.js';
+import { Mfa, MfaCodes } from './modules/auth/mfa.js';
+import { MfaRepository } from './modules/auth/mfa-repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loadLoginKeys } from './modules/auth/rsa.js';
@@ -66,6 +68,8 @@ import { LinkRepository } from './modules/links/repository.js';
 import { linkRoutes } from './modules/links/routes.js';
 import { LinkService } from './modules/links/service.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
+import { NoticeRepository } from './modules/notices/repository.js';
+import { Notices } from './modules/notices/service.js';
 import { Metrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { PersonalRepository } from './modules/personal/repository.js';
@@ -169,8 +173,29 @@ export async function buildApp({
   const auditRepo = new AuditRepository(db);
   // Services that change the back office receive it and record each change in that change's transaction.
   const audit = new AuditLog(auditRepo, now);
+  const sealer = loadSealer(config.dataDir, config.secretKey);
+  const mailSender = new MailSender();
+  const notices = new Notices(
+    new NoticeRepository(db),
+    {
+      sender: mailSender,
+      server: () => mailServer(config.mail, settings.current('softwareSetting').smtp),
+      siteName: () => settings.current('softwareSetting').siteName,
+      language: config.siteLanguage,
+    },
+    app.log,
+    authNow,
+  );
   const authRepo = new AuthRepository(db);
-  const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone(), authNow);
+  const mfaRepo = new MfaRepository(db);
+  const mfaCodes = new MfaCodes(mfaRepo, sealer, authNow);
+  const auth = new AuthService(authRepo, config, bus, () => settings.siteTimeZone(), authNow, {
+    db,
+    mfaRepo,
+    codes: mfaCodes,
+    notices,
+    audit,
+  });
   const roleRepo = new RoleRepository(db);
   const agentRepo = new AgentRepository(db);
   const agents = new AgentService(db, agentRepo, roleRepo, auth, audit);
@@ -180,7 +205,6 @@ export async function buildApp({
   const agentSockets = new AgentSockets(bus);
   const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server), audit);
   const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));
-  const sealer = loadSealer(config.dataDir, config.secretKey);
   const settingsRepo = new SettingsRepository(db, sealer, (page, error) =>
     app.log.error({ page, reason: error.message }, 'a stored secret cannot be opened with this key (SECRET_KEY or DATA_DIR/secret.key); it reads as unset'),
   );
@@ -238,7 +262,6 @@ export async function buildApp({
   );
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);
-  const mailSender = new MailSender();
   new LetterMailer(
     mailSender,
     () => mailTarget(config.mail, settings.current('softwareSetting').smtp),
@@ -375,6 +398,7 @@ export async function buildApp({
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     const lang = langOf(req);
     if (error instanceof ApiError) {
+      if (error instanceof RetryLaterError) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send({ code: error.status, msg: error.localized(lang), data: null });
     }
     const status = (error as FastifyError).statusCode ?? 500;
@@ -422,9 +446,19 @@ export async function buildApp({
   linkRoutes(route, links);
   robotRoutes(route, robots);
   regionRoutes(route);
-  personalRoutes(route, new PersonalService(new PersonalRepository(db), auth, () => settings.current('desktopSetting')));
+  personalRoutes(
+    route,
+    new PersonalService(db, new PersonalRepository(db), auth, () => settings.current('desktopSetting'), {
+      mfaRepo,
+      notices,
+      audit,
+      now: authNow,
+    }),
+    new Mfa(db, mfaRepo, mfaCodes, auth, notices, audit, () => settings.current('softwareSetting').siteName, authNow),
+    auth,
+  );
   integrationRoutes(route, new IntegrationService(links, () => publicBaseUrl(config, app.server)));
-  navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() });
+  navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() }, notices);
   homeRoutes(route, new HomeRepository(db), siteTimeZone, now);
   censusRoutes(route, new CensusService(censusRepo, siteTimeZone, now));
   visitorRoutes(route, visitors, settings);

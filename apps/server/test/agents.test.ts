@@ -67,12 +67,12 @@ describe('POST /api/service/doEdit', () => {
   it('creates an agent who can log in, and updates it', async () => {
     const created = await server.post<{ id: number }>(
       '/api/service/doEdit',
-      { username: 'edit-me', nickname: 'Edit Me', password: 'first-pass', roleId: agentRoleId, maxChats: 3 },
+      { username: 'edit-me', nickname: 'Edit Me', password: 'first-pass-12', roleId: agentRoleId, maxChats: 3 },
       { token: admin },
     );
     expect(created.status).toBe(200);
     const id = created.body.data.id;
-    const token = await server.login('edit-me', 'first-pass');
+    const token = await server.login('edit-me', 'first-pass-12');
 
     const updated = await server.post(
       '/api/service/doEdit',
@@ -117,21 +117,21 @@ describe('POST /api/service/doEdit', () => {
     expect(noPassword.body.msg).toBe('A password is required for a new agent');
     const badRole = await server.post(
       '/api/service/doEdit',
-      { username: 'bad-role', nickname: 'n', password: 'secret-1', roleId: 999 },
+      { username: 'bad-role', nickname: 'n', password: 'secret-pass-1', roleId: 999 },
       { token: admin },
     );
     expect(badRole.status).toBe(400);
     expect(badRole.body.msg).toBe('Invalid field roleId: names something that does not exist');
     const badName = await server.post(
       '/api/service/doEdit',
-      { username: 'has space', nickname: 'n', password: 'secret-1', roleId: agentRoleId },
+      { username: 'has space', nickname: 'n', password: 'secret-pass-1', roleId: agentRoleId },
       { token: admin },
     );
     expect(badName.status).toBe(400);
     expect(badName.body.msg).toContain('username');
     const taken = await server.post(
       '/api/service/doEdit',
-      { username: 'admin', nickname: 'n', password: 'secret-1', roleId: agentRoleId },
+      { username: 'admin', nickname: 'n', password: 'secret-pass-1', roleId: agentRoleId },
       { token: admin },
     );
     expect(taken.status).toBe(409);
@@ -143,7 +143,7 @@ describe('POST /api/service/doEdit', () => {
     expect(missing.status).toBe(404);
     const script = await server.post(
       '/api/service/doEdit',
-      { username: 'avatar-x', nickname: 'n', password: 'secret-1', roleId: agentRoleId, avatar: 'javascript:alert(1)' },
+      { username: 'avatar-x', nickname: 'n', password: 'secret-pass-1', roleId: agentRoleId, avatar: 'javascript:alert(1)' },
       { token: admin },
     );
     expect(script.status).toBe(400);

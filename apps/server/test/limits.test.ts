@@ -151,11 +151,11 @@ describe('POST /api/register', () => {
     const server = await start({});
     const answers: Answer[] = [];
     for (let index = 0; index < 6; index += 1) {
-      answers.push(await call(server, 'POST', '/api/register', { username: `newcomer-${index}`, password: 'secret-123' }));
+      answers.push(await call(server, 'POST', '/api/register', { username: `newcomer-${index}`, password: 'secret-pass-123' }));
     }
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429, 429]);
     expect(Number(answers[3]?.retryAfter)).toBeGreaterThan(3000);
-    const other = await call(server, 'POST', '/api/register', { username: 'elsewhere', password: 'secret-123' }, '127.0.0.2');
+    const other = await call(server, 'POST', '/api/register', { username: 'elsewhere', password: 'secret-pass-123' }, '127.0.0.2');
     expect(other.status).toBe(200);
   });
 });

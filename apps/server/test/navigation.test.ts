@@ -59,8 +59,8 @@ describe('GET /api/notice/getList', () => {
   it('is empty when nothing waits, and tells a manager of accounts awaiting approval', async () => {
     const empty = await server.get<{ list: unknown[]; total: number }>('/api/notice/getList', { token: admin });
     expect(empty.body.data).toEqual({ list: [], total: 0 });
-    await server.post('/api/register', { username: 'waiting-1', password: 'secret-123' });
-    await server.post('/api/register', { username: 'waiting-2', password: 'secret-123' });
+    await server.post('/api/register', { username: 'waiting-1', password: 'secret-pass-123' });
+    await server.post('/api/register', { username: 'waiting-2', password: 'secret-pass-123' });
     const notices = await server.get<{ list: { kind: string; notice: string; url: string }[] }>('/api/notice/getList', {
       token: admin,
       lang: 'en',

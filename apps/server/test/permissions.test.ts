@@ -15,7 +15,7 @@ const PROTECTED: { method: 'GET' | 'POST'; path: string; permission: string | 'a
     path: '/api/service/doEdit',
     permission: 'setPermissions:service',
     // Role 3 is 'Nothing', made first below: a role any holder may give (CONTRACT §3, grant only what you hold).
-    body: { username: 'x1', nickname: 'x', password: 'secret-1', roleId: 3 },
+    body: { username: 'x1', nickname: 'x', password: 'secret-pass-1', roleId: 3 },
   },
   { method: 'POST', path: '/api/service/doDelete', permission: 'setPermissions:service', body: { ids: [999] } },
   { method: 'GET', path: '/api/role/getList', permission: 'setPermissions:roleManagement' },

@@ -23,11 +23,17 @@ describe('GET and POST /api/personal', () => {
     const { token } = await createAgent(server, admin, { username: 'plain' });
     const before = await server.get<Personal>('/api/personal', { token });
     expect(before.status).toBe(200);
-    expect(before.body.data).toEqual({ username: 'plain', nickname: 'plain', avatar: '', notify });
+    const mfa = { enabled: false, recoveryCodesLeft: 0 };
+    expect(before.body.data).toEqual({ username: 'plain', nickname: 'plain', avatar: '', notify, email: '', mfa });
 
     const saved = await server.post<Personal>(
       '/api/personal',
-      { nickname: 'Plain Jane', avatar: '/files/face.png', notify: { newUser: false, newMsg: true, sound: false } },
+      {
+        nickname: 'Plain Jane',
+        avatar: '/files/face.png',
+        notify: { newUser: false, newMsg: true, sound: false },
+        email: 'jane@example.org',
+      },
       { token },
     );
     expect(saved.status).toBe(200);
@@ -36,6 +42,8 @@ describe('GET and POST /api/personal', () => {
       nickname: 'Plain Jane',
       avatar: '/files/face.png',
       notify: { newUser: false, newMsg: true, sound: false },
+      email: 'jane@example.org',
+      mfa,
     };
     expect(saved.body.data).toEqual(expected);
     expect((await server.get<Personal>('/api/personal', { token })).body.data).toEqual(expected);
@@ -91,7 +99,7 @@ describe('GET and POST /api/personal', () => {
     const short = await server.post('/api/personal', { ...body, password: 'short', oldPassword: 'first-pass-1' }, { token });
     expect(short.status).toBe(400);
     expect(short.body.msg).toContain('password');
-    const common = await server.post('/api/personal', { ...body, password: 'password123', oldPassword: 'first-pass-1' }, { token });
+    const common = await server.post('/api/personal', { ...body, password: 'qwerty123456', oldPassword: 'first-pass-1' }, { token });
     expect(common.status).toBe(400);
     expect(common.body.msg).toContain('password');
 

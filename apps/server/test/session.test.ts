@@ -153,9 +153,9 @@ describe('GET /api/login/logOut', () => {
 
 describe('POST /api/register', () => {
   it('creates a disabled account that cannot log in until an administrator enables it', async () => {
-    const created = await server.post<{ id: number }>('/api/register', { username: 'newcomer', password: 'secret-123', nickname: 'New' });
+    const created = await server.post<{ id: number }>('/api/register', { username: 'newcomer', password: 'secret-pass-123', nickname: 'New' });
     expect(created.status).toBe(200);
-    const login = await server.post('/api/login', { username: 'newcomer', password: 'secret-123' });
+    const login = await server.post('/api/login', { username: 'newcomer', password: 'secret-pass-123' });
     expect(login.status).toBe(401);
     expect(login.body.msg).toBe('This account is disabled or not yet enabled');
 
@@ -175,11 +175,11 @@ describe('POST /api/register', () => {
       { token: admin },
     );
     expect(enabled.status).toBe(200);
-    expect((await server.post('/api/login', { username: 'newcomer', password: 'secret-123' })).status).toBe(200);
+    expect((await server.post('/api/login', { username: 'newcomer', password: 'secret-pass-123' })).status).toBe(200);
   });
 
   it('answers 409 for a taken username and 400 for a short password', async () => {
-    expect((await server.post('/api/register', { username: 'admin', password: 'secret-123' })).status).toBe(409);
+    expect((await server.post('/api/register', { username: 'admin', password: 'secret-pass-123' })).status).toBe(409);
     const short = await server.post('/api/register', { username: 'shorty', password: '123' });
     expect(short.status).toBe(400);
     expect(short.body.msg).toContain('password');

@@ -362,7 +362,7 @@ test('a supervisor monitors an agent’s conversation and transfers it to anothe
   await api(request, admin, '/api/service/doEdit', {
     username: supervisorName,
     nickname: `Sam ${stamp}`,
-    password: 'sup-pass-1',
+    password: 'sup-pass-123',
     roleId: role.id,
   });
   const target = await createAgent(request);
@@ -383,7 +383,7 @@ test('a supervisor monitors an agent’s conversation and transfers it to anothe
   await visitorSays(visitor, hello);
   await openConversationOf(agent.page, hello);
 
-  const supervisorToken = await apiLogin(request, supervisorName, 'sup-pass-1');
+  const supervisorToken = await apiLogin(request, supervisorName, 'sup-pass-123');
   await api(request, supervisorToken, '/api/index/state', { state: '1' });
   const context = await browser.newContext({ locale: 'en-US' });
   const supervisor = await context.newPage();

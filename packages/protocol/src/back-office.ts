@@ -38,6 +38,9 @@ export interface Personal {
   nickname: string;
   avatar: string;
   notify: { newUser: boolean; newMsg: boolean; sound: boolean };
+  /** Where notices about the account (a new password, two-factor sign-in turned on or off) are mailed; '' for nowhere. */
+  email: string;
+  mfa: { enabled: boolean; recoveryCodesLeft: number };
 }
 
 /** A new `password` needs the current one in `oldPassword` (the server checks both). */
@@ -47,6 +50,8 @@ export const personalBody = z.object({
   password: password.optional(),
   oldPassword: line(z.string().max(MAX_PASSWORD_LENGTH)).optional(),
   notify: z.object({ newUser: z.boolean(), newMsg: z.boolean(), sound: z.boolean() }),
+  /** Left out: kept as it is. */
+  email: z.union([z.literal(''), z.email().max(254)]).optional(),
 });
 
 // ——— Integration (`/api/access`) ———

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountEndpoints, type LoginAnswer } from './account.js';
 import {
   type Agent,
   deleteBody,
@@ -85,7 +86,7 @@ export interface Uploaded {
 export const visitorIdQuery = z.object({ YQToken: visitorId });
 
 const session = endpointGroup({
-  'POST /api/login': { body: loginBody, response: returns<{ token: string }>() },
+  'POST /api/login': { body: loginBody, response: returns<LoginAnswer>() },
   'GET /api/publicKey': { response: returns<{ publicKey: string; mockServer: boolean }>() },
   'GET /api/userInfo': { response: returns<UserInfo>() },
   'GET /api/refreshToken': { response: returns<{ token: string }>() },
@@ -164,6 +165,7 @@ export const endpoints = {
   ...settingsEndpoints,
   ...robotEndpoints,
   ...censusEndpoints,
+  ...accountEndpoints,
   ...auditEndpoints,
 };
 

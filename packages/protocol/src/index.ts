@@ -1,4 +1,5 @@
 export * from './access.js';
+export * from './account.js';
 export * from './addresses.js';
 export * from './api.js';
 export * from './audit.js';

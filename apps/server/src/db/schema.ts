@@ -32,6 +32,17 @@ export interface AgentsTable {
   notify_sound: Generated<number | null>;
   created_at: string;
   updated_at: string;
+  /** Where account notices are mailed; '' for nowhere. */
+  email: Generated<string>;
+  /** 1 when the stored password is shorter than today's rule: the agent is asked to change it. */
+  password_change_required: Generated<number>;
+  mfa_enabled: Generated<number>;
+  /** The TOTP seed, sealed (lib/sealed.ts); null while two-factor sign-in is off. */
+  mfa_secret: Generated<string | null>;
+  /** The seed being set up, sealed, until a code confirms it. */
+  mfa_pending_secret: Generated<string | null>;
+  /** The last TOTP time step accepted: a code is never taken twice. */
+  mfa_last_step: Generated<number | null>;
 }
 
 export interface SessionsTable {
@@ -41,7 +52,12 @@ export interface SessionsTable {
   expires_at: string;
   refresh_until: string;
   revoked: number;
+  /** When the sign-in began (a refresh carries it to the renewed session). */
   created_at: string;
+  ip: Generated<string>;
+  user_agent: Generated<string>;
+  /** Written at most once a minute. */
+  last_used_at: Generated<string | null>;
 }
 
 export interface LoginLogTable {
@@ -297,6 +313,40 @@ export interface LoginAttemptsTable {
   /** Failed and in-flight attempts since window_start. */
   attempts: number;
   window_start: string;
+  /** `user:<username>` keys past their limit: the next attempt waits until then. */
+  blocked_until: Generated<string | null>;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: Generated<number>;
+  agent_id: number;
+  /** SHA-256 hex of the normalised code. */
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface MfaTicketsTable {
+  /** SHA-256 hex of the ticket handed to the client. */
+  ticket_hash: string;
+  agent_id: number;
+  ip: string;
+  user_agent: string;
+  failures: Generated<number>;
+  used: Generated<number>;
+  expires_at: string;
+}
+
+export interface NoticesTable {
+  id: Generated<number>;
+  /** The one agent it is for; null for an audience. */
+  agent_id: number | null;
+  audience: 'agent' | 'admins';
+  /** Names the notice's title and text (modules/notices/service.ts). */
+  kind: string;
+  /** JSON object of the text's parameters. */
+  params: string;
+  created_at: string;
 }
 
 export interface FriendlyTable {
@@ -345,6 +395,36 @@ export interface RobotAsksTable {
   updated_at: string;
 }
 
+/** A confirmation mail of a transcript address (migration 024); a used one proves the visitor holds it. */
+export interface TranscriptConfirmationsTable {
+  id: Generated<number>;
+  visitor_id: number;
+  /** SHA-256 hex of the lower-cased address. */
+  email_hash: string;
+  /** SHA-256 hex of the token in the link. */
+  token_hash: string;
+  /** The requester's address, which the per-requester limit counts. */
+  ip: string;
+  lang: string;
+  created_at: string;
+  expires_at: string;
+  confirmed_at: string | null;
+}
+
+/** An address that asked for no more mail. */
+export interface MailStopsTable {
+  email_hash: string;
+  created_at: string;
+}
+
+/** The unsubscribe link of one mail. */
+export interface MailStopTokensTable {
+  token_hash: string;
+  email_hash: string;
+  lang: string;
+  created_at: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -362,6 +442,9 @@ export interface Database {
   uploads: UploadsTable;
   agent_presence: AgentPresenceTable;
   login_attempts: LoginAttemptsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_tickets: MfaTicketsTable;
+  notices: NoticesTable;
   friendly: FriendlyTable;
   links: LinksTable;
   settings: SettingsTable;
@@ -373,4 +456,7 @@ export interface Database {
   census_months: CensusMonthsTable;
   census_month_values: CensusMonthValuesTable;
   census_month_agents: CensusMonthAgentsTable;
+  transcript_confirmations: TranscriptConfirmationsTable;
+  mail_stops: MailStopsTable;
+  mail_stop_tokens: MailStopTokensTable;
 }

@@ -18,6 +18,17 @@ export class ApiError extends Error {
   }
 }
 
+/** 429 with the seconds the client should wait, sent as Retry-After. */
+export class RetryLaterError extends ApiError {
+  constructor(
+    key: MessageKey,
+    params: MessageParams,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, key, params);
+  }
+}
+
 export const badRequest = (key: MessageKey, params?: MessageParams) => new ApiError(400, key, params);
 export const unauthorized = (key: MessageKey = 'notLoggedIn') => new ApiError(401, key);
 export const forbidden = () => new ApiError(403, 'forbidden');

@@ -13,7 +13,7 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, AuthService } from '../modules/auth/service.js';
-import { forbidden } from './errors.js';
+import { ApiError, forbidden } from './errors.js';
 import { type Lang, pickLang, translate } from './i18n.js';
 import type { LimitName, Limits } from './limits.js';
 import { bearerToken } from './tokens.js';
@@ -42,6 +42,11 @@ interface RouteBase {
   limit?: LimitName;
   /** Runs when the query or body fails its schema, before the 400 answers. */
   onInvalidInput?(req: FastifyRequest): Promise<void>;
+  /**
+   * Open to an Admin who must set up two-factor sign-in first (REQUIRE_ADMIN_MFA); every other route
+   * answers them 403 until it is set up.
+   */
+  duringMfaSetup?: boolean;
 }
 
 /**
@@ -127,6 +132,7 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
       onRequest.push(async (req) => {
         const context = await auth.authenticate(bearerToken(req.headers.authorization));
         if (!allowed(context, access)) throw forbidden();
+        if (context.mfaSetupRequired && !def.duringMfaSetup) throw new ApiError(403, 'mfaSetupRequired');
         callers.set(req, context);
       });
     app.route({

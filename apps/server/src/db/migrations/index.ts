@@ -21,6 +21,7 @@ import { censusDays } from './019_census_days.js';
 import { censusMonthValues } from './020_census_month_values.js';
 import { regionAssignRules } from './021_region_assign_rules.js';
 import { auditLog } from './022_audit_log.js';
+import { accountSecurity } from './023_account_security.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -46,5 +47,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '020_census_month_values': censusMonthValues(),
     '021_region_assign_rules': regionAssignRules(),
     '022_audit_log': auditLog(dialect),
+    '023_account_security': accountSecurity(dialect),
   };
 }

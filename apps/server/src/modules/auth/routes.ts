@@ -21,16 +21,21 @@ export function authRoutes(route: DefineRoute, auth: AuthService, agents: AgentS
     },
   });
 
+  route('POST /api/login/mfa', {
+    access: 'public',
+    handler: ({ req, body }) => auth.loginWithCode(body.ticket, body.code, clientMeta(req)),
+  });
+
   route('GET /api/publicKey', { access: 'public', handler: () => ({ publicKey: keys.publicKey, mockServer: false }) });
 
-  route('GET /api/userInfo', { access: 'agent', handler: ({ auth: who }) => auth.userInfo(who) });
+  route('GET /api/userInfo', { access: 'agent', duringMfaSetup: true, handler: ({ auth: who }) => auth.userInfo(who) });
 
   route('GET /api/refreshToken', {
     access: 'public',
     handler: ({ req }) => auth.refresh(bearerToken(req.headers.authorization)),
   });
 
-  route('GET /api/login/logOut', { access: 'agent', handler: ({ auth: who }) => auth.logout(who) });
+  route('GET /api/login/logOut', { access: 'agent', duringMfaSetup: true, handler: ({ auth: who }) => auth.logout(who) });
 
   route('POST /api/register', {
     access: 'public',

@@ -1,11 +1,21 @@
-import { ADMIN_ROLE, PERMISSIONS, type UserInfo } from '@parley/protocol';
+import { type AccountSession, ADMIN_ROLE, type LoginAnswer, MIN_PASSWORD_LENGTH, PERMISSIONS, type UserInfo } from '@parley/protocol';
 import type { Config } from '../../config.js';
-import { ApiError, unauthorized } from '../../lib/errors.js';
+import type { Db } from '../../db/index.js';
+import { ApiError, notFound, RetryLaterError, unauthorized } from '../../lib/errors.js';
 import { verifyAgainstNothing, verifyPassword } from '../../lib/password.js';
 import { isoAfter, isoBefore } from '../../lib/time.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import type { Bus } from '../../realtime/bus.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Notices } from '../notices/service.js';
+import type { MfaCodes } from './mfa.js';
+import type { MfaRepository } from './mfa-repository.js';
 import type { AuthRepository } from './repository.js';
+
+/** Wrong codes a sign-in ticket takes before it is spent: the password is asked again. */
+const MAX_TICKET_FAILURES = 5;
+/** How often a session's last use is written: not on every request, the message path's included. */
+const TOUCH_EVERY_MS = 60_000;
 
 /** Who is calling, resolved from a live token. */
 export interface AuthContext {
@@ -17,6 +27,19 @@ export interface AuthContext {
   avatar: string;
   roles: string[];
   permissions: string[];
+  /** The stored password is shorter than today's rule. */
+  passwordChangeRequired: boolean;
+  /** REQUIRE_ADMIN_MFA and an Admin without two-factor sign-in: only the set-up is open to them. */
+  mfaSetupRequired: boolean;
+}
+
+/** What the sign-in's second factor and the notices of failed sign-ins need. */
+export interface AuthSecurity {
+  db: Db;
+  mfaRepo: MfaRepository;
+  codes: MfaCodes;
+  notices: Notices;
+  audit: AuditLog;
 }
 
 export interface ClientMeta {
@@ -43,16 +66,24 @@ export class AuthService {
     /** The site's time zone now: the settings may change it. */
     private readonly siteTimeZone: () => string = () => config.siteTimeZone,
     /** The clock of token lifetimes and of the failed-login window: tests move it instead of waiting. */
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
+    private readonly security: AuthSecurity,
   ) {}
+
+  private get mfaRepo() {
+    return this.security.mfaRepo;
+  }
+
+  private get notices() {
+    return this.security.notices;
+  }
 
   private isoNow(): string {
     return new Date(this.now()).toISOString();
   }
 
-  async login(username: string, password: string, client: ClientMeta): Promise<{ token: string }> {
-    const now = this.now();
-    const record = (result: 'success' | 'failure', reason: string, agentId: number | null, counted: boolean) =>
+  private loginRecorder(username: string, client: ClientMeta, now: number) {
+    return (result: 'success' | 'failure', reason: string, agentId: number | null, counted: boolean) =>
       this.repo.insertLoginRecord({
         username: username.slice(0, 64),
         agent_id: agentId,
@@ -63,68 +94,216 @@ export class AuthService {
         counted: counted ? 1 : 0,
         created_at: new Date(now).toISOString(),
       });
+  }
 
-    const slots = await this.reserveAttempt(username, client.ip, now);
-    if ('blockedUntil' in slots) {
-      await record('failure', 'rate_limited', null, false);
-      const minutes = Math.max(1, Math.ceil((slots.blockedUntil - now) / 60_000));
-      throw new ApiError(429, 'rateLimited', { minutes });
+  /**
+   * The password step. With two-factor sign-in on, a right password earns a short-lived ticket for the
+   * code step instead of a token. A password shorter than today's rule still signs in, and marks the
+   * account so that the console asks for a new one.
+   */
+  async login(username: string, password: string, client: ClientMeta): Promise<LoginAnswer> {
+    const now = this.now();
+    const record = this.loginRecorder(username, client, now);
+    return this.guessWithinLimits(
+      username,
+      client.ip,
+      now,
+      (reason) => record('failure', reason, null, false),
+      async (failed) => {
+        const agent = await this.repo.findAgentByUsername(username);
+        if (!agent) {
+          await verifyAgainstNothing(password);
+          failed();
+          await record('failure', 'unknown_user', null, true);
+          throw unauthorized('badCredentials');
+        }
+        if (!(await verifyPassword(agent.password_hash, password))) {
+          failed();
+          await record('failure', 'bad_password', agent.id, true);
+          throw unauthorized('badCredentials');
+        }
+        if (agent.disabled) {
+          failed();
+          await record('failure', 'disabled', agent.id, true);
+          throw unauthorized('accountDisabled');
+        }
+        if (password.length < MIN_PASSWORD_LENGTH && !agent.password_change_required) await this.repo.requirePasswordChange(agent.id);
+        if (agent.mfa_enabled) {
+          const ticket = newToken();
+          await this.mfaRepo.insertTicket({
+            ticket_hash: hashToken(ticket),
+            agent_id: agent.id,
+            ip: client.ip.slice(0, 64),
+            user_agent: client.userAgent.slice(0, 512),
+            expires_at: isoAfter(this.config.mfaTicketTtlSeconds, now),
+          });
+          await record('success', 'mfa_required', agent.id, false);
+          return { mfaRequired: true as const, ticket };
+        }
+        const { token } = await this.startSession(agent.id, client, now);
+        await record('success', 'ok', agent.id, false);
+        return { token };
+      },
+    );
+  }
+
+  /**
+   * Runs one guess at an account's secret (a password, a two-factor code) within the failed-login limits:
+   * its slots are taken before anything is checked, so however many guesses arrive at once no more than
+   * the limits are evaluated. A guess that calls `failed()` keeps its slots until the window passes;
+   * anything else gives them back. Beyond the limits: 429 with Retry-After, after `refused` is told why.
+   */
+  async guessWithinLimits<T>(
+    username: string,
+    ip: string,
+    now: number,
+    refused: (reason: 'rate_limited' | 'account_delayed') => Promise<void>,
+    guess: (failed: () => void) => Promise<T>,
+    limitedKey: 'rateLimited' | 'passwordGuessesLimited' = 'rateLimited',
+  ): Promise<T> {
+    const slots = await this.reserveAttempt(username, ip, now);
+    if ('retryAt' in slots) {
+      await refused(slots.reason);
+      const seconds = Math.max(1, Math.ceil((slots.retryAt - now) / 1000));
+      if (slots.reason === 'account_delayed') throw new RetryLaterError('accountDelayed', { seconds }, seconds);
+      throw new RetryLaterError(limitedKey, { minutes: Math.max(1, Math.ceil(seconds / 60)) }, seconds);
     }
-    // A failure keeps its slots until the window passes; anything else gives them back.
     let failed = false;
     try {
-      const agent = await this.repo.findAgentByUsername(username);
-      if (!agent) {
-        await verifyAgainstNothing(password);
+      return await guess(() => {
         failed = true;
-        await record('failure', 'unknown_user', null, true);
-        throw unauthorized('badCredentials');
-      }
-      if (!(await verifyPassword(agent.password_hash, password))) {
-        failed = true;
-        await record('failure', 'bad_password', agent.id, true);
-        throw unauthorized('badCredentials');
-      }
-      if (agent.disabled) {
-        failed = true;
-        await record('failure', 'disabled', agent.id, true);
-        throw unauthorized('accountDisabled');
-      }
-      const { token } = await this.openSession(agent.id, now, isoAfter(this.config.refreshTtlSeconds, now));
-      await record('success', 'ok', agent.id, false);
-      return { token };
+      });
     } finally {
       if (!failed) await slots.release();
     }
   }
 
   /**
-   * Takes a slot for the account from this address and one for the address, before any password is
-   * checked: however many attempts arrive at once, no more than the limits are evaluated.
+   * Takes a slot for the account from this address, one for the address, and one for the account from
+   * all addresses. Past the last limit the account is not locked: its attempts take turns, each waiting
+   * longer than the one before (up to a ceiling), so a right password still gets in after a short wait.
    */
-  private async reserveAttempt(username: string, ip: string, now: number) {
-    const { perAccount, perAddress, windowSeconds } = this.config.loginLimits;
+  private async reserveAttempt(
+    username: string,
+    ip: string,
+    now: number,
+  ): Promise<{ release(): Promise<void> } | { retryAt: number; reason: 'rate_limited' | 'account_delayed' }> {
+    const { perAccount, perAddress, perUser, windowSeconds } = this.config.loginLimits;
     const since = isoBefore(windowSeconds, now);
     const at = new Date(now).toISOString();
     const accountKey = `account:${ip.slice(0, 64)}:${username.slice(0, 64)}`;
     const addressKey = `address:${ip.slice(0, 64)}`;
+    const userKey = `user:${username.slice(0, 64)}`;
     const blocked = async (key: string) => {
       const start = await this.repo.findAttemptWindow(key);
-      return { blockedUntil: Date.parse(start ?? at) + windowSeconds * 1000 };
+      return { retryAt: Date.parse(start ?? at) + windowSeconds * 1000, reason: 'rate_limited' as const };
     };
     const accountWindow = await this.repo.reserveAttempt(accountKey, perAccount, at, since);
     if (accountWindow === undefined) return blocked(accountKey);
     const addressWindow = await this.repo.reserveAttempt(addressKey, perAddress, at, since);
-    if (addressWindow === undefined) {
+    const releaseAddress = async () => {
       await this.repo.releaseAttempt(accountKey, accountWindow);
+      if (addressWindow !== undefined) await this.repo.releaseAttempt(addressKey, addressWindow);
+    };
+    if (addressWindow === undefined) {
+      await releaseAddress();
       return blocked(addressKey);
     }
-    return {
-      release: async () => {
-        await this.repo.releaseAttempt(accountKey, accountWindow);
-        await this.repo.releaseAttempt(addressKey, addressWindow);
+    const userWindow = await this.repo.reserveAttempt(userKey, perUser, at, since);
+    if (userWindow !== undefined) {
+      return {
+        release: async () => {
+          await releaseAddress();
+          await this.repo.releaseAttempt(userKey, userWindow);
+        },
+      };
+    }
+    const turn = await this.delayedTurn(username, userKey, now, since);
+    if (turn.retryAt !== undefined) {
+      await releaseAddress();
+      return { retryAt: turn.retryAt, reason: 'account_delayed' };
+    }
+    // A delayed turn, once taken, stays taken: the next one waits whatever this one's outcome.
+    return { release: releaseAddress };
+  }
+
+  /**
+   * The next turn of an account past its limit: taken when its wait is over (and then the next one waits
+   * twice as long, up to the ceiling), else the time it may be tried again. The first attempt past the
+   * limit starts the wait, and tells the Admins.
+   */
+  private async delayedTurn(username: string, userKey: string, now: number, since: string): Promise<{ retryAt?: number }> {
+    const { perUser, delaySeconds, maxDelaySeconds, windowSeconds } = this.config.loginLimits;
+    const at = new Date(now).toISOString();
+    // A few tries: a turn taken or a slot given back meanwhile changes the row under us.
+    for (let tries = 0; tries < 3; tries += 1) {
+      const row = await this.repo.findAttempt(userKey);
+      // The window passed meanwhile: the next attempt starts a new one.
+      if (!row || row.window_start <= since) return {};
+      const waitUntil = row.blocked_until ? Date.parse(row.blocked_until) : undefined;
+      if (waitUntil !== undefined && waitUntil > now) return { retryAt: waitUntil };
+      const excess = Math.max(0, row.attempts - perUser);
+      const until = now + Math.min(maxDelaySeconds, delaySeconds * 2 ** excess) * 1000;
+      if (!(await this.repo.takeDelayedTurn(userKey, row, at, new Date(until).toISOString()))) continue;
+      if (waitUntil !== undefined) return {};
+      const { failures, addresses } = await this.repo.failuresOf(username.slice(0, 64), since);
+      await this.notices.toAdmins(this.security.db, 'accountDelayed', {
+        username: username.slice(0, 64),
+        failures,
+        addresses,
+        minutes: Math.round(windowSeconds / 60),
+      });
+      return { retryAt: until };
+    }
+    const row = await this.repo.findAttempt(userKey);
+    return { retryAt: row?.blocked_until ? Math.max(now + 1000, Date.parse(row.blocked_until)) : now + delaySeconds * 1000 };
+  }
+
+  /** The second step of a sign-in with two-factor sign-in on: the password step's ticket and a code. */
+  async loginWithCode(ticket: string, code: string, client: ClientMeta): Promise<{ token: string }> {
+    const now = this.now();
+    const ticketHash = hashToken(ticket);
+    const found = await this.mfaRepo.findTicket(ticketHash, new Date(now).toISOString(), MAX_TICKET_FAILURES);
+    if (!found?.mfa_enabled || !found.mfa_secret) throw unauthorized('mfaTicketInvalid');
+    const { username } = found;
+    const secret = found.mfa_secret;
+    const record = this.loginRecorder(username, client, now);
+    return this.guessWithinLimits(
+      username,
+      client.ip,
+      now,
+      (reason) => record('failure', reason, found.agent_id, false),
+      async (failed) => {
+        if (found.disabled) {
+          failed();
+          await record('failure', 'disabled', found.agent_id, true);
+          throw unauthorized('accountDisabled');
+        }
+        const signedIn = await this.security.db.transaction().execute(async (tx) => {
+          if (!(await this.security.codes.verify(tx, { id: found.agent_id, mfa_secret: secret }, code))) return false;
+          if (!(await this.mfaRepo.useTicket(tx, ticketHash))) throw unauthorized('mfaTicketInvalid');
+          return true;
+        });
+        if (!signedIn) {
+          failed();
+          await this.mfaRepo.failTicket(ticketHash);
+          await record('failure', 'bad_code', found.agent_id, true);
+          throw unauthorized('mfaCodeWrong');
+        }
+        // The session belongs to the browser that gave the password, which is the one giving the code.
+        const { token } = await this.startSession(found.agent_id, client, now);
+        await record('success', 'ok', found.agent_id, false);
+        return { token };
       },
-    };
+    );
+  }
+
+  private async startSession(agentId: number, client: ClientMeta, now: number) {
+    return this.openSession(agentId, now, isoAfter(this.config.refreshTtlSeconds, now), {
+      ip: client.ip.slice(0, 64),
+      user_agent: client.userAgent.slice(0, 512),
+      created_at: new Date(now).toISOString(),
+    });
   }
 
   /**
@@ -144,14 +323,21 @@ export class AuthService {
     });
   }
 
-  private async openSession(agentId: number, now: number, refreshUntil: string) {
+  /** A new token; `origin` is the sign-in it continues (its address, browser and start). */
+  private async openSession(
+    agentId: number,
+    now: number,
+    refreshUntil: string,
+    origin: { ip: string; user_agent: string; created_at: string },
+  ) {
     const token = newToken();
     const sessionId = await this.repo.insertSession({
       agent_id: agentId,
       token_hash: hashToken(token),
       expires_at: isoAfter(this.config.tokenTtlSeconds, now),
       refresh_until: refreshUntil,
-      created_at: new Date(now).toISOString(),
+      ...origin,
+      last_used_at: new Date(now).toISOString(),
     });
     return { token, sessionId };
   }
@@ -159,7 +345,12 @@ export class AuthService {
   /** Resolves a token: 401 when unknown, revoked, disabled or past refresh; 402 when only expired. */
   async authenticate(token: string | undefined): Promise<AuthContext> {
     const session = await this.findLiveSession(token);
-    if (session.expires_at <= this.isoNow()) throw new ApiError(402, 'tokenExpired');
+    const now = this.now();
+    const at = new Date(now).toISOString();
+    if (session.expires_at <= at) throw new ApiError(402, 'tokenExpired');
+    if (!session.last_used_at || Date.parse(session.last_used_at) + TOUCH_EVERY_MS <= now) {
+      await this.repo.touchSession(session.sessionId, at);
+    }
     return {
       sessionId: session.sessionId,
       agentId: session.agentId,
@@ -169,6 +360,8 @@ export class AuthService {
       avatar: session.avatar,
       roles: [session.roleName],
       permissions: permissionsOf(session.roleName, session.permissions),
+      passwordChangeRequired: session.password_change_required === 1,
+      mfaSetupRequired: this.config.requireAdminMfa && session.roleName === ADMIN_ROLE && session.mfa_enabled !== 1,
     };
   }
 
@@ -185,7 +378,11 @@ export class AuthService {
     const session = await this.findLiveSession(token);
     // Only the caller that revokes the old session gets a new one: two racing refreshes cannot fork it.
     if (!(await this.repo.revokeSession(session.sessionId))) throw unauthorized('tokenInvalid');
-    const renewed = await this.openSession(session.agentId, this.now(), session.refresh_until);
+    const renewed = await this.openSession(session.agentId, this.now(), session.refresh_until, {
+      ip: session.ip,
+      user_agent: session.user_agent,
+      created_at: session.created_at,
+    });
     // Sockets opened with the old token belong to the new session now: a later logout closes them.
     await this.bus.publish({ type: 'sessions.renewed', agentId: session.agentId, from: session.sessionId, to: renewed.sessionId });
     return { token: renewed.token };
@@ -209,11 +406,51 @@ export class AuthService {
       roles: auth.roles,
       permissions: auth.permissions,
       timezone: this.siteTimeZone(),
+      passwordChangeRequired: auth.passwordChangeRequired,
+      mfaSetupRequired: auth.mfaSetupRequired,
     };
+  }
+
+  /** One's own live sessions, newest first, the caller's marked. */
+  async sessions(auth: AuthContext): Promise<AccountSession[]> {
+    const rows = await this.repo.listLiveSessions(auth.agentId, this.isoNow());
+    return rows.map((row) => ({
+      id: row.id,
+      current: row.id === auth.sessionId,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      ip: row.ip,
+      userAgent: row.user_agent,
+    }));
+  }
+
+  /**
+   * Ends some of one's own sessions at once, their sockets included. All or nothing: an id that is not a
+   * live session of the caller answers 404 and ends none.
+   */
+  async revokeSessions(auth: AuthContext, ids: number[], client: ClientMeta): Promise<void> {
+    const unique = [...new Set(ids)];
+    const now = this.isoNow();
+    const revoked = await this.security.db.transaction().execute(async (tx) => {
+      if ((await this.repo.countOwnSessions(tx, auth.agentId, unique, now)) !== unique.length) throw notFound('sessionMissing');
+      const ended = await this.repo.revokeOwnSessions(tx, auth.agentId, unique, now);
+      await this.security.audit.record(tx, {
+        actor: auth.username,
+        actorId: auth.agentId,
+        ip: client.ip,
+        action: 'session.revoke',
+        target: `agent:${auth.username}`,
+        detail: { sessions: ended },
+      });
+      return ended;
+    });
+    if (revoked.length > 0) await this.bus.publish({ type: 'sessions.revoked', agentId: auth.agentId, sessionIds: revoked });
   }
 
   async pruneSessions(): Promise<void> {
     await this.repo.deleteDeadSessions(this.isoNow());
     await this.repo.deleteAttemptsBefore(isoBefore(this.config.loginLimits.windowSeconds));
+    await this.mfaRepo.deleteTicketsBefore(this.isoNow());
+    await this.notices.prune();
   }
 }

@@ -35,6 +35,7 @@ export function navigationRoutes(
   route: DefineRoute,
   agents: AgentRepository,
   letters: { unread(): Promise<{ count: number; latest: string | null }> },
+  notices: { list(holder: { agentId: number; roles: string[]; permissions: string[] }, lang: Lang): Promise<Notice[]> },
 ): void {
   route('GET /api/router/getList', { access: 'agent', handler: ({ auth }) => ({ list: routesFor(auth) }) });
 
@@ -83,6 +84,7 @@ export function navigationRoutes(
           });
         }
       }
+      list.push(...(await notices.list(auth, lang)));
       return { list, total: list.length };
     },
   });

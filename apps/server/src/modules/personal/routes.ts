@@ -1,7 +1,26 @@
-import type { DefineRoute } from '../../lib/http.js';
+import { clientMeta, type DefineRoute } from '../../lib/http.js';
+import type { Mfa } from '../auth/mfa.js';
+import type { AuthService } from '../auth/service.js';
 import type { PersonalService } from './service.js';
 
-export function personalRoutes(route: DefineRoute, personal: PersonalService): void {
-  route('GET /api/personal', { access: 'agent', handler: ({ auth }) => personal.get(auth.agentId) });
-  route('POST /api/personal', { access: 'agent', handler: ({ auth, body }) => personal.save(auth.agentId, body) });
+export function personalRoutes(route: DefineRoute, personal: PersonalService, mfa: Mfa, auth: AuthService): void {
+  route('GET /api/personal', { access: 'agent', duringMfaSetup: true, handler: ({ auth: who }) => personal.get(who.agentId) });
+  route('POST /api/personal', { access: 'agent', handler: ({ auth: who, body, req }) => personal.save(who, body, clientMeta(req)) });
+
+  route('POST /api/personal/mfa/setup', { access: 'agent', duringMfaSetup: true, handler: ({ auth: who }) => mfa.setup(who) });
+  route('POST /api/personal/mfa/enable', {
+    access: 'agent',
+    duringMfaSetup: true,
+    handler: ({ auth: who, body, req }) => mfa.enable(who, body.code, clientMeta(req)),
+  });
+  route('POST /api/personal/mfa/disable', {
+    access: 'agent',
+    handler: ({ auth: who, body, req }) => mfa.disable(who, body.code, clientMeta(req)),
+  });
+
+  route('GET /api/personal/sessions', { access: 'agent', handler: ({ auth: who }) => auth.sessions(who) });
+  route('POST /api/personal/sessions/revoke', {
+    access: 'agent',
+    handler: ({ auth: who, body, req }) => auth.revokeSessions(who, body.ids, clientMeta(req)),
+  });
 }

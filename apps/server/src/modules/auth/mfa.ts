@@ -1,0 +1,144 @@
+import type { MfaEnabled, MfaSetup } from '@parley/protocol';
+import type { Db, DbOrTx } from '../../db/index.js';
+import { ApiError, conflict, unauthorized } from '../../lib/errors.js';
+import type { Sealer } from '../../lib/sealed.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Notices } from '../notices/service.js';
+import type { MfaRepository } from './mfa-repository.js';
+import type { AuthContext, AuthService, ClientMeta } from './service.js';
+import { enrolment, isTotpCode, MFA_SEAL_PURPOSE, matchingStep, newRecoveryCodes, newTotpSecret, recoveryCodeHash } from './totp.js';
+
+/**
+ * Checks two-factor codes. Seeds are stored sealed; recovery codes as hashes. A code, TOTP or recovery, is
+ * taken once: a TOTP code's time step must be later than the last one taken, a recovery code is used up.
+ */
+export class MfaCodes {
+  constructor(
+    private readonly repo: MfaRepository,
+    private readonly sealer: Sealer,
+    private readonly now: () => number,
+  ) {}
+
+  seal(secret: string): string {
+    return this.sealer.seal(secret, MFA_SEAL_PURPOSE);
+  }
+
+  /** The step of a right code for a sealed seed, not yet taken; undefined for a wrong code. */
+  stepOf(sealed: string, code: string): number | undefined {
+    return matchingStep(this.sealer.open(sealed, MFA_SEAL_PURPOSE), code, this.now());
+  }
+
+  /**
+   * Whether `code` is a right code for the agent now, taking it (its time step, or the recovery code) in
+   * `tx`: a code already taken is wrong.
+   */
+  async verify(tx: DbOrTx, agent: { id: number; mfa_secret: string }, code: string): Promise<boolean> {
+    if (isTotpCode(code)) {
+      const step = this.stepOf(agent.mfa_secret, code);
+      return step !== undefined && (await this.repo.takeStep(tx, agent.id, step));
+    }
+    return this.repo.useRecoveryCode(tx, agent.id, recoveryCodeHash(code), new Date(this.now()).toISOString());
+  }
+}
+
+/**
+ * Two-factor sign-in (TOTP, RFC 6238) of one's own account: setting it up, turning it on and off. Each
+ * change is noticed to the agent (and mailed) and recorded in the audit log, in its own transaction.
+ */
+export class Mfa {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: MfaRepository,
+    private readonly codes: MfaCodes,
+    private readonly auth: AuthService,
+    private readonly notices: Notices,
+    private readonly audit: AuditLog,
+    /** The name the authenticator app shows beside the account. */
+    private readonly issuer: () => string,
+    private readonly now: () => number,
+  ) {}
+
+  private async agent(agentId: number) {
+    const agent = await this.repo.findAgent(agentId);
+    // The session outlived its account (deleted meanwhile): it is as good as signed out.
+    if (!agent) throw unauthorized();
+    return agent;
+  }
+
+  /** A fresh seed to scan; it replaces any earlier one not yet confirmed, and takes effect only once confirmed. */
+  async setup(auth: AuthContext): Promise<MfaSetup> {
+    const agent = await this.agent(auth.agentId);
+    if (agent.mfa_enabled) throw conflict('mfaAlreadyEnabled');
+    const secret = newTotpSecret();
+    await this.repo.setPendingSecret(agent.id, this.codes.seal(secret));
+    return { secret, ...(await enrolment(secret, this.issuer() || 'Parley', agent.username)) };
+  }
+
+  /** Turns two-factor sign-in on once a code of the seed being set up is right; answers the recovery codes, once. */
+  async enable(auth: AuthContext, code: string, client: ClientMeta): Promise<MfaEnabled> {
+    const agent = await this.agent(auth.agentId);
+    if (agent.mfa_enabled) throw conflict('mfaAlreadyEnabled');
+    const pending = agent.mfa_pending_secret;
+    if (!pending) throw new ApiError(400, 'mfaNotSetUp');
+    const step = this.codes.stepOf(pending, code);
+    if (step === undefined) throw new ApiError(400, 'mfaCodeWrong');
+    const recoveryCodes = newRecoveryCodes();
+    const at = new Date(this.now()).toISOString();
+    await this.db.transaction().execute(async (tx) => {
+      if (!(await this.repo.takeStep(tx, agent.id, step))) throw new ApiError(400, 'mfaCodeWrong');
+      // Confirmed twice at once, or set up again meanwhile: only the seed the code belongs to is turned on.
+      if (!(await this.repo.enable(tx, agent.id, pending, at))) throw conflict('mfaAlreadyEnabled');
+      await this.repo.replaceRecoveryCodes(tx, agent.id, recoveryCodes.map(recoveryCodeHash), at);
+      await this.notices.toAgent(tx, agent.id, 'mfaEnabled', { ip: client.ip });
+      await this.audit.record(tx, {
+        actor: auth.username,
+        actorId: auth.agentId,
+        ip: client.ip,
+        action: 'mfa.enable',
+        target: `agent:${agent.username}`,
+      });
+    });
+    this.notices.mailTo(agent.email, 'mfaEnabled', { ip: client.ip });
+    return { recoveryCodes };
+  }
+
+  /**
+   * Turns two-factor sign-in off: a code (TOTP or recovery) proves the caller still holds the second
+   * factor. Wrong codes count with the failed-login limits, as at sign-in: a stolen session cannot guess.
+   */
+  async disable(auth: AuthContext, code: string, client: ClientMeta): Promise<void> {
+    const agent = await this.agent(auth.agentId);
+    if (!agent.mfa_enabled || !agent.mfa_secret) throw new ApiError(400, 'mfaNotEnabled');
+    const secret = agent.mfa_secret;
+    await this.auth.guessWithinLimits(
+      agent.username,
+      client.ip,
+      this.now(),
+      async () => undefined,
+      async (failed) => {
+        const done = await this.db.transaction().execute(async (tx) => {
+          if (!(await this.codes.verify(tx, { id: agent.id, mfa_secret: secret }, code))) return false;
+          await this.repo.disable(tx, agent.id, new Date(this.now()).toISOString());
+          await this.notices.toAgent(tx, agent.id, 'mfaDisabled', { ip: client.ip });
+          await this.audit.record(tx, {
+            actor: auth.username,
+            actorId: auth.agentId,
+            ip: client.ip,
+            action: 'mfa.disable',
+            target: `agent:${agent.username}`,
+          });
+          return true;
+        });
+        if (!done) {
+          failed();
+          throw new ApiError(400, 'mfaCodeWrong');
+        }
+      },
+    );
+    this.notices.mailTo(agent.email, 'mfaDisabled', { ip: client.ip });
+  }
+
+  async recoveryCodesLeft(agentId: number): Promise<number> {
+    return this.repo.recoveryCodesLeft(agentId);
+  }
+}
