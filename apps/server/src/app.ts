@@ -67,6 +67,9 @@ import { LetterService } from './modules/letters/service.js';
 import { LinkRepository } from './modules/links/repository.js';
 import { linkRoutes } from './modules/links/routes.js';
 import { LinkService } from './modules/links/service.js';
+import { mailConsentPages } from './modules/mail-consent/pages.js';
+import { MailConsentRepository } from './modules/mail-consent/repository.js';
+import { MailConsent } from './modules/mail-consent/service.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
 import { NoticeRepository } from './modules/notices/repository.js';
 import { Notices } from './modules/notices/service.js';
@@ -268,11 +271,26 @@ export async function buildApp({
     config.siteLanguage,
     app.log,
   ).subscribe(events);
+  const mailConsent = new MailConsent(
+    new MailConsentRepository(db, storage.dialect),
+    mailSender,
+    {
+      enabled: () => settings.current('appSetting').transcriptEmail,
+      server: () => mailServer(config.mail, settings.current('softwareSetting').smtp),
+      siteName: () => settings.current('softwareSetting').siteName,
+      baseUrl: () => publicBaseUrl(config, app.server),
+      confirmSeconds: config.mail.transcriptConfirmSeconds,
+      // A confirmation link is a token: its lifetime runs on the tokens' clock.
+      now: authNow,
+    },
+    app.log,
+  );
   new TranscriptMailer(
     db,
     conversationRepo,
     visitorRepo,
     mailSender,
+    mailConsent,
     {
       enabled: () => settings.current('appSetting').transcriptEmail,
       server: () => mailServer(config.mail, settings.current('softwareSetting').smtp),
@@ -461,7 +479,7 @@ export async function buildApp({
   navigationRoutes(route, agentRepo, { unread: () => letterRepo.unread() }, notices);
   homeRoutes(route, new HomeRepository(db), siteTimeZone, now);
   censusRoutes(route, new CensusService(censusRepo, siteTimeZone, now));
-  visitorRoutes(route, visitors, settings);
+  visitorRoutes(route, visitors, settings, mailConsent, config.siteLanguage);
   settingsRoutes(route, settings);
   visitorConversationRoutes(route, conversations);
   letterRoutes(route, letters);
@@ -537,6 +555,7 @@ export async function buildApp({
     return reply.type('audio/wav').header('cache-control', 'public, max-age=86400').send(sound);
   });
   await registerWidget(app, config.widgetDir);
+  await mailConsentPages(app, mailConsent, config.siteLanguage);
 
   if (existsSync(config.consoleDir)) {
     await app.register(fastifyStatic, {

@@ -168,6 +168,8 @@ const envSchema = z.object({
       .pipe(z.array(z.email()))
       .optional(),
   ),
+  /** How long the link of a transcript address's confirmation mail stays valid. */
+  TRANSCRIPT_CONFIRM_TTL: seconds.default(86400),
 });
 
 export interface Config {
@@ -236,6 +238,8 @@ export interface MailConfig {
   smtpUrl: string | undefined;
   from: string | undefined;
   letterTo: string[];
+  /** Seconds a transcript address's confirmation link stays valid. */
+  transcriptConfirmSeconds: number;
 }
 
 export interface UploadLimits {
@@ -330,7 +334,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       sweepGraceMs: e.UPLOAD_SWEEP_GRACE * 1000,
     },
     siteLanguage: e.SITE_LANGUAGE,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, letterTo: e.LETTER_MAIL_TO ?? [] },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, letterTo: e.LETTER_MAIL_TO ?? [], transcriptConfirmSeconds: e.TRANSCRIPT_CONFIRM_TTL },
   };
 }
 

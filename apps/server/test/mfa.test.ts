@@ -3,6 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createAgent, type ManualClock, manualClock, startTestServer, type TestServer } from './harness.js';
 import { smtpListener } from './smtp.js';
+import { TestSocket } from './sockets.js';
 import { waitFor } from './waiting.js';
 
 // CONTRACT §15: two-factor sign-in (TOTP, RFC 6238), recovery codes, and the login's code step.
@@ -325,6 +326,8 @@ describe('REQUIRE_ADMIN_MFA=1', () => {
     expect(refused.body.msg).toBe('Administrators must turn on two-factor sign-in before anything else');
     expect((await server.get('/api/personal/sessions', { token: admin })).status).toBe(403);
     expect((await server.post('/api/personal/mfa/disable', { code: '123456' }, { token: admin })).status).toBe(403);
+    const socket = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/agent?token=${encodeURIComponent(admin)}`);
+    expect(await socket.closed()).toBe(4403);
 
     const setup = await server.post<MfaSetup>('/api/personal/mfa/setup', {}, { token: admin });
     expect(setup.status).toBe(200);

@@ -23,10 +23,40 @@ function readable(mail: ReceivedMail): string {
     .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replaceAll('=', ''), 'hex').toString('utf8'));
 }
 
-/** A visitor who left an address, a short exchange with the agent, and the agent ending it. */
-async function conversation(email: string, lang = 'en'): Promise<TestVisitor> {
+/** Mails that reached `address`, whose subject matches. */
+const mailsTo = (address: string, subject: RegExp) =>
+  smtp.mails.filter((mail) => mail.to.includes(address) && subject.test(readable(mail)));
+const CONFIRMATION = /^Subject: Confirm transcript mails from Shop\r?$/m;
+const TRANSCRIPT = /^Subject: Your conversation with Shop\r?$/m;
+
+/**
+ * A visitor who left an address and, while transcripts are on, opened the link of the confirmation mail
+ * (a visitor whose address is not proved gets no transcript: transcript-consent.test.ts).
+ */
+async function contact(email: string, lang: string, confirm: boolean): Promise<TestVisitor> {
   const v = await visitor(server, 'https://shop.example/', { lang });
-  expect((await server.post('/api/visitor/contact', { YQToken: v.credential, name: 'Ann', email })).status).toBe(200);
+  const given = await server.post<{ transcript: string }>('/api/visitor/contact', { YQToken: v.credential, name: 'Ann', email });
+  expect(given.status).toBe(200);
+  if (!confirm) {
+    expect(given.body.data.transcript).toBe('none');
+    return v;
+  }
+  expect(given.body.data.transcript).toBe('sent');
+  await waitFor(() => mailsTo(email, CONFIRMATION).length > 0, 10_000, 'the confirmation mail');
+  const [mail] = mailsTo(email, CONFIRMATION);
+  const token = mail && /\/mail\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(readable(mail))?.[1];
+  const confirmed = await fetch(`${server.url}/mail/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `token=${token}`,
+  });
+  expect(confirmed.status).toBe(200);
+  return v;
+}
+
+/** A visitor who left an address, a short exchange with the agent, and the agent ending it. */
+async function conversation(email: string, lang = 'en', confirm = true): Promise<TestVisitor> {
+  const v = await contact(email, lang, confirm);
   await v.say('Do you ship <b>abroad</b> & to Canada?');
   const answered = await server.post(
     '/api/talk/send',
@@ -59,12 +89,12 @@ afterAll(async () => {
 describe('the transcript of an ended conversation', () => {
   it('is not mailed while the app settings leave it off', async () => {
     await configure('appSetting', { transcriptEmail: false });
-    const v = await conversation('off@example.com');
-    // The next mail, once transcripts are on, is the first one the server sends.
+    const v = await conversation('off@example.com', 'en', false);
+    // The next mails, once transcripts are on, are the first ones the server sends.
     await configure('appSetting', { transcriptEmail: true });
     const w = await conversation('on@example.com');
-    await waitFor(() => smtp.mails.length > 0, 10_000, 'the transcript');
-    expect(smtp.mails.map((mail) => mail.to)).toEqual([['on@example.com']]);
+    await waitFor(() => mailsTo('on@example.com', TRANSCRIPT).length > 0, 10_000, 'the transcript');
+    expect(smtp.mails.map((mail) => mail.to)).toEqual([['on@example.com'], ['on@example.com']]);
     for (const socket of [v.socket, w.socket]) socket.close();
     smtp.mails.length = 0;
   });
@@ -72,8 +102,8 @@ describe('the transcript of an ended conversation', () => {
   it('is mailed to the visitor, in text and escaped HTML, with every message at the site’s time', async () => {
     await configure('appSetting', { transcriptEmail: true });
     const v = await conversation('ann@example.com');
-    await waitFor(() => smtp.mails.length > 0, 10_000, 'the transcript');
-    const [mail] = smtp.mails;
+    await waitFor(() => mailsTo('ann@example.com', TRANSCRIPT).length > 0, 10_000, 'the transcript');
+    const [mail] = mailsTo('ann@example.com', TRANSCRIPT);
     if (!mail) throw new Error('no mail');
     expect(mail.from).toBe('desk@shop.example');
     expect(mail.to).toEqual(['ann@example.com']);
@@ -101,8 +131,11 @@ describe('the transcript of an ended conversation', () => {
     await nobody.say('No address here');
     expect((await server.post('/api/talk/end', { YQToken: nobody.id }, { token: admin })).status).toBe(200);
 
+    const v = await contact('down@example.com', 'en', true);
+    await v.say('Is anyone there?');
+    smtp.mails.length = 0;
     await smtp.close();
-    const v = await conversation('down@example.com');
+    expect((await server.post('/api/talk/end', { YQToken: v.id }, { token: admin })).status).toBe(200);
     expect(smtp.mails).toEqual([]);
     for (const socket of [nobody.socket, v.socket]) socket.close();
   });

@@ -154,6 +154,8 @@ export interface WidgetSettings {
   upload: { enabled: boolean; maxBytes: number; types: string[] };
   /** A blocked region may not chat and is shown `text`; a tip region is shown `text` alone. */
   region: { blocked: boolean; text: string };
+  /** Whether the site mails a visitor the transcript of each conversation, to an address they confirmed. */
+  transcript: boolean;
   /** The site's time zone (IANA): the invitation's days and hours are read on its clocks, not the visitor's. */
   timeZone: string;
   /**
@@ -224,6 +226,14 @@ export const visitorContactBody = z.object({
     .optional(),
   email: z.union([z.literal(''), z.email().max(254)]).optional(),
 });
+
+/**
+ * What became of the transcript mails when the visitor gave an address: `none` (no address, or the site
+ * mails no transcripts), `sent` (a confirmation link is on its way: only once it is opened do transcripts
+ * go there), `confirmed` (this visitor already confirmed it), `limited` (too many confirmation mails were
+ * asked for lately; none was sent).
+ */
+export type TranscriptOffer = 'none' | 'sent' | 'confirmed' | 'limited';
 
 /** The visitor asks the robot for a person ("talk to a person"). */
 export const handoverBody = z.object({ YQToken: yqToken });

@@ -36,6 +36,7 @@ import {
   messageBody,
   messagesQuery,
   rateBody,
+  type TranscriptOffer,
   transferBody,
   type Visit,
   type Visitor,
@@ -124,7 +125,7 @@ const visitor = endpointGroup({
   'POST /api/visitor/letter': { body: letterBody, response: returns<Saved>() },
   'POST /api/visitor/rate': { body: rateBody, response: returns<void>() },
   /** The pre-chat form's answers (CONTRACT §5 allows more calls): name, phone and email of the visitor. */
-  'POST /api/visitor/contact': { body: visitorContactBody, response: returns<void>() },
+  'POST /api/visitor/contact': { body: visitorContactBody, response: returns<{ transcript: TranscriptOffer }>() },
   /** The visitor asks the robot for a person: the queue or an agent, as a new conversation would go. */
   'POST /api/visitor/handover': { body: handoverBody, response: returns<{ state: VisitorState }>() },
   /** Multipart: the file, and the YQToken in the query or a field before the file. */

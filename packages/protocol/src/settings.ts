@@ -463,6 +463,7 @@ export function toWidgetSettings(pages: AllSettings, context: WidgetContext): Wi
       types: uploads ? [...UPLOAD_IMAGE_TYPES, ...UPLOAD_FILE_TYPES] : [],
     },
     region: { blocked, text: regionText },
+    transcript: pages.appSetting.transcriptEmail,
     timeZone: siteZone,
   };
 }

@@ -117,6 +117,11 @@ export function registerAgentSocket(
       refuse(socket, expired ? CloseCode.expiredToken : CloseCode.badToken, expired ? 'token expired' : 'bad token');
       return;
     }
+    // An Admin who must set up two-factor sign-in first gets nothing else, a socket included.
+    if (context.mfaSetupRequired) {
+      refuse(socket, CloseCode.revoked, 'two-factor sign-in required');
+      return;
+    }
     const connection: AgentConnection = { socket, agentId: context.agentId, uuid: context.uuid, sessionId: context.sessionId };
     liveness.track(socket);
     socket.on('close', () => sockets.remove(connection));

@@ -22,6 +22,7 @@ import { censusMonthValues } from './020_census_month_values.js';
 import { regionAssignRules } from './021_region_assign_rules.js';
 import { auditLog } from './022_audit_log.js';
 import { accountSecurity } from './023_account_security.js';
+import { transcriptMail } from './024_transcript_mail.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -48,5 +49,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '021_region_assign_rules': regionAssignRules(),
     '022_audit_log': auditLog(dialect),
     '023_account_security': accountSecurity(dialect),
+    '024_transcript_mail': transcriptMail(dialect),
   };
 }

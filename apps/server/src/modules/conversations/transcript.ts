@@ -4,6 +4,8 @@ import type { Db } from '../../db/index.js';
 import type { EventHub } from '../../lib/events.js';
 import { formatInZone } from '../../lib/time.js';
 import type { MailSender, MailTarget } from '../letters/mailer.js';
+import type { MailConsent } from '../mail-consent/service.js';
+import { CONSENT_TEXTS } from '../mail-consent/texts.js';
 import type { VisitorRepository } from '../visitors/repository.js';
 import { visitorLang } from '../visitors/views.js';
 import type { ConversationRepository, MessageRow } from './repository.js';
@@ -67,16 +69,20 @@ export function transcriptLines(rows: readonly MessageRow[], lang: 'zh' | 'en', 
 /** The mail of a transcript: plain text, and HTML in which nothing a person wrote is read as markup. */
 export function transcriptMail(
   lines: readonly TranscriptLine[],
-  options: { lang: 'zh' | 'en'; siteName: string; timeZone: string; cut: boolean },
+  options: { lang: 'zh' | 'en'; siteName: string; timeZone: string; cut: boolean; stopUrl: string },
 ): { subject: string; text: string; html: string } {
   const t = TEXTS[options.lang];
   const head = [t.intro(options.siteName), ...(options.cut ? [t.cut] : [])];
+  const stopLine = CONSENT_TEXTS[options.lang].stopLine(options.siteName);
   const text = [
     ...head,
     '',
     ...lines.map((line) => (line.who ? `[${line.time}] ${line.who}: ${line.text}` : `[${line.time}] — ${line.text}`)),
     '',
     t.zone(options.timeZone),
+    '',
+    stopLine,
+    options.stopUrl,
   ].join('\n');
   const rows = lines
     .map((line) => {
@@ -91,6 +97,7 @@ export function transcriptMail(
     ...head.map((line) => `<p>${escapeHtml(line)}</p>`),
     rows,
     `<p><small style="color:#888">${escapeHtml(t.zone(options.timeZone))}</small></p>`,
+    `<p><small style="color:#888">${escapeHtml(stopLine)} <a href="${escapeHtml(options.stopUrl)}">${escapeHtml(options.stopUrl)}</a></small></p>`,
     '</body></html>',
   ].join('\n');
   // A subject is one line: a site name cannot add headers.
@@ -107,8 +114,9 @@ export interface TranscriptSettings {
 }
 
 /**
- * Mails a visitor who left an e-mail address the transcript of each conversation that ends, in the
- * visitor's language. The mail goes out beside the end, never in its way: a failure is only logged.
+ * Mails a visitor the transcript of each conversation that ends, in the visitor's language, to the
+ * address they gave only once they confirmed it and while it has not asked to stop (MailConsent). The
+ * mail goes out beside the end, never in its way: a failure is only logged.
  */
 export class TranscriptMailer {
   constructor(
@@ -116,6 +124,7 @@ export class TranscriptMailer {
     private readonly conversations: ConversationRepository,
     private readonly visitors: VisitorRepository,
     private readonly sender: MailSender,
+    private readonly consent: Pick<MailConsent, 'mayMail' | 'stopLink'>,
     private readonly settings: TranscriptSettings,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -131,7 +140,7 @@ export class TranscriptMailer {
       const server = this.settings.server();
       if (!server) return;
       const visitor = await this.visitors.findById(this.db, visitorId);
-      if (!visitor?.email) return;
+      if (!visitor?.email || !(await this.consent.mayMail(visitor.id, visitor.email))) return;
       const conversation = await this.conversations.latest(this.db, visitorId);
       if (!conversation) return;
       // The visitor's latest messages, from where this conversation opened; the tip that closed it included.
@@ -142,8 +151,9 @@ export class TranscriptMailer {
       const cut = rows.length > MAX_MESSAGES;
       const timeZone = this.settings.timeZone();
       const lines = transcriptLines(cut ? rows.slice(-MAX_MESSAGES) : rows, lang, timeZone);
-      const mail = transcriptMail(lines, { lang, siteName: this.settings.siteName(), timeZone, cut });
-      await this.sender.send(server, { to: [visitor.email], ...mail });
+      const stop = await this.consent.stopLink(visitor.email, lang);
+      const mail = transcriptMail(lines, { lang, siteName: this.settings.siteName(), timeZone, cut, stopUrl: stop.url });
+      await this.sender.send(server, { to: [visitor.email], ...mail, headers: stop.headers });
       this.log.info({ conversation: conversation.id }, 'transcript mailed');
     } catch (error) {
       this.log.warn({ err: error, visitor: visitorId }, 'transcript mail failed');

@@ -79,6 +79,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers, e.g. List-Unsubscribe (RFC 2369, one-click per RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /**

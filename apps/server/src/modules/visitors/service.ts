@@ -216,7 +216,11 @@ export class VisitorService {
   }
 
   /** What the visitor says of themself in the pre-chat form; a field left out or empty keeps its value. */
-  async contact(credential: string, given: { name?: string | undefined; phone?: string | undefined; email?: string | undefined }) {
+  /** Stores what the visitor says of themselves; answers the visitor as it was before. */
+  async contact(
+    credential: string,
+    given: { name?: string | undefined; phone?: string | undefined; email?: string | undefined },
+  ): Promise<VisitorRow> {
     const visitor = await this.orFail(credential);
     this.refuseBlockedRegion(visitor.region_code);
     const changes: { name?: string; phone?: string; email?: string } = {};
@@ -224,6 +228,7 @@ export class VisitorService {
     if (given.phone) changes.phone = given.phone;
     if (given.email) changes.email = given.email;
     if (Object.keys(changes).length > 0) await this.repo.update(this.db, visitor.id, changes);
+    return visitor;
   }
 
   /** A name, phone and email the visitor gave (in a leave-message) fill a visitor not named yet. */
