@@ -42,6 +42,7 @@ const PAGES: Record<string, PageLoader> = {
   Friendly: () => import('./features/friendly/FriendlyPage'),
   Role: () => import('./features/role/RolePage'),
   Record: () => import('./features/record/RecordPage'),
+  Audit: () => import('./features/audit/AuditPage'),
   Letter: () => import('./features/letter/LetterPage'),
   UserIndex: () => import('./features/visitors/VisitorsPage'),
   OfficialAccount: () => import('./features/visitors/VisitorsPage'),

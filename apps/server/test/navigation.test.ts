@@ -47,11 +47,15 @@ describe('GET /api/search/getList', () => {
       token: admin,
       lang: 'zh',
     });
-    expect(zh.body.data.list).toEqual([{ value: '登录日志', url: '#/service/record' }]);
+    expect(zh.body.data.list).toEqual([
+      { value: '登录日志', url: '#/service/record' },
+      { value: '操作日志', url: '#/service/audit' },
+    ]);
     const hiddenPages = await server.get<{ list: SearchSuggestion[] }>('/api/search/getList?keyword=detail', { token: admin });
     expect(hiddenPages.body.data.list).toEqual([]);
     const forAgent = await server.get<{ list: SearchSuggestion[] }>('/api/search/getList?keyword=log', { token: agent, lang: 'en' });
     expect(forAgent.body.data.list.map((entry) => entry.url)).not.toContain('#/service/record');
+    expect(forAgent.body.data.list.map((entry) => entry.url)).not.toContain('#/service/audit');
   });
 });
 

@@ -94,6 +94,7 @@ export const BUSINESS_ROUTES: RouteRecord[] = [
         name: 'Record',
         meta: { title: 'record', icon: 'FileSearchOutlined', guard: perm('seePermissions:seeLoginRecord') },
       },
+      { path: 'audit', name: 'Audit', meta: { title: 'audit', icon: 'AuditOutlined', guard: admin } },
     ],
   },
   {
@@ -195,6 +196,7 @@ export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
   friendly: { zh: '友好联系人', en: 'Friendly contacts' },
   role: { zh: '角色管理', en: 'Roles' },
   record: { zh: '登录日志', en: 'Login log' },
+  audit: { zh: '操作日志', en: 'Audit log' },
   userGroup: { zh: '访客', en: 'Visitors' },
   user: { zh: '档案用户', en: 'Archived visitors' },
   officialAccount: { zh: '公众号访客', en: 'Official-account visitors' },

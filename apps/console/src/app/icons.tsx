@@ -2,6 +2,7 @@ import {
   ApartmentOutlined,
   ApiOutlined,
   AppstoreOutlined,
+  AuditOutlined,
   BarChartOutlined,
   BellOutlined,
   BgColorsOutlined,
@@ -64,6 +65,7 @@ const ICONS: Record<string, ComponentType> = {
   MobileOutlined,
 
   AppstoreOutlined,
+  AuditOutlined,
   BarChartOutlined,
   BellOutlined,
   ControlOutlined,

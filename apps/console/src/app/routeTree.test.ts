@@ -98,6 +98,7 @@ describe('menu derivation', () => {
       '/service/friendly',
       '/service/role',
       '/service/record',
+      '/service/audit',
     ]);
     const all = keys(menu);
     expect(all).not.toContain('/user/userDetail');

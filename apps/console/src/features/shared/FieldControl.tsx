@@ -7,6 +7,9 @@ import { type Editing, type Field, type FieldFacts, type FieldKind, type FieldOp
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
+/** More options than this, and a search select can be typed into. */
+const LONG_LIST = 8;
+
 export function optionText(option: FieldOption, t: Translate): string {
   return option.text ?? (option.label ? t(option.label) : String(option.value));
 }
@@ -37,6 +40,8 @@ export function SearchControl<Row>({ field, id, ...rest }: { field: Field<Row>; 
           placeholder={label}
           style={size(width ?? 150)}
           options={selectOptions(field as Field<unknown>, t)}
+          // A long list is found by typing, not by scrolling through it.
+          showSearch={(field.options?.length ?? 0) > LONG_LIST ? { optionFilterProp: 'label' } : undefined}
         />
       );
     case 'switch':
