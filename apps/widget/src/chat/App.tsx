@@ -63,6 +63,9 @@ function statusLine(state: ChatState, t: Translate): { text: string; live: boole
 
 const ACTIVE = new Set(['current', 'monitor', 'robot', 'wait']);
 
+/** What the window says once the visitor gave an address, by what the server did about transcript mails. */
+const TRANSCRIPT_TEXT = { sent: 'transcriptSent', confirmed: 'transcriptConfirmed', limited: 'transcriptLimited' } as const;
+
 /** The pre-chat form comes before the visitor's first message, once, when the settings ask for it. */
 function needsPreChat(state: ChatState): boolean {
   const preChat = state.settings?.preChat;
@@ -194,6 +197,14 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
           </div>
         )}
         {!state.lost && settings.region.text && <div class="banner">{settings.region.text}</div>}
+        {state.transcript && (
+          <div class="banner" role="status">
+            {t(TRANSCRIPT_TEXT[state.transcript])}{' '}
+            <button type="button" class="link" onClick={() => client.dismissTranscript()}>
+              {t('gotIt')}
+            </button>
+          </div>
+        )}
         {!state.lost && away && !ACTIVE.has(state.conversation ?? '') && (
           <div class="banner">
             {settings.workHours.open ? t('letterOffline') : settings.workHours.offlineText || t('letterOffline')}{' '}

@@ -122,6 +122,7 @@ export function LetterForm({ t, settings, hasHistory, onSubmit, onHistory, preCh
             ) : (
               <input type="text" autoComplete="name" {...common} />
             )}
+            {preChat && field === 'email' && settings.transcript && <div class="field-hint">{t('transcriptHint')}</div>}
             {error && (
               <div class="field-error" id={`${id}-error`}>
                 {t(

@@ -43,6 +43,7 @@ function fakeServer() {
         history.push(message);
         return message as T;
       }
+      if (path === '/api/visitor/contact') return { transcript: (body as { email?: string }).email ? 'sent' : 'none' } as T;
       return null as T;
     },
     upload: async <T>() => {
@@ -273,5 +274,18 @@ describe('ChatClient', () => {
     expect(client.state.preChatDone).toBe(true);
     await client.init();
     expect(client.state.preChatDone).toBe(true);
+  });
+  it('tells the visitor to check their mail when a confirmation link went out, until dismissed', async () => {
+    const { client, push } = setup();
+    await client.init();
+    push({ code: '2020', data: widgetSettings({ transcript: true, preChat: { enabled: true, fields: ['name', 'email'], required: [] } }) });
+    expect(client.state.transcript).toBeNull();
+    await client.submitPreChat({ name: 'Ann', phone: '', email: 'ann@example.com', content: '' });
+    expect(client.state.transcript).toBe('sent');
+    client.dismissTranscript();
+    expect(client.state.transcript).toBeNull();
+    // No address given: nothing to say.
+    await client.submitPreChat({ name: 'Ann', phone: '', email: '', content: '' });
+    expect(client.state.transcript).toBeNull();
   });
 });

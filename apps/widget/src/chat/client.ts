@@ -1,4 +1,13 @@
-import { type Frame, isFrame, type Message, type MessageType, SocketCode, type VisitorState, type WidgetSettings } from '@parley/protocol';
+import {
+  type Frame,
+  isFrame,
+  type Message,
+  type MessageType,
+  SocketCode,
+  type TranscriptOffer,
+  type VisitorState,
+  type WidgetSettings,
+} from '@parley/protocol';
 import { type Api, ApiError } from './lib/api';
 import { backoffDelay, RECONNECT, RESEND } from './lib/backoff';
 import type { Translate } from './lib/i18n';
@@ -31,6 +40,8 @@ export interface ChatState {
   loadingEarlier: boolean;
   /** The visitor has filled in the pre-chat form (on this site, in this browser). */
   preChatDone: boolean;
+  /** What the server did about transcript mails when the visitor gave an address, until they dismiss it. */
+  transcript: Exclude<TranscriptOffer, 'none'> | null;
 }
 
 export interface Page {
@@ -116,6 +127,7 @@ export class ChatClient {
     unread: 0,
     loadingEarlier: false,
     preChatDone: false,
+    transcript: null,
   };
   readonly typing: TypingSender;
   private readonly listeners = new Set<() => void>();
@@ -574,14 +586,19 @@ export class ChatClient {
   async submitPreChat(values: LetterValues): Promise<void> {
     const asked = this.state.settings?.preChat.fields ?? [];
     const pick = (field: 'name' | 'phone' | 'email') => (asked.includes(field) && values[field].trim() ? values[field].trim() : undefined);
-    await this.options.api.post('/api/visitor/contact', {
+    const answer = await this.options.api.post<{ transcript?: TranscriptOffer } | null>('/api/visitor/contact', {
       YQToken: this.token,
       name: pick('name'),
       phone: pick('phone'),
       email: pick('email'),
     });
     storage(`${this.tokenKey}:preChat`, '1');
-    this.set({ preChatDone: true });
+    const transcript = answer?.transcript;
+    this.set({ preChatDone: true, transcript: transcript && transcript !== 'none' ? transcript : null });
+  }
+
+  dismissTranscript(): void {
+    this.set({ transcript: null });
   }
 
   /** "Talk to a person": the robot hands the visitor over; 2000 or 2001 follows on the socket. */

@@ -76,6 +76,12 @@ const en = {
   viewHistory: 'View conversation',
   earlier: 'Show earlier messages',
   visitor: 'Visitor',
+  transcriptHint: 'We mail you the transcript of each chat once you confirm this address through the link we send to it.',
+  transcriptSent: 'We sent a confirmation link to your email. Open it to receive the transcript of this chat when it ends.',
+  transcriptConfirmed: 'The transcript of this chat will be mailed to you when it ends.',
+  transcriptLimited:
+    'Too many confirmation mails were asked for lately, so none was sent. You can still chat; try again tomorrow for a transcript.',
+  gotIt: 'OK',
 };
 
 export type TextKey = keyof typeof en;
@@ -152,6 +158,11 @@ const zh: Record<TextKey, string> = {
   viewHistory: '查看聊天记录',
   earlier: '查看更早的消息',
   visitor: '访客',
+  transcriptHint: '我们会向该邮箱发送确认链接，确认后每次对话结束都会把对话记录发给您。',
+  transcriptSent: '确认链接已发送到您的邮箱。打开链接确认后，本次对话结束时会把对话记录发给您。',
+  transcriptConfirmed: '本次对话结束时，对话记录会发送到您的邮箱。',
+  transcriptLimited: '近期请求的确认邮件过多，本次未发送。您仍可继续咨询，如需对话记录请明天再试。',
+  gotIt: '知道了',
 };
 
 export const TEXTS: Record<Lang, Record<TextKey, string>> = { en, zh };
