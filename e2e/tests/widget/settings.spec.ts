@@ -71,6 +71,7 @@ test('the launcher and the float navigation are drawn as the settings say', asyn
       { type: 'chat', title: 'Chat', value: '' },
       { type: 'phone', title: 'Call us', value: '+86 400 123 4567' },
       { type: 'link', title: 'Help centre', value: 'https://help.example.com/' },
+      { type: 'wechat', title: 'WeChat', value: 'shop_service' },
       { type: 'top', title: 'Top', value: '' },
     ],
   }));
@@ -89,7 +90,13 @@ test('the launcher and the float navigation are drawn as the settings say', asyn
   const nav = page.locator('parley-widget nav');
   await expect(nav.getByRole('link', { name: 'Call us' })).toHaveAttribute('href', 'tel:+864001234567');
   await expect(nav.getByRole('link', { name: 'Help centre' })).toHaveAttribute('href', 'https://help.example.com/');
-  await nav.getByRole('button', { name: 'Chat' }).click();
+  // A WeChat ID is shown as text in its pop-up, never as markup or an image address.
+  const weChat = nav.getByRole('button', { name: 'WeChat' });
+  await weChat.click();
+  await expect(weChat).toHaveAttribute('aria-expanded', 'true');
+  await expect(weChat.locator('.fq')).toHaveText('shop_service');
+  await expect(weChat.locator('.fq img')).toHaveCount(0);
+  await nav.getByRole('button', { name: 'Chat', exact: true }).click();
   await expect(page.locator('parley-widget .w')).toBeVisible();
 });
 
