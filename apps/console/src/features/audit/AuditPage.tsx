@@ -4,7 +4,8 @@ import { Button, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadCsv, saveFile } from '../../lib/api';
-import { currentLanguage } from '../../lib/format';
+import { currentLanguage, formatDateTime } from '../../lib/format';
+import { useSettings } from '../../stores/settings';
 import { type Field, ListPage } from '../shared/ListPage';
 import type { Filters } from '../shared/list';
 import './audit.css';
@@ -45,7 +46,7 @@ function PermissionTags({ items, color }: { items: string[]; color: string }) {
 }
 
 /** What changed, in words: the settings page and its fields, a role's permissions, an import's counts. */
-function AuditDetail({ entry }: { entry: AuditEntry }) {
+function AuditDetail({ entry, quiet = false }: { entry: AuditEntry; quiet?: boolean }) {
   const { t } = useTranslation();
   const { detail } = entry;
   const lines: ReactNode[] = [];
@@ -94,7 +95,8 @@ function AuditDetail({ entry }: { entry: AuditEntry }) {
     if (!SHOWN.has(key) && value !== null && value !== undefined)
       line(key, `${key}:`, typeof value === 'string' ? value : JSON.stringify(value));
   }
-  return lines.length > 0 ? <div className="audit-detail">{lines}</div> : <span className="muted">-</span>;
+  if (lines.length > 0) return <div className="audit-detail">{lines}</div>;
+  return quiet ? null : <span className="muted">-</span>;
 }
 
 /** `agent:carol` as "Agent carol": the kind in words, the name as recorded. */
@@ -113,22 +115,49 @@ function AuditTarget({ target }: { target: string }) {
   );
 }
 
-const FIELDS: Field<AuditEntry>[] = [
-  { key: 'createdAt', label: 'audit.time', kind: 'date', in: ['search', 'column'], width: 180 },
-  { key: 'actor', label: 'audit.actor', in: ['search', 'column'], width: 130 },
-  {
-    key: 'action',
-    label: 'audit.action',
-    kind: 'select',
-    in: ['search', 'column'],
-    width: 150,
-    searchWidth: 190,
-    options: AUDIT_ACTIONS.map((action) => ({ value: action, label: `audit.actions.${action}` })),
-  },
-  { key: 'target', label: 'audit.target', in: ['column'], width: 220, render: (row) => <AuditTarget target={row.target} /> },
-  { key: 'detail', label: 'audit.detail.title', in: ['column'], width: 340, render: (row) => <AuditDetail entry={row} /> },
-  { key: 'ip', label: 'audit.ip', in: ['column'], width: 140 },
-];
+/** On a phone one column tells the whole entry: what was done to what, by whom and when, then the detail. */
+function AuditSummary({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  return (
+    <div className="audit-summary">
+      <Space size={4} wrap>
+        <Typography.Text strong>{t(`audit.actions.${entry.action}`, { defaultValue: entry.action })}</Typography.Text>
+        <AuditTarget target={entry.target} />
+      </Space>
+      <Typography.Text type="secondary">
+        {entry.actor} · {formatDateTime(entry.createdAt)}
+        {entry.ip ? ` · ${entry.ip}` : ''}
+      </Typography.Text>
+      <AuditDetail entry={entry} quiet />
+    </div>
+  );
+}
+
+function fieldsFor(mobile: boolean): Field<AuditEntry>[] {
+  const columns: Field<AuditEntry>[] = mobile
+    ? [{ key: 'summary', label: 'audit.entry', in: ['column'], width: 260, render: (row) => <AuditSummary entry={row} /> }]
+    : [
+        { key: 'target', label: 'audit.target', in: ['column'], width: 190, render: (row) => <AuditTarget target={row.target} /> },
+        // No width: the detail takes what the other columns leave.
+        { key: 'detail', label: 'audit.detail.title', in: ['column'], render: (row) => <AuditDetail entry={row} /> },
+        { key: 'ip', label: 'audit.ip', in: ['column'], width: 130 },
+      ];
+  const inTable = mobile ? [] : (['column'] as const);
+  return [
+    { key: 'createdAt', label: 'audit.time', kind: 'date', in: ['search', ...inTable], width: 190 },
+    { key: 'actor', label: 'audit.actor', in: ['search', ...inTable], width: 110 },
+    {
+      key: 'action',
+      label: 'audit.action',
+      kind: 'select',
+      in: ['search', ...inTable],
+      width: 140,
+      searchWidth: 190,
+      options: AUDIT_ACTIONS.map((action) => ({ value: action, label: `audit.actions.${action}` })),
+    },
+    ...columns,
+  ];
+}
 
 /** Downloads the log as filtered on screen, every page of it, as CSV. */
 function ExportButton({ filters }: { filters: Filters }) {
@@ -150,7 +179,14 @@ function ExportButton({ filters }: { filters: Filters }) {
 
 /** The audit log (Admin only, read only): who changed what in the back office, newest first. */
 export default function AuditPage() {
+  const mobile = useSettings((state) => state.device === 'mobile');
   return (
-    <ListPage area="audit" fields={FIELDS} manage={false} testId="audit-page" toolbar={(filters) => <ExportButton filters={filters} />} />
+    <ListPage
+      area="audit"
+      fields={fieldsFor(mobile)}
+      manage={false}
+      testId="audit-page"
+      toolbar={(filters) => <ExportButton filters={filters} />}
+    />
   );
 }
