@@ -14,6 +14,7 @@ import { clientErrorHandler } from './lib/client-error.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError, RetryLaterError } from './lib/errors.js';
 import { EventHub } from './lib/events.js';
+import { JobSlots } from './lib/heavy.js';
 import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
@@ -462,7 +463,9 @@ export async function buildApp({
   auditRoutes(route, new AuditService(auditRepo, siteTimeZone, now));
   friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db), audit));
   linkRoutes(route, links);
-  robotRoutes(route, robots);
+  // One count of running CSV exports for the history and the knowledge base: both are read a page a slice.
+  const exportSlots = new JobSlots(config.exportLimits, 'exportBusy');
+  robotRoutes(route, robots, exportSlots);
   regionRoutes(route);
   personalRoutes(
     route,
@@ -491,7 +494,7 @@ export async function buildApp({
     regionBlocked: (regionCode) => regionRules.blocks(regionCode),
   });
   const historyRepo = new HistoryRepository(db);
-  historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone));
+  historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone), exportSlots);
   visitorRecordRoutes(
     route,
     new VisitorRecordService(

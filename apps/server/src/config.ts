@@ -111,6 +111,9 @@ const envSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: count.default(256),
   MAX_VISITOR_SOCKETS_PER_ADDRESS: count.default(100),
   MAX_AGENT_SOCKETS_PER_ADDRESS: count.default(100),
+  /** CSV exports (history, knowledge base) running at once for one agent, and in one process: beyond, 429. */
+  EXPORT_MAX_PER_AGENT: count.default(2),
+  EXPORT_MAX_PER_PROCESS: count.default(4),
   /** When set, `GET /metrics` answers anyone who sends it as a bearer token (and no one else). */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).max(256).optional()),
   /** Seals the secrets the database keeps; at least 32 characters. Unset: a key file in DATA_DIR. */
@@ -206,6 +209,8 @@ export interface Config {
   maxConnectionsPerAddress: number;
   maxVisitorSocketsPerAddress: number;
   maxAgentSocketsPerAddress: number;
+  /** CSV exports running at once, per agent and per process. */
+  exportLimits: { perAgent: number; perProcess: number };
   /** Opens `GET /metrics` beyond loopback to whoever sends it as a bearer token. */
   metricsToken: string | undefined;
   /** The key sealing the database's secrets; a key file in DATA_DIR when unset. */
@@ -318,6 +323,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     maxVisitorSocketsPerAddress: e.MAX_VISITOR_SOCKETS_PER_ADDRESS,
     maxAgentSocketsPerAddress: e.MAX_AGENT_SOCKETS_PER_ADDRESS,
+    exportLimits: { perAgent: e.EXPORT_MAX_PER_AGENT, perProcess: e.EXPORT_MAX_PER_PROCESS },
     metricsToken: e.METRICS_TOKEN,
     secretKey: e.SECRET_KEY,
     outboundAllow,

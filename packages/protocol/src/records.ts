@@ -82,6 +82,12 @@ export const historyFilters = z.object({
   ...dateRange,
 });
 export const historyListQuery = pageQuery.extend(historyFilters.shape);
+/**
+ * The longest range one history export covers, in days counted in the site's zone (a year, a leap one
+ * included). Without `from`, an export starts that many days before its `to` (or today); a wider range
+ * answers 400 naming `from`.
+ */
+export const MAX_EXPORT_DAYS = 366;
 export const historyDetailQuery = z.object({ id: z.coerce.number().int().positive() });
 
 export interface ConversationDetail {

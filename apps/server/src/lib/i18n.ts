@@ -156,6 +156,18 @@ const messages = {
   },
   robotImportMalformed: { zh: 'CSV 第 {line} 行格式错误：{reason}', en: 'The CSV is malformed at line {line}: {reason}' },
   robotImportEnabled: { zh: '字段 enabled 无效：必须是 true 或 false', en: 'Invalid field enabled: must be true or false' },
+  robotImportBusy: {
+    zh: '另一个知识库导入正在进行，请等它完成后再试',
+    en: 'Another knowledge-base import is running; try again once it has finished',
+  },
+  exportRange: {
+    zh: '字段 {field} 无效：一次导出最多 {days} 天，请缩小日期范围',
+    en: 'Invalid field {field}: one export covers at most {days} days; narrow the dates',
+  },
+  exportBusy: {
+    zh: '同时进行的导出过多（每人最多 {perAgent} 个，服务器最多 {perProcess} 个），请等当前的导出完成后再试',
+    en: 'Too many exports at once (at most {perAgent} per person and {perProcess} on the server); try again once one has finished',
+  },
   robotUnknownReply: {
     zh: '抱歉，我还不太明白您的问题。您可以换个说法，或点击“转人工”与客服交谈。',
     en: 'Sorry, I did not quite understand. Try other words, or choose "Talk to a person".',

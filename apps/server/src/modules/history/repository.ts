@@ -165,15 +165,19 @@ export class HistoryRepository {
   async *each(filter: ConversationFilter, pageSize: number) {
     let after: { startedAt: string; id: number } | undefined;
     for (;;) {
-      let query = this.filtered(filter);
+      // After the first page the last row read is the upper bound, given alone: with the filter's own
+      // bound beside it, SQLite walks the index from that one and skips every row exported so far.
+      let query = this.filtered(after ? { ...filter, before: undefined } : filter);
       if (after) {
         const { startedAt, id } = after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('conversations.started_at', '<', startedAt),
-            eb.and([eb('conversations.started_at', '=', startedAt), eb('conversations.id', '<', id)]),
-          ]),
-        );
+        query = query
+          .where('conversations.started_at', '<=', startedAt)
+          .where((eb) =>
+            eb.or([
+              eb('conversations.started_at', '<', startedAt),
+              eb.and([eb('conversations.started_at', '=', startedAt), eb('conversations.id', '<', id)]),
+            ]),
+          );
       }
       const rows = await this.withColumns(query)
         .orderBy('conversations.started_at', 'desc')

@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { Conversation, ConversationDetail, ListData } from '@parley/protocol';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { type Conversation, type ConversationDetail, type ListData, MAX_EXPORT_DAYS } from '@parley/protocol';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { nextSlice } from '../../lib/heavy.js';
 import { allowed } from '../../lib/http.js';
 import type { Lang } from '../../lib/i18n.js';
-import { timeRange } from '../../lib/time.js';
+import { dayBounds, dayOf, timeRange } from '../../lib/time.js';
 import type { AuthContext } from '../auth/service.js';
 import { toMessage } from '../conversations/views.js';
 import type { VisitorRepository } from '../visitors/repository.js';
@@ -21,8 +22,14 @@ export interface HistoryFilters {
   to?: string | undefined;
 }
 
-/** Rows read per query while an export streams. */
-const EXPORT_PAGE = 200;
+/**
+ * Rows read per query while an export streams: one page is one slice of the event loop (lib/heavy.ts),
+ * a few milliseconds on SQLite with a year of a busy site.
+ */
+const EXPORT_PAGE = 100;
+const DAY_MS = 86_400_000;
+/** A range of whole days in a zone with daylight saving may be an hour longer than its days. */
+const DST_SLACK_MS = 3_600_000;
 /** A conversation's detail shows the visitor's latest pages, up to this many. */
 const DETAIL_VISITS = 500;
 
@@ -73,12 +80,37 @@ export class HistoryService {
     };
   }
 
-  /** The filtered conversations as a CSV stream, read from the database a page at a time. */
-  exportCsv(auth: AuthContext, filters: HistoryFilters, lang: Lang): Readable {
-    const repo = this.repo;
+  /**
+   * What an export reads: the filters, over at most MAX_EXPORT_DAYS days. Without `from` it starts that
+   * many days before its last day (`to`, or today), as a person asking for "everything" means the recent
+   * past; a wider range is refused (400 naming `from`) rather than cut short without a word.
+   */
+  exportFilter(auth: AuthContext, filters: HistoryFilters): ConversationFilter {
+    const zone = this.timezone();
     const filter = this.filterFor(auth, filters);
+    const end = filter.before ? Date.parse(filter.before) : Date.now();
+    if (!filter.from) {
+      const lastDay = dayOf(end - 1, zone);
+      filter.from = dayBounds(shiftDay(lastDay, 1 - MAX_EXPORT_DAYS), zone).from;
+    } else if (end - Date.parse(filter.from) > MAX_EXPORT_DAYS * DAY_MS + DST_SLACK_MS) {
+      throw badRequest('exportRange', { field: 'from', days: MAX_EXPORT_DAYS });
+    }
+    return filter;
+  }
+
+  /**
+   * The conversations as a CSV stream, read a page at a time, each page in a slice of its own
+   * (nextSlice), and only as fast as the client reads.
+   */
+  exportCsv(filter: ConversationFilter, lang: Lang): Readable {
+    const source = this.repo.each(filter, EXPORT_PAGE);
     async function* pages() {
-      for await (const rows of repo.each(filter, EXPORT_PAGE)) yield rows.map(toConversation);
+      for (;;) {
+        await nextSlice();
+        const page = await source.next();
+        if (page.done) return;
+        yield page.value.map(toConversation);
+      }
     }
     return conversationsCsv(pages(), lang, this.timezone());
   }
@@ -89,6 +121,11 @@ export class HistoryService {
       new Date(),
     );
   }
+}
+
+/** The day `days` days after `day` (before, when negative), both `YYYY-MM-DD`. */
+function shiftDay(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 function seesAll(auth: AuthContext): boolean {

@@ -49,9 +49,23 @@ export class RobotRepository {
     }
   }
 
-  /** The enabled pairs: what the matcher indexes. */
-  enabled() {
-    return this.db.selectFrom('robot_asks').select(['id', 'questions', 'answer', 'image']).where('enabled', '=', 1).execute();
+  /** The enabled pairs, what the matcher indexes, oldest first, a page at a time. */
+  async *enabled(size: number) {
+    let after = 0;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('robot_asks')
+        .select(['id', 'questions', 'answer', 'image'])
+        .where('enabled', '=', 1)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(size)
+        .execute();
+      if (rows.length > 0) yield rows;
+      const last = rows.at(-1);
+      if (rows.length < size || !last) return;
+      after = last.id;
+    }
   }
 
   /** These pairs as the matcher indexes them, with their state (the ones that exist). */

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { ApiError, badRequest, notFound } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
+import { nextSlice } from '../../lib/heavy.js';
 import { type Lang, translate } from '../../lib/i18n.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { isoNow } from '../../lib/time.js';
@@ -53,6 +54,14 @@ function filterOf(query: Omit<z.output<typeof robotAskListQuery>, 'pageNo' | 'pa
 
 /** A change to more pairs than this rebuilds the index (and is told without ids) rather than updating it. */
 const INCREMENTAL_LIMIT = 500;
+/**
+ * Rows of an import checked, and stored, per slice of the event loop (lib/heavy.ts); each stored chunk
+ * is a transaction of its own, so that the database is never held for a whole import either.
+ */
+const IMPORT_CHECK_SLICE = 500;
+const IMPORT_CHUNK = 200;
+/** Pairs added to the index per slice while it is built: a few milliseconds. */
+const INDEX_SLICE = 500;
 
 function matchable(row: Pick<RobotAskRow, 'id' | 'questions' | 'answer' | 'image'>): MatchablePair {
   return { id: row.id, questions: row.questions.split('\n'), answer: row.answer, image: row.image };
@@ -156,10 +165,11 @@ export class RobotService {
    * phrasing is already a pair's first phrasing replaces that pair (an edited export comes back in place).
    */
   async importCsv(text: string, lang: Lang, who: AuditActor): Promise<RobotImportResult> {
-    const rows = parseRobotCsv(text);
+    const rows = await parseRobotCsv(text);
     const result: RobotImportResult = { created: 0, updated: 0, errors: [] };
     const valid: EditBody[] = [];
-    for (const { line, cells } of rows) {
+    for (const [index, { line, cells }] of rows.entries()) {
+      if (index % IMPORT_CHECK_SLICE === IMPORT_CHECK_SLICE - 1) await nextSlice();
       const enabled = enabledCell(cells.enabled);
       if (enabled === undefined) {
         result.errors.push({ line, message: translate(lang, 'robotImportEnabled') });
@@ -186,18 +196,32 @@ export class RobotService {
     }
     if (valid.length === 0) return result;
     const ids: number[] = [];
-    await this.db.transaction().execute(async (tx) => {
-      for (const pair of valid) {
-        const first = dedupe(pair.questions)[0] ?? '';
-        const existing = await this.repo.findByFirstQuestion(tx, first);
-        ids.push(await this.upsert(tx, existing ? { ...pair, id: existing.id } : pair));
-        if (existing) result.updated += 1;
-        else result.created += 1;
+    const parts = Math.ceil(valid.length / IMPORT_CHUNK);
+    try {
+      for (let part = 1; part <= parts; part += 1) {
+        await nextSlice();
+        const chunk = valid.slice((part - 1) * IMPORT_CHUNK, part * IMPORT_CHUNK);
+        // Each chunk's audit entry is written in its transaction: what it stored is what it records.
+        const stored = await this.db.transaction().execute(async (tx) => {
+          const counts = { created: 0, updated: 0 };
+          for (const pair of chunk) {
+            const first = dedupe(pair.questions)[0] ?? '';
+            const existing = await this.repo.findByFirstQuestion(tx, first);
+            ids.push(await this.upsert(tx, existing ? { ...pair, id: existing.id } : pair));
+            if (existing) counts.updated += 1;
+            else counts.created += 1;
+          }
+          const detail = { ...counts, rejected: result.errors.length, ...(parts > 1 ? { part, parts } : {}) };
+          await this.audit.record(tx, { ...who, action: 'robot.pair.import', target: 'robot.pairs', detail });
+          return counts;
+        });
+        result.created += stored.created;
+        result.updated += stored.updated;
       }
-      const detail = { created: result.created, updated: result.updated, rejected: result.errors.length };
-      await this.audit.record(tx, { ...who, action: 'robot.pair.import', target: 'robot.pairs', detail });
-    });
-    await this.changed('pairs', ids);
+    } finally {
+      // The chunks stored before a failure are in the database: the index follows them too.
+      await this.changed('pairs', ids);
+    }
     return result;
   }
 
@@ -205,7 +229,11 @@ export class RobotService {
     const repo = this.repo;
     const filter = filterOf(query);
     async function* pages() {
-      for await (const rows of repo.pages(filter)) yield rows.map(view);
+      // A page per slice of the event loop (lib/heavy.ts), read only as fast as the client reads.
+      for await (const rows of repo.pages(filter)) {
+        yield rows.map(view);
+        await nextSlice();
+      }
     }
     return robotCsv(pages());
   }
@@ -285,8 +313,22 @@ export class RobotService {
   }
 
   private index(): Promise<Matcher> {
-    if (!this.matcher) this.keep(this.repo.enabled().then((rows) => new Matcher(rows.map(matchable))));
+    if (!this.matcher) this.keep(this.buildIndex());
     return this.matcher as Promise<Matcher>;
+  }
+
+  /**
+   * The index of every enabled pair, read a page at a time and added a slice at a time: tens of thousands
+   * of pairs are a second and more of work, which must not hold the event loop in one piece. A change
+   * made meanwhile chains on the build (pairsChanged) and applies once it is done.
+   */
+  private async buildIndex(): Promise<Matcher> {
+    const matcher = new Matcher([]);
+    for await (const rows of this.repo.enabled(INDEX_SLICE)) {
+      await nextSlice();
+      for (const row of rows) matcher.add(matchable(row));
+    }
+    return matcher;
   }
 
   /** Makes `next` the index; one that fails is not kept, and the next question builds it again. */
