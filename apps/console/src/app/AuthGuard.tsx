@@ -12,6 +12,10 @@ import { FullPageSpin } from './FullPageSpin';
 import { findChain } from './routeTree';
 
 const MainLayout = lazy(() => import('./layouts/MainLayout'));
+const MfaSetupStep = lazy(() => import('../features/personal/MfaSetupStep'));
+
+/** Where an agent whose password is too short is sent, when their role may open it (others get the drawer). */
+const PERSONAL_PATH = '/personal/personal';
 
 /**
  * The navigation guard of seed §2: no token → login with the path as redirect; a token → user info,
@@ -29,6 +33,17 @@ function Guard() {
 
   if (!token && settings.loginInterception) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
   if (info.isPending || failed) return <FullPageSpin />;
+  if (info.data.mfaSetupRequired) {
+    return (
+      <Suspense fallback={<FullPageSpin />}>
+        <MfaSetupStep />
+      </Suspense>
+    );
+  }
+  const mayOpen = (path: string) => findChain(routeTree, path).every((route) => can(info.data, route.meta?.guard));
+  if (info.data.passwordChangeRequired && location.pathname !== PERSONAL_PATH && mayOpen(PERSONAL_PATH)) {
+    return <Navigate to={PERSONAL_PATH} replace />;
+  }
   const chain = findChain(routeTree, location.pathname);
   if (settings.rolesControl && !chain.every((route) => can(info.data, route.meta?.guard))) return <Navigate to="/403" replace />;
   return (

@@ -305,6 +305,7 @@ export function AvatarControl() {
   // The personal page is guarded like its route; every other agent edits the same profile in a drawer.
   const personal = findChain(routeTree, PERSONAL_PATH);
   const mayOpenPersonal = personal.length > 0 && personal.every((route) => can(data ?? NOBODY, route.meta?.guard));
+  const mustChangePassword = data?.passwordChangeRequired === true;
   // The server revokes the token; the login page then carries the page being left, and a reload
   // drops every trace of the session from memory.
   const signOut = async () => {
@@ -337,7 +338,12 @@ export function AvatarControl() {
           <span className="header-username">{data?.username ?? ''}</span>
         </button>
       </Dropdown>
-      <PersonalDrawer open={personalOpen} onClose={() => setPersonalOpen(false)} />
+      {/* A password shorter than today's rule: agents who cannot open the page change it here first. */}
+      <PersonalDrawer
+        open={personalOpen || (mustChangePassword && !mayOpenPersonal)}
+        locked={mustChangePassword}
+        onClose={() => setPersonalOpen(false)}
+      />
     </>
   );
 }

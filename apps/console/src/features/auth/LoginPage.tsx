@@ -8,9 +8,9 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../lib/feedback';
 import { useSession } from '../../stores/session';
 import { AuthShell } from './AuthShell';
-import { login, sendCode, socialLogin } from './api';
+import { login, loginWithCode, sendCode, socialLogin } from './api';
 import { PasswordField, SubmitButton, TextField } from './fields';
-import { type FieldErrors, safeRedirect, validateAccount, validatePhone, validatePhoneLogin } from './validation';
+import { type FieldErrors, safeRedirect, validateAccount, validateMfaCode, validatePhone, validatePhoneLogin } from './validation';
 
 const CODE_WAIT_SECONDS = 60;
 
@@ -30,7 +30,7 @@ function Field({ error, children }: { error: FieldErrors<string>[string]; childr
   );
 }
 
-function AccountForm({ onToken }: { onToken: (token: string) => void }) {
+function AccountForm({ onToken, onTicket }: { onToken: (token: string) => void; onTicket: (ticket: string) => void }) {
   const { t } = useTranslation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -44,7 +44,9 @@ function AccountForm({ onToken }: { onToken: (token: string) => void }) {
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      onToken(await login(username.trim(), password));
+      const answer = await login(username.trim(), password);
+      if ('ticket' in answer) onTicket(answer.ticket);
+      else onToken(answer.token);
     } catch {
       // The HTTP client has shown the server's message.
     } finally {
@@ -81,6 +83,78 @@ function AccountForm({ onToken }: { onToken: (token: string) => void }) {
       <SubmitButton busy={busy} data-testid="login-submit">
         {t('auth.login')}
       </SubmitButton>
+    </form>
+  );
+}
+
+/**
+ * The second step of a sign-in with two-factor sign-in on: the code the authenticator app shows, or one
+ * of the recovery codes saved when it was turned on.
+ */
+function MfaForm({ ticket, onToken, onBack }: { ticket: string; onToken: (token: string) => void; onBack: () => void }) {
+  const { t } = useTranslation();
+  const [recovery, setRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<FieldErrors<'code'>>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateMfaCode(code, recovery);
+    setErrors(found);
+    if (found.code) return;
+    setBusy(true);
+    try {
+      onToken(await loginWithCode(ticket, code.trim()));
+    } catch {
+      // The HTTP client has shown the server's message; a spent ticket needs the password again.
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const label = t(recovery ? 'auth.recoveryCode' : 'auth.mfaCode');
+  return (
+    <form onSubmit={submit} noValidate data-testid="login-mfa">
+      <h2 className="auth-title">{t('auth.mfaTitle')}</h2>
+      <p className="auth-subtitle">{t(recovery ? 'auth.mfaRecoverySubtitle' : 'auth.mfaSubtitle')}</p>
+      <Field error={errors.code}>
+        <TextField
+          key={recovery ? 'recovery' : 'totp'}
+          icon={<SafetyCertificateOutlined />}
+          placeholder={label}
+          aria-label={label}
+          maxLength={recovery ? 24 : 6}
+          inputMode={recovery ? 'text' : 'numeric'}
+          autoComplete="one-time-code"
+          autoFocus
+          data-testid="login-mfa-code"
+          invalid={Boolean(errors.code)}
+          value={code}
+          onChange={(event) => setCode(recovery ? event.target.value : event.target.value.replace(/\D+/g, ''))}
+        />
+      </Field>
+      <SubmitButton busy={busy} data-testid="login-mfa-submit">
+        {t('auth.verify')}
+      </SubmitButton>
+      <div className="auth-links">
+        <button
+          type="button"
+          className="auth-input-action auth-code-button"
+          data-testid="login-mfa-switch"
+          onClick={() => {
+            setRecovery(!recovery);
+            setCode('');
+            setErrors({});
+          }}
+        >
+          {t(recovery ? 'auth.useTotp' : 'auth.useRecovery')}
+        </button>
+        <button type="button" className="auth-input-action" onClick={onBack}>
+          {t('auth.toLogin')}
+        </button>
+      </div>
     </form>
   );
 }
@@ -174,6 +248,7 @@ export default function LoginPage() {
   const redirect = safeRedirect(params.get('redirect'));
   const [signedIn, setSignedIn] = useState(false);
   const [mode, setMode] = useState<'account' | 'phone'>('account');
+  const [ticket, setTicket] = useState<string>();
 
   if (token && !signedIn) return <Navigate to="/" replace />;
 
@@ -183,6 +258,14 @@ export default function LoginPage() {
     toastSuccess(t('auth.welcome'));
     navigate(redirect, { replace: true });
   };
+
+  if (ticket) {
+    return (
+      <AuthShell>
+        <MfaForm ticket={ticket} onToken={onToken} onBack={() => setTicket(undefined)} />
+      </AuthShell>
+    );
+  }
 
   return (
     <AuthShell>
@@ -202,7 +285,7 @@ export default function LoginPage() {
           </button>
         ))}
       </div>
-      {mode === 'account' ? <AccountForm onToken={onToken} /> : <PhoneForm onToken={onToken} />}
+      {mode === 'account' ? <AccountForm onToken={onToken} onTicket={setTicket} /> : <PhoneForm onToken={onToken} />}
       <div className="auth-links">
         <Link to="/register">{t('auth.toRegister')}</Link>
         <Link to="/authLogin">{t('auth.toSocial')}</Link>

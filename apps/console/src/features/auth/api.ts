@@ -9,8 +9,17 @@ function tokenOf(data: unknown, messageKey: string): string {
   return token;
 }
 
-export async function login(username: string, password: string): Promise<string> {
-  return tokenOf(await call('POST /api/login', { username, password }), 'errors.loginNoToken');
+/** The password step: a token, or, with two-factor sign-in on, the ticket the code step needs. */
+export async function login(username: string, password: string): Promise<{ token: string } | { ticket: string }> {
+  const data: unknown = await call('POST /api/login', { username, password });
+  const ticket = typeof data === 'object' && data !== null && 'mfaRequired' in data ? (data as { ticket?: unknown }).ticket : undefined;
+  if (typeof ticket === 'string' && ticket) return { ticket };
+  return { token: tokenOf(data, 'errors.loginNoToken') };
+}
+
+/** The code step of a sign-in with two-factor sign-in on: a TOTP code or a recovery code. */
+export async function loginWithCode(ticket: string, code: string): Promise<string> {
+  return tokenOf(await call('POST /api/login/mfa', { ticket, code }), 'errors.loginNoToken');
 }
 
 export async function socialLogin(code: string): Promise<string> {
@@ -48,5 +57,13 @@ export async function fetchUserInfo(): Promise<UserInfo> {
   }
   // A server that does not name its zone is taken to share the browser's.
   const timezone = typeof info.timezone === 'string' && info.timezone ? info.timezone : Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return { username: info.username, avatar: info.avatar, roles: info.roles, permissions: info.permissions, timezone };
+  return {
+    username: info.username,
+    avatar: info.avatar,
+    roles: info.roles,
+    permissions: info.permissions,
+    timezone,
+    passwordChangeRequired: info.passwordChangeRequired === true,
+    mfaSetupRequired: info.mfaSetupRequired === true,
+  };
 }

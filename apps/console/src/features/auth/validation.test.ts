@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeRedirect, validateAccount, validatePhone, validatePhoneLogin } from './validation';
+import { safeRedirect, validateAccount, validateMfaCode, validatePhone, validatePhoneLogin } from './validation';
 
 describe('login form rules (seed §5)', () => {
   it('needs a username and a password of at least 6 characters', () => {
@@ -15,6 +15,14 @@ describe('login form rules (seed §5)', () => {
     expect(validatePhone('2345678901')).toEqual({ phone: { key: 'auth.phoneInvalid' } });
     expect(validatePhone('13800138000')).toEqual({});
     expect(validatePhoneLogin({ phone: '13800138000', code: '' })).toEqual({ code: { key: 'auth.codeRequired' } });
+  });
+
+  it('needs six digits from the app at the two-factor step, or any recovery code', () => {
+    expect(validateMfaCode('12345', false)).toEqual({ code: { key: 'auth.mfaCodeRequired' } });
+    expect(validateMfaCode('12a456', false)).toEqual({ code: { key: 'auth.mfaCodeRequired' } });
+    expect(validateMfaCode(' 123456 ', false)).toEqual({});
+    expect(validateMfaCode(' ', true)).toEqual({ code: { key: 'auth.recoveryCodeRequired' } });
+    expect(validateMfaCode('abcd-efgh-jkmn-pqrs', true)).toEqual({});
   });
 
   it('follows only redirects inside the console', () => {

@@ -26,6 +26,13 @@ export function validatePhoneLogin(values: { phone: string; code: string }): Fie
   return errors;
 }
 
+/** The code step of a two-factor sign-in: six digits from the app, or a recovery code. */
+export function validateMfaCode(code: string, recovery: boolean): FieldErrors<'code'> {
+  const value = code.trim();
+  if (recovery) return value ? {} : { code: { key: 'auth.recoveryCodeRequired' } };
+  return /^\d{6}$/.test(value) ? {} : { code: { key: 'auth.mfaCodeRequired' } };
+}
+
 /** Only paths inside the console are followed after login, never another site. */
 export function safeRedirect(value: string | null): string {
   if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/login')) return '/';

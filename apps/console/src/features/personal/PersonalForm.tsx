@@ -1,25 +1,25 @@
 import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { MIN_PASSWORD_LENGTH, type Personal } from '@parley/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Avatar, Button, Divider, Form, Input, Skeleton, Space, Switch, Upload } from 'antd';
-import { useState } from 'react';
+import { Alert, Avatar, Button, Divider, Form, Input, Skeleton, Space, Switch, Upload } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
 import { toastError, toastSuccess } from '../../lib/feedback';
 import { endSession } from '../../lib/request';
-import { userInfoKey } from '../auth/queries';
+import { userInfoKey, useUserInfo } from '../auth/queries';
 import { uploadFile } from '../workbench/api';
+import { personalKey } from './queries';
 
 interface Values {
   nickname: string;
   avatar: string;
   notify: Personal['notify'];
+  email: string;
   oldPassword?: string;
   password?: string;
   confirm?: string;
 }
-
-const personalKey = ['personal'] as const;
 
 /** The agent's own profile: name, picture, notifications and password. The page and the avatar menu's drawer share it. */
 export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
@@ -29,6 +29,13 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
   const [uploading, setUploading] = useState(false);
   const profile = useQuery({ queryKey: personalKey, queryFn: () => call('GET /api/personal') });
   const avatar = Form.useWatch('avatar', form);
+  const mustChange = useUserInfo().data?.passwordChangeRequired === true;
+  const passwordSection = useRef<HTMLDivElement>(null);
+  const loaded = Boolean(profile.data);
+  // Sent here to change a password that is too short: the form opens at the password fields.
+  useEffect(() => {
+    if (mustChange && loaded) passwordSection.current?.scrollIntoView({ block: 'start' });
+  }, [mustChange, loaded]);
 
   const save = useMutation({
     mutationFn: ({ confirm: _confirm, ...values }: Values) =>
@@ -36,6 +43,7 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
         nickname: values.nickname,
         avatar: values.avatar,
         notify: values.notify,
+        email: values.email.trim(),
         ...(values.password ? { password: values.password, oldPassword: values.oldPassword ?? '' } : {}),
       }),
     onSuccess: async (saved, values) => {
@@ -67,7 +75,7 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
   };
 
   if (!profile.data) return <Skeleton active />;
-  const { username, ...initial } = profile.data;
+  const { username, mfa: _mfa, ...initial } = profile.data;
   return (
     <Form<Values>
       form={form}
@@ -116,7 +124,28 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
         <Switch />
       </Form.Item>
 
-      <Divider titlePlacement="start">{t('personal.changePassword')}</Divider>
+      <Form.Item
+        name="email"
+        label={t('account.email')}
+        extra={t('account.emailHint')}
+        rules={[{ type: 'email', message: t('account.emailInvalid') }]}
+      >
+        <Input type="email" maxLength={254} autoComplete="email" data-testid="personal-email" />
+      </Form.Item>
+
+      <div ref={passwordSection}>
+        <Divider titlePlacement="start">{t('personal.changePassword')}</Divider>
+      </div>
+      {mustChange ? (
+        <Alert
+          type="warning"
+          showIcon
+          className="personal-must-change"
+          title={t('account.passwordRequiredTitle')}
+          description={t('account.passwordRequired', { min: MIN_PASSWORD_LENGTH })}
+          data-testid="personal-password-required"
+        />
+      ) : null}
       <Form.Item
         name="password"
         label={t('personal.newPassword')}
