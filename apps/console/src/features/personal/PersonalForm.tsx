@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
 import { toastError, toastSuccess } from '../../lib/feedback';
 import { endSession } from '../../lib/request';
+import { logout } from '../auth/api';
 import { userInfoKey, useUserInfo } from '../auth/queries';
 import { uploadFile } from '../workbench/api';
 import { personalKey } from './queries';
@@ -143,6 +144,19 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
           className="personal-must-change"
           title={t('account.passwordRequiredTitle')}
           description={t('account.passwordRequired', { min: MIN_PASSWORD_LENGTH })}
+          // Until it is changed nothing else opens: signing out is the other way on.
+          action={
+            <Button
+              size="small"
+              onClick={async () => {
+                await logout().catch(() => undefined);
+                endSession();
+                window.location.reload();
+              }}
+            >
+              {t('account.signOut')}
+            </Button>
+          }
           data-testid="personal-password-required"
         />
       ) : null}
