@@ -86,8 +86,8 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
       onFinish={(values) => save.mutate(values)}
       data-testid="personal-form"
     >
-      <Form.Item label={t('personal.username')}>
-        <Input value={username} disabled />
+      <Form.Item label={t('personal.username')} htmlFor="personal-username">
+        <Input id="personal-username" value={username} disabled />
       </Form.Item>
       <Form.Item label={t('personal.avatar')}>
         <Space>
