@@ -202,7 +202,7 @@ export async function buildApp({
   });
   const roleRepo = new RoleRepository(db);
   const agentRepo = new AgentRepository(db);
-  const agents = new AgentService(db, agentRepo, roleRepo, auth, audit);
+  const agents = new AgentService(db, agentRepo, roleRepo, auth, audit, notices);
   const roles = new RoleService(db, roleRepo, audit);
   const keys = loadLoginKeys(config.dataDir, (oldBits) => app.log.info({ oldBits }, 'replaced the short login encryption key'));
   const liveness = new Liveness(config.socketIdleMs);

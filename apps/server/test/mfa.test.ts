@@ -311,6 +311,8 @@ describe('wrong two-factor codes and the login limits', () => {
 
 describe('REQUIRE_ADMIN_MFA=1', () => {
   let server: TestServer;
+  let adminToken: string;
+  let recovery: string[] = [];
   beforeAll(async () => {
     server = await startTestServer({ REQUIRE_ADMIN_MFA: '1' });
   });
@@ -331,9 +333,14 @@ describe('REQUIRE_ADMIN_MFA=1', () => {
 
     const setup = await server.post<MfaSetup>('/api/personal/mfa/setup', {}, { token: admin });
     expect(setup.status).toBe(200);
-    expect(
-      (await server.post('/api/personal/mfa/enable', { code: codeAt(setup.body.data.secret, Date.now()) }, { token: admin })).status,
-    ).toBe(200);
+    const enabled = await server.post<MfaEnabled>(
+      '/api/personal/mfa/enable',
+      { code: codeAt(setup.body.data.secret, Date.now()) },
+      { token: admin },
+    );
+    expect(enabled.status).toBe(200);
+    recovery = enabled.body.data.recoveryCodes;
+    adminToken = admin;
     expect((await server.get('/api/service/getList', { token: admin })).status).toBe(200);
     expect((await server.get<UserInfo>('/api/userInfo', { token: admin })).body.data.mfaSetupRequired).toBe(false);
 
@@ -343,8 +350,15 @@ describe('REQUIRE_ADMIN_MFA=1', () => {
     expect((await server.get('/api/personal/sessions', { token })).status).toBe(200);
   });
 
-  it('asks the Admin for a code at the next sign-in', async () => {
+  it('asks the Admin for a code at the next sign-in; the home page counts the sign-in once, when the code is right', async () => {
+    const signIns = async () =>
+      (await server.get<{ signInsToday?: number }>('/api/home/overview', { token: adminToken })).body.data.signInsToday ?? -1;
+    const before = await signIns();
     const first = await server.post<LoginAnswer>('/api/login', ADMIN);
     expect(first.body.data).toEqual({ mfaRequired: true, ticket: expect.any(String) });
+    expect(await signIns()).toBe(before);
+    const ticket = 'ticket' in first.body.data ? first.body.data.ticket : '';
+    expect((await server.post('/api/login/mfa', { ticket, code: recovery[0] })).status).toBe(200);
+    expect(await signIns()).toBe(before + 1);
   });
 });

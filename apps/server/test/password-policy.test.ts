@@ -97,3 +97,33 @@ describe('a stored password shorter than today’s rule', () => {
     expect(info.body.data.passwordChangeRequired).toBe(false);
   });
 });
+
+describe('a password an administrator sets for someone', () => {
+  it('is told to that agent in their notices, and clears the request to change a short one', async () => {
+    const { id } = await createAgent(server, admin, { username: 'reset-me', password: 'reset-me-pass-1' });
+    await server.storage.db.updateTable('agents').set({ password_change_required: 1 }).where('id', '=', id).execute();
+    const roles = await server.get<{ list: { id: number; name: string }[] }>('/api/role/getList', { token: admin });
+    const roleId = roles.body.data.list.find((role) => role.name === 'Agent')?.id;
+    const reset = await server.post(
+      '/api/service/doEdit',
+      { id, username: 'reset-me', nickname: 'reset-me', password: 'reset-by-admin-1', roleId },
+      { token: admin },
+    );
+    expect(reset.status).toBe(200);
+    const token = await server.login('reset-me', 'reset-by-admin-1');
+    expect((await server.get<{ passwordChangeRequired?: boolean }>('/api/userInfo', { token })).body.data.passwordChangeRequired).toBe(
+      false,
+    );
+    const notices = await server.get<{ list: { kind: string; title: string; notice: string }[] }>('/api/notice/getList', {
+      token,
+      lang: 'en',
+    });
+    expect(notices.body.data.list.filter((notice) => notice.kind === 'security')).toEqual([
+      expect.objectContaining({
+        title: 'Password set by an administrator',
+        notice:
+          'The administrator admin set a new password for your account and every session was signed out. If you did not ask for it, tell another administrator.',
+      }),
+    ]);
+  });
+});

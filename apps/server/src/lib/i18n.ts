@@ -65,6 +65,11 @@ const messages = {
     zh: '你的账号密码已从 {ip} 修改，所有会话已退出。如非本人操作，请立即联系管理员。',
     en: 'The password of your account was changed from {ip} and every session was signed out. If this was not you, tell an administrator at once.',
   },
+  noticePasswordResetTitle: { zh: '管理员已重设密码', en: 'Password set by an administrator' },
+  noticePasswordReset: {
+    zh: '管理员 {actor} 为你的账号设置了新密码，所有会话已退出。如非你本人要求，请告知其他管理员。',
+    en: 'The administrator {actor} set a new password for your account and every session was signed out. If you did not ask for it, tell another administrator.',
+  },
   noticeMfaEnabledTitle: { zh: '两步验证已开启', en: 'Two-factor sign-in turned on' },
   noticeMfaEnabled: {
     zh: '你的账号已从 {ip} 开启两步验证。如非本人操作，请立即联系管理员。',

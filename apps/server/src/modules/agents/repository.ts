@@ -62,6 +62,12 @@ export class AgentRepository {
       .executeTakeFirst();
   }
 
+  /** Where an agent's account notices are mailed ('' for nowhere). */
+  async findEmail(db: DbOrTx, id: number): Promise<string> {
+    const row = await db.selectFrom('agents').select('email').where('id', '=', id).executeTakeFirst();
+    return row?.email ?? '';
+  }
+
   /** The agents of these ids (those that exist), as the audit log names them. */
   findNames(db: DbOrTx, ids: number[]) {
     return db.selectFrom('agents').select(['id', 'username']).where('id', 'in', ids).orderBy('id').execute();
@@ -102,6 +108,7 @@ export class AgentRepository {
       nickname: string;
       avatar: string;
       password_hash: string;
+      password_change_required: number;
       role_id: number;
       max_chats: number;
       disabled: number;

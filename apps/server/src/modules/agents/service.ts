@@ -18,6 +18,7 @@ import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AuditActor, AuditLog } from '../audit/audit-log.js';
 import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
+import type { Notices } from '../notices/service.js';
 import type { RoleRepository } from '../roles/repository.js';
 import type { AgentRepository } from './repository.js';
 
@@ -65,6 +66,7 @@ export class AgentService {
     private readonly roles: RoleRepository,
     private readonly auth: AuthService,
     private readonly audit: AuditLog,
+    private readonly notices: Notices,
   ) {}
 
   async list(query: z.output<typeof serviceListQuery>): Promise<ListData<Agent>> {
@@ -81,6 +83,8 @@ export class AgentService {
     if (input.password !== undefined) assertUncommonPassword(input.password);
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
     const revoke: number[] = [];
+    // A password set for someone else is told to them: in their notices, and by mail after the commit.
+    let resetMailTo = '';
     const id = await this.db.transaction().execute(async (tx) => {
       const role = await this.roles.findById(tx, input.roleId);
       if (!role) throw new ValidationError('roleId', 'reasonMissing', {});
@@ -120,7 +124,7 @@ export class AgentService {
         username: input.username,
         nickname: input.nickname,
         ...(input.avatar === undefined ? {} : { avatar: input.avatar }),
-        ...(passwordHash ? { password_hash: passwordHash } : {}),
+        ...(passwordHash ? { password_hash: passwordHash, password_change_required: 0 } : {}),
         role_id: role.id,
         ...(input.maxChats === undefined ? {} : { max_chats: input.maxChats }),
         disabled: disabled ? 1 : 0,
@@ -130,9 +134,14 @@ export class AgentService {
       });
       await this.recordUpdate(tx, who, current, { ...input, roleName: role.name, disabled, passwordReset: passwordHash !== undefined });
       await this.keepAnAdmin(tx);
+      if (passwordHash && current.id !== actor.agentId) {
+        await this.notices.toAgent(tx, current.id, 'passwordReset', { actor: actor.username });
+        resetMailTo = await this.repo.findEmail(tx, current.id);
+      }
       if (passwordHash || (disabled && current.disabled === 0)) revoke.push(current.id);
       return current.id;
     });
+    this.notices.mailTo(resetMailTo, 'passwordReset', { actor: actor.username });
     for (const agentId of revoke) await this.auth.revokeAgent(agentId);
     return { id };
   }

@@ -55,7 +55,8 @@ export class HomeRepository {
   async signInFigures(today: Span) {
     const during = () => this.db.selectFrom('login_log').where('created_at', '>=', today.from).where('created_at', '<=', today.to);
     const [signInsToday, signInFailuresToday] = await Promise.all([
-      counted(during().where('result', '=', 'success').select(rows)),
+      // A right password still waiting for its two-factor code is no sign-in yet: the code's success is.
+      counted(during().where('result', '=', 'success').where('reason', '<>', 'mfa_required').select(rows)),
       counted(during().where('result', '<>', 'success').select(rows)),
     ]);
     return { signInsToday, signInFailuresToday };

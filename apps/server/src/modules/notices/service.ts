@@ -9,6 +9,7 @@ import type { NoticeRepository } from './repository.js';
 /** What a stored notice says: its title and text (translation keys) and where it leads in the console. */
 const KINDS = {
   passwordChanged: { title: 'noticePasswordChangedTitle', body: 'noticePasswordChanged', url: '#/personal/personal' },
+  passwordReset: { title: 'noticePasswordResetTitle', body: 'noticePasswordReset', url: '#/personal/personal' },
   mfaEnabled: { title: 'noticeMfaEnabledTitle', body: 'noticeMfaEnabled', url: '#/personal/personal' },
   mfaDisabled: { title: 'noticeMfaDisabledTitle', body: 'noticeMfaDisabled', url: '#/personal/personal' },
   accountDelayed: { title: 'noticeAccountDelayedTitle', body: 'noticeAccountDelayed', url: '#/record/record' },
@@ -16,7 +17,7 @@ const KINDS = {
 
 export type NoticeKind = keyof typeof KINDS;
 /** The notices an agent gets about their own account, each also mailed when mail is set up. */
-export type AccountNoticeKind = 'passwordChanged' | 'mfaEnabled' | 'mfaDisabled';
+export type AccountNoticeKind = 'passwordChanged' | 'passwordReset' | 'mfaEnabled' | 'mfaDisabled';
 
 /** How long a stored notice stays in the list, and the most the list shows. */
 const KEPT_DAYS = 30;
