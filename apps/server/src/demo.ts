@@ -182,7 +182,7 @@ async function main() {
   if (already) throw new Error('This database already has visitors: run the demo on an empty one.');
 
   const role = await db.selectFrom('roles').select('id').where('name', '=', AGENT_ROLE).executeTakeFirstOrThrow();
-  const password = await hashPassword('demo-pass-1');
+  const password = await hashPassword('demo-pass-123');
   const created = new Date(Date.now() - 366 * DAY_MS).toISOString();
   const agents = AGENTS.map((nickname, index) => ({ uuid: randomUUID(), nickname, username: `demo${index + 1}` }));
   for (const agent of agents) {
@@ -375,7 +375,7 @@ async function main() {
     }
   }
   process.stdout.write(
-    `Demo year written: ${totals.visitors} visitors, ${totals.visits} visits, ${totals.conversations} conversations, ${totals.messages} messages; agents demo1…demo5 (password demo-pass-1).\n`,
+    `Demo year written: ${totals.visitors} visitors, ${totals.visits} visits, ${totals.conversations} conversations, ${totals.messages} messages; agents demo1…demo5 (password demo-pass-123).\n`,
   );
   // The rows went in around the server: the statistics' daily rollup is counted from them now, not on first read.
   const rebuilt = await rebuildCensusDays(storage, config.siteTimeZone);
