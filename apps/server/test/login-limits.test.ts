@@ -210,7 +210,7 @@ describe('failures for one account from many addresses', () => {
         kind: 'security',
         title: 'Many failed sign-ins',
         notice: 'The account victim had 20 failed sign-ins from 10 addresses within 15 minutes; every further attempt for it now waits.',
-        url: '#/record/record',
+        url: '#/service/record',
         created_at: expect.any(String),
       },
     ]);

@@ -12,7 +12,7 @@ const KINDS = {
   passwordReset: { title: 'noticePasswordResetTitle', body: 'noticePasswordReset', url: '#/personal/personal' },
   mfaEnabled: { title: 'noticeMfaEnabledTitle', body: 'noticeMfaEnabled', url: '#/personal/personal' },
   mfaDisabled: { title: 'noticeMfaDisabledTitle', body: 'noticeMfaDisabled', url: '#/personal/personal' },
-  accountDelayed: { title: 'noticeAccountDelayedTitle', body: 'noticeAccountDelayed', url: '#/record/record' },
+  accountDelayed: { title: 'noticeAccountDelayedTitle', body: 'noticeAccountDelayed', url: '#/service/record' },
 } as const satisfies Record<string, { title: MessageKey; body: MessageKey; url: string }>;
 
 export type NoticeKind = keyof typeof KINDS;
