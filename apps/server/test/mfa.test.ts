@@ -262,6 +262,37 @@ describe('two-factor sign-in', () => {
       );
     });
   });
+
+  describe('a new password', () => {
+    it('is told in the notice list, mailed to the address the account had, and audited', async () => {
+      const changed = await server.post(
+        '/api/personal',
+        { nickname: agent.username, avatar: '', notify, password: 'two-step-pass-2', oldPassword: agent.password },
+        { token },
+      );
+      expect(changed.status).toBe(200);
+      const fresh = await server.login(agent.username, 'two-step-pass-2');
+      const notices = await server.get<{ list: Notice[] }>('/api/notice/getList', { token: fresh, lang: 'en' });
+      expect(notices.body.data.list[0]).toMatchObject({
+        kind: 'security',
+        title: 'Password changed',
+        notice:
+          'The password of your account was changed from 127.0.0.1 and every session was signed out. If this was not you, tell an administrator at once.',
+      });
+      await waitFor(() => mail.mails.some((sent) => sent.raw.includes('Password changed')), 5000, 'the mail');
+      const sent = mail.mails.find((item) => item.raw.includes('Password changed'));
+      expect(sent?.to).toEqual(['two-step@example.org']);
+      // Plain text only: nothing in it is read as HTML, and no password is in it.
+      expect(sent?.raw).not.toContain('two-step-pass');
+      const audit = await server.get<{ list: AuditEntry[] }>('/api/audit/getList?action=password.change', { token: admin });
+      expect(audit.body.data.list[0]).toMatchObject({
+        actor: agent.username,
+        action: 'password.change',
+        target: `agent:${agent.username}`,
+      });
+      expect(JSON.stringify(audit.body.data.list[0])).not.toContain('two-step-pass');
+    });
+  });
 });
 
 describe('wrong two-factor codes and the login limits', () => {
