@@ -13,6 +13,7 @@ import { isoNow } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
 import { type AuditActor, type AuditLog, changedFields } from '../audit/audit-log.js';
 import type { SettingsRepository } from './repository.js';
+import { salvage } from './salvage.js';
 import { keepSecrets, withoutSecrets } from './secrets.js';
 
 type Changed = (page: SettingsPage) => void | Promise<void>;
@@ -98,8 +99,9 @@ export class SettingsService {
   }
 
   /**
-   * Takes a stored page as valid only as a whole: a page stored by an older version, or edited by hand,
-   * that no longer passes its schema leaves this process on the defaults and says so.
+   * Takes a stored page as valid. One stored by an older version, or edited by hand, that no longer passes
+   * its schema keeps what still passes: only the fields and list entries that fail are dropped, and the
+   * log names them; a page past saving leaves this process on the defaults and says so.
    */
   private store(page: SettingsPage, json: string): void {
     let parsed: unknown;
@@ -109,11 +111,16 @@ export class SettingsService {
       this.onError(error);
       return;
     }
-    const result = settingsSchemas[page].safeParse(parsed);
-    if (!result.success) {
+    const result = salvage(settingsSchemas[page], parsed);
+    if (!result) {
       this.onError(new Error(`stored settings page ${page} is not valid; its defaults are used`));
       return;
     }
-    this.pages = { ...this.pages, [page]: result.data };
+    if (result.dropped.length > 0) {
+      this.onError(
+        new Error(`stored settings page ${page} breaks today's rules at ${result.dropped.join(', ')}; those values are left out`),
+      );
+    }
+    this.pages = { ...this.pages, [page]: result.value };
   }
 }
