@@ -53,3 +53,36 @@ describe('settings stored before today’s rules', () => {
     expect(told).toContain('logo');
   });
 });
+
+describe('smart-robot settings stored before the model URL rules', () => {
+  let server: TestServer;
+  afterAll(() => server.close());
+
+  it('keep the robot on, without the URL that now fails', async () => {
+    const stored = {
+      enabled: true,
+      mode: 'first',
+      name: 'Ada',
+      welcome: 'Hi',
+      llm: { enabled: true, baseUrl: 'https://llm.example/v1?key=abc', model: 'm', apiKey: '', timeoutMs: 5000 },
+    };
+    server = await startTestServer(
+      {},
+      {
+        beforeMigrate: async (storage) => {
+          await migrate(storage);
+          const at = new Date().toISOString();
+          await storage.db
+            .insertInto('settings')
+            .values({ page: 'robotHigh', value: JSON.stringify(stored), updated_at: at, updated_by: 'admin' })
+            .execute();
+        },
+      },
+    );
+    const admin = await server.login();
+    const high = await server.get<{ enabled: boolean; name: string; llm: { baseUrl: string; model: string } }>('/api/robot/high', {
+      token: admin,
+    });
+    expect(high.body.data).toMatchObject({ enabled: true, name: 'Ada', llm: { baseUrl: '', model: 'm' } });
+  });
+});

@@ -23,6 +23,7 @@ import type { Bus } from '../../realtime/bus.js';
 import { type AuditActor, type AuditLog, changedFields } from '../audit/audit-log.js';
 import type { AuthContext } from '../auth/service.js';
 import type { SettingsRepository } from '../settings/repository.js';
+import { salvage } from '../settings/salvage.js';
 import { ROBOT_HIGH_KEY } from '../settings/secrets.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
 import { type MatchablePair, Matcher, type MatchResult, normalize } from './matcher.js';
@@ -307,9 +308,15 @@ export class RobotService {
       this.onError(error);
       return;
     }
-    const result = robotHighSettings.safeParse(parsed);
-    if (result.success) this.high = result.data;
-    else this.onError(new Error('stored smart-robot settings are not valid; their defaults are used'));
+    // Settings stored under looser rules keep what still passes (a model URL with a query is dropped, say).
+    const result = salvage(robotHighSettings, parsed);
+    if (!result) {
+      this.onError(new Error('stored smart-robot settings are not valid; their defaults are used'));
+      return;
+    }
+    if (result.dropped.length > 0)
+      this.onError(new Error(`stored smart-robot settings break today's rules at ${result.dropped.join(', ')}; those values are left out`));
+    this.high = result.value;
   }
 
   private index(): Promise<Matcher> {
