@@ -60,6 +60,34 @@ async function createAgent(username: string, role: string): Promise<string> {
   return login(username, password);
 }
 
+/** A visitor's columns but its keys and times. */
+const VISITOR = {
+  name: '',
+  phone: '',
+  email: '',
+  channel: 'web',
+  state: 'end',
+  service_id: null,
+  online: 0,
+  unread: 0,
+  umsg: 0,
+  smsg: 0,
+  last_seq: 100,
+  ip: '',
+  region: '',
+  user_agent: '',
+  platform: '',
+  browser: '',
+  device: '',
+  referrer: '',
+  engine: '',
+  keyword: '',
+  first_url: '',
+  lang: '',
+  wait_since: null,
+  link_id: null,
+};
+
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 function exportHistory(query: string, token = admin, lang = 'en') {
@@ -122,7 +150,7 @@ beforeAll(async () => {
         Array.from({ length: 500 }, (_, offset) => {
           const key = `heavy${String(start + offset).padStart(8, '0')}`;
           const at = new Date(now - 300 * DAY_MS).toISOString();
-          return { token_hash: key, public_id: key, channel: 'web', state: 'end', created_at: at, last_seen_at: at };
+          return { ...VISITOR, token_hash: key, public_id: key, created_at: at, last_seen_at: at };
         }),
       )
       .returning('id')
@@ -132,6 +160,8 @@ beforeAll(async () => {
         const started = now - ((start + offset) * 3 + n + 1) * ((290 * DAY_MS) / CONVERSATIONS);
         return {
           visitor_id: id,
+          service_id: null,
+          score: null,
           first_seq: n * 10 + 1,
           last_seq: n * 10 + 5,
           comment: `${(start + offset) * 3 + n}:${COMMENT}`,
@@ -147,6 +177,8 @@ beforeAll(async () => {
     .insertInto('conversations')
     .values({
       visitor_id: first?.id ?? 0,
+      service_id: null,
+      score: null,
       first_seq: 100,
       last_seq: 101,
       comment: 'long ago',
@@ -301,7 +333,7 @@ async function importForm(csv: string): Promise<{ bytes: Uint8Array; type: strin
   return { bytes: new Uint8Array(await encoded.arrayBuffer()), type: encoded.headers.get('content-type') ?? '' };
 }
 
-function importRequest(body: BodyInit, type: string, token = admin) {
+function importRequest(body: Blob | ReadableStream<Uint8Array>, type: string, token = admin) {
   return fetch(`${server.url}/api/robot/ask/import`, {
     method: 'POST',
     body,
