@@ -84,10 +84,15 @@ test('records: find a visitor, note about them, find their conversation in histo
   await expect(conversation).toHaveCount(1);
   await expect(historyPage.getByRole('row')).toHaveCount(2);
 
-  // The export downloads the filtered list as CSV.
+  // The export downloads the filtered list as CSV; with no day picked, the last 366 days up to today.
   const downloading = page.waitForEvent('download');
+  const asked = page.waitForRequest((sent) => sent.url().includes('/api/history/export'));
   await historyPage.getByTestId('history-export').click();
   const download = await downloading;
+  const range = new URL((await asked).url()).searchParams;
+  const today = new Date().toLocaleDateString('en-CA');
+  expect(range.get('to')).toBe(today);
+  expect((Date.parse(today) - Date.parse(range.get('from') ?? '')) / 86_400_000).toBe(365);
   expect(download.suggestedFilename()).toMatch(/^history-\d{4}-\d{2}-\d{2}\.csv$/);
   const path = await download.path();
   const bytes = readFileSync(path);
@@ -97,6 +102,22 @@ test('records: find a visitor, note about them, find their conversation in histo
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(name);
   expect(lines[1]).toContain(id);
+
+  // Days picked over more than one export covers: the button says why, and asks nothing of the server.
+  await historyPage.getByPlaceholder('Start date').fill('2020-01-01');
+  await historyPage.getByPlaceholder('Start date').press('Enter');
+  await historyPage.getByPlaceholder('End date').fill(today);
+  await historyPage.getByPlaceholder('End date').press('Enter');
+  await historyPage.getByRole('button', { name: 'Search' }).click();
+  let exports = 0;
+  page.on('request', (sent) => {
+    if (sent.url().includes('/api/history/export')) exports += 1;
+  });
+  await historyPage.getByTestId('history-export').hover();
+  await expect(page.getByRole('tooltip')).toHaveText('One export covers at most 366 days: narrow the dates');
+  await historyPage.getByTestId('history-export').click();
+  await expect(page.locator('.ant-message')).toContainText('One export covers at most 366 days: narrow the dates');
+  expect(exports).toBe(0);
 
   await conversation.getByRole('link', { name }).click();
   const opened = page.getByTestId('history-detail');

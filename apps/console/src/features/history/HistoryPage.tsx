@@ -1,14 +1,16 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import type { Conversation, InputOf } from '@parley/protocol';
+import { type Conversation, type InputOf, MAX_EXPORT_DAYS } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Rate } from 'antd';
+import { Button, Rate, Tooltip } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, download, saveFile } from '../../lib/api';
+import { toastError } from '../../lib/feedback';
 import { DetailLink } from '../shared/detail';
 import { type Field, ListPage } from '../shared/ListPage';
 import type { Filters } from '../shared/list';
-import { conversationLength, formatDuration } from './format';
+import { conversationLength, exportRange, formatDuration } from './format';
 import { CHANNEL_OPTIONS, SCORE_OPTIONS } from './options';
 
 export const HISTORY_DETAIL = '/history/historyDetail';
@@ -58,21 +60,36 @@ function fieldsWith(agents: { value: string; text: string }[]): Field<Conversati
   ];
 }
 
-/** Downloads the conversations of the current filters as CSV (the server streams it). */
+/**
+ * Downloads the conversations of the current filters as CSV (the server streams it). One export covers
+ * at most MAX_EXPORT_DAYS days: without picked days it asks for those up to today, and the tooltip says
+ * which; for picked days spanning more it says so instead of asking (a tap shows it too, on a phone).
+ */
 function ExportButton({ filters }: { filters: Filters }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  const picked = { from: filters.from as string | undefined, to: filters.to as string | undefined };
+  const range = exportRange(picked, dayjs().format('YYYY-MM-DD'), MAX_EXPORT_DAYS);
   const run = () => {
+    if (!range) {
+      toastError(t('records.history.exportTooWide', { days: MAX_EXPORT_DAYS }));
+      return;
+    }
     setBusy(true);
-    download('GET /api/history/export', filters as InputOf<'GET /api/history/export'>)
+    download('GET /api/history/export', { ...filters, ...range } as InputOf<'GET /api/history/export'>)
       .then(saveFile)
       .catch(() => undefined)
       .finally(() => setBusy(false));
   };
+  const hint = range
+    ? t('records.history.exportRange', { from: range.from, to: range.to, days: MAX_EXPORT_DAYS })
+    : t('records.history.exportTooWide', { days: MAX_EXPORT_DAYS });
   return (
-    <Button icon={<DownloadOutlined />} loading={busy} onClick={run} data-testid="history-export">
-      {t('records.history.export')}
-    </Button>
+    <Tooltip title={hint}>
+      <Button icon={<DownloadOutlined />} loading={busy} onClick={run} data-testid="history-export">
+        {t('records.history.export')}
+      </Button>
+    </Tooltip>
   );
 }
 

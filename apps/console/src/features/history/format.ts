@@ -13,3 +13,22 @@ export function conversationLength(conversation: { startedAt: string; endedAt: s
   if (!conversation.endedAt) return null;
   return Date.parse(conversation.endedAt) - Date.parse(conversation.startedAt);
 }
+
+const DAY_MS = 86_400_000;
+const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The days an export asks for (`YYYY-MM-DD`, both ends included): the ones picked, ending today when no
+ * end is picked and starting `maxDays` days before the end when no start is; null when the picked days
+ * span more than `maxDays`, which the server refuses.
+ */
+export function exportRange(
+  picked: { from?: string | undefined; to?: string | undefined },
+  today: string,
+  maxDays: number,
+): { from: string; to: string } | null {
+  const to = picked.to ?? today;
+  const from = picked.from ?? shiftDay(to, 1 - maxDays);
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  return days > maxDays ? null : { from, to };
+}
