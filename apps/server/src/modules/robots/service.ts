@@ -62,7 +62,7 @@ const INCREMENTAL_LIMIT = 500;
 const IMPORT_CHECK_SLICE = 500;
 const IMPORT_CHUNK = 200;
 /** Pairs added to the index per slice while it is built: a few milliseconds. */
-const INDEX_SLICE = 500;
+const INDEX_SLICE = 200;
 
 function matchable(row: Pick<RobotAskRow, 'id' | 'questions' | 'answer' | 'image'>): MatchablePair {
   return { id: row.id, questions: row.questions.split('\n'), answer: row.answer, image: row.image };
