@@ -210,7 +210,10 @@ export async function buildApp({
   const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server), audit);
   const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));
   const settingsRepo = new SettingsRepository(db, sealer, (page, error) =>
-    app.log.error({ page, reason: error.message }, 'a stored secret cannot be opened with this key (SECRET_KEY or DATA_DIR/secret.key); it reads as unset'),
+    app.log.error(
+      { page, reason: error.message },
+      'a stored secret cannot be opened with this key (SECRET_KEY or DATA_DIR/secret.key); it reads as unset',
+    ),
   );
   const sealedNow = await settingsRepo.sealStored();
   if (sealedNow > 0) app.log.info({ pages: sealedNow }, 'sealed the secrets of settings stored in clear');
@@ -460,11 +463,11 @@ export async function buildApp({
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db), siteTimeZone);
-  auditRoutes(route, new AuditService(auditRepo, siteTimeZone, now));
+  // One count of running CSV exports (history, knowledge base, audit log): each reads a page a slice.
+  const exportSlots = new JobSlots(config.exportLimits, 'exportBusy');
+  auditRoutes(route, new AuditService(auditRepo, siteTimeZone, now), exportSlots);
   friendlyRoutes(route, new FriendlyService(db, new FriendlyRepository(db), audit));
   linkRoutes(route, links);
-  // One count of running CSV exports for the history and the knowledge base: both are read a page a slice.
-  const exportSlots = new JobSlots(config.exportLimits, 'exportBusy');
   robotRoutes(route, robots, exportSlots);
   regionRoutes(route);
   personalRoutes(

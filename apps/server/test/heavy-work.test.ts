@@ -299,8 +299,10 @@ describe('GET /api/history/export', () => {
     expect(((await zh.json()) as { msg: string }).msg).toBe(
       '同时进行的导出过多（每人最多 2 个，服务器最多 3 个），请等当前的导出完成后再试',
     );
-    // The knowledge base's export counts with them.
-    expect((await fetch(`${server.url}/api/robot/ask/export`, { headers: { authorization: `Bearer ${admin}` } })).status).toBe(429);
+    // The knowledge base's and the audit log's exports count with them.
+    for (const path of ['/api/robot/ask/export', '/api/audit/getList?format=csv']) {
+      expect((await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${admin}` } })).status, path).toBe(429);
+    }
 
     const others = await hold(other);
     const beyondProcess = await exportHistory(range, other);

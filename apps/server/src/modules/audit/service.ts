@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { AuditEntry, auditListQuery, ListData } from '@parley/protocol';
 import type { z } from 'zod';
+import { nextSlice } from '../../lib/heavy.js';
 import type { Lang } from '../../lib/i18n.js';
 import { bound, dayOf } from '../../lib/time.js';
 import { auditCsv } from './csv.js';
 import type { AuditFilter, AuditRepository, AuditRow } from './repository.js';
 
-/** Rows an export reads per query; the event loop is free between pages. */
+/** Rows an export reads per query; each page waits for its turn of the event loop (lib/heavy.ts). */
 export const AUDIT_EXPORT_PAGE = 500;
 
 type AuditQuery = z.output<typeof auditListQuery>;
@@ -52,6 +53,7 @@ export class AuditService {
     async function* pages() {
       let before: number | null = null;
       for (;;) {
+        await nextSlice();
         const rows = await repo.before(filter, before, AUDIT_EXPORT_PAGE);
         if (rows.length > 0) yield rows.map(toEntry);
         const last = rows.at(-1);
