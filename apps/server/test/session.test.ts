@@ -153,7 +153,11 @@ describe('GET /api/login/logOut', () => {
 
 describe('POST /api/register', () => {
   it('creates a disabled account that cannot log in until an administrator enables it', async () => {
-    const created = await server.post<{ id: number }>('/api/register', { username: 'newcomer', password: 'secret-pass-123', nickname: 'New' });
+    const created = await server.post<{ id: number }>('/api/register', {
+      username: 'newcomer',
+      password: 'secret-pass-123',
+      nickname: 'New',
+    });
     expect(created.status).toBe(200);
     const login = await server.post('/api/login', { username: 'newcomer', password: 'secret-pass-123' });
     expect(login.status).toBe(401);

@@ -95,7 +95,10 @@ const messages = {
   },
   mfaTicketInvalid: { zh: '验证步骤已过期，请重新登录', en: 'This sign-in step has expired, please sign in again' },
   mfaCodeWrong: { zh: '验证码不正确', en: 'Wrong verification code' },
-  mfaAlreadyEnabled: { zh: '两步验证已开启，请先关闭再重新设置', en: 'Two-factor sign-in is already on; turn it off before setting it up again' },
+  mfaAlreadyEnabled: {
+    zh: '两步验证已开启，请先关闭再重新设置',
+    en: 'Two-factor sign-in is already on; turn it off before setting it up again',
+  },
   mfaNotEnabled: { zh: '两步验证未开启', en: 'Two-factor sign-in is not on' },
   mfaNotSetUp: { zh: '请先生成密钥并扫描二维码', en: 'Start the set-up and scan the QR code first' },
   mfaSetupRequired: {
