@@ -25,18 +25,24 @@ async function configure(page: string, values: Record<string, unknown>): Promise
   expect(saved.status).toBe(200);
 }
 
-/** The mail as a reader sees it: folded headers unfolded, encoded words and quoted-printable undone. */
+/**
+ * The mail as a reader sees it: folded headers unfolded, encoded words undone in the headers, and
+ * quoted-printable undone in the body only (a header's `token=F7…` is not an escape).
+ */
 function readable(mail: ReceivedMail): string {
-  return mail.raw
+  const unfolded = mail.raw
     .replace(/\r?\n[ \t]+/g, ' ')
     .replace(/\?= =\?/g, '?==?')
-    .replace(/=\?utf-8\?b\?([^?]*)\?=/gi, (_, text: string) => Buffer.from(text, 'base64').toString('utf8'))
+    .replace(/=\?utf-8\?b\?([^?]*)\?=/gi, (_, text: string) => Buffer.from(text, 'base64').toString('utf8'));
+  const split = unfolded.search(/\r?\n\r?\n/);
+  const head = split < 0 ? unfolded : unfolded.slice(0, split);
+  const body = (split < 0 ? '' : unfolded.slice(split))
     .replace(/=\r?\n/g, '')
-    .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replaceAll('=', ''), 'hex').toString('utf8'))
-    .replace(
-      /(Content-Transfer-Encoding: base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([A-Za-z0-9+/=\r\n]+)/gi,
-      (_, head: string, body: string) => head + Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8'),
-    );
+    .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replaceAll('=', ''), 'hex').toString('utf8'));
+  return (head + body).replace(
+    /(Content-Transfer-Encoding: base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([A-Za-z0-9+/=\r\n]+)/gi,
+    (_, head: string, body: string) => head + Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8'),
+  );
 }
 
 const CONFIRMATION = { en: /^Subject: Confirm transcript mails from Shop\r?$/m, zh: /^Subject: 请确认接收 Shop 的对话记录邮件\r?$/m };
