@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { DEFAULT_THEME, type Device, randomTheme, restoreTheme, type Theme } from '../app/theme';
-import { LANGUAGES, type Language, settings } from '../lib/settings';
+import { browserLanguages, startLanguage } from '../lib/language';
+import { type Language, settings } from '../lib/settings';
 
 function storedTheme(): Theme {
   try {
@@ -11,12 +12,12 @@ function storedTheme(): Theme {
   }
 }
 
+/** The user's stored choice, else the browser's language (see startLanguage). */
 function storedLanguage(): Language {
   try {
-    const raw = localStorage.getItem(settings.languageKey);
-    return LANGUAGES.find((lang) => lang === raw) ?? settings.defaultLanguage;
+    return startLanguage(localStorage.getItem(settings.languageKey), browserLanguages());
   } catch {
-    return settings.defaultLanguage;
+    return startLanguage(null, browserLanguages());
   }
 }
 

@@ -20,7 +20,7 @@ import { logout } from '../../features/auth/api';
 import { useUserInfo } from '../../features/auth/queries';
 import { PersonalDrawer } from '../../features/personal/PersonalDrawer';
 import { endSession } from '../../lib/request';
-import { type Language, settings } from '../../lib/settings';
+import { LANGUAGES, type Language, settings } from '../../lib/settings';
 import { routeTree } from '../../routes';
 import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
@@ -301,6 +301,8 @@ export function AvatarControl() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data } = useUserInfo();
+  const language = useSettings((state) => state.language);
+  const setLanguage = useSettings((state) => state.setLanguage);
   const [personalOpen, setPersonalOpen] = useState(false);
   // The personal page is guarded like its route; every other agent edits the same profile in a drawer.
   const personal = findChain(routeTree, PERSONAL_PATH);
@@ -318,14 +320,30 @@ export function AvatarControl() {
       <Dropdown
         trigger={['click']}
         menu={{
+          // The header's language switch is hidden by default: the avatar menu always offers it.
+          selectable: true,
+          selectedKeys: [`language:${language}`],
           items: [
             { key: 'personal', label: t('header.personal'), icon: <UserOutlined /> },
             { key: 'theme', label: t('theme.open'), icon: <BgColorsOutlined /> },
             { type: 'divider' },
+            {
+              type: 'group',
+              key: 'language',
+              label: t('header.language'),
+              children: LANGUAGES.map((option) => ({
+                key: `language:${option}`,
+                label: t(`language.${option}`),
+                icon: <TranslationOutlined />,
+              })),
+            },
+            { type: 'divider' },
             { key: 'logout', label: t('header.logout'), icon: <LogoutOutlined />, danger: true },
           ],
           onClick: ({ key }) => {
-            if (key === 'personal') {
+            const chosen = LANGUAGES.find((option) => key === `language:${option}`);
+            if (chosen) setLanguage(chosen);
+            else if (key === 'personal') {
               if (mayOpenPersonal) navigate(PERSONAL_PATH);
               else setPersonalOpen(true);
             } else if (key === 'theme') window.dispatchEvent(new Event('theme'));
