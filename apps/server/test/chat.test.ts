@@ -407,6 +407,91 @@ describe('who sees what', () => {
     await scoped.post('/api/index/state', { state: '0' }, { token: alice });
     for (const socket of [aliceSocket, v.socket]) socket.close();
   });
+
+  it("lets a plain agent hand their own conversation to another agent within that agent's limit, or back to the queue", async () => {
+    expect((await scoped.post('/api/talk/transfer', { YQToken: 'x', serviceID: 'queue' })).status).toBe(401);
+    const roles = await scoped.get<{ list: { id: number; name: string }[] }>('/api/role/getList', { token: adminToken });
+    const agentRole = roles.body.data.list.find((role) => role.name === 'Agent');
+    const created = await scoped.post(
+      '/api/service/doEdit',
+      { username: 'carol', nickname: 'bob', password: 'agent-pass-1', roleId: agentRole?.id, maxChats: 1 },
+      { token: adminToken },
+    );
+    expect(created.status).toBe(200);
+    const carol = await scoped.login('carol', 'agent-pass-1');
+    const carolUuid = await uuidOf(scoped, carol);
+    const aliceUuid = await uuidOf(scoped, alice);
+    // Only alice is routed visitors; carol (hidden, console open) may still be handed one.
+    await scoped.post('/api/index/state', { state: '1' }, { token: bob });
+    await scoped.post('/api/index/state', { state: '1' }, { token: carol });
+    await scoped.post('/api/index/state', { state: '0' }, { token: alice });
+    const aliceSocket = await agentSocket(scoped, alice);
+    const carolSocket = await agentSocket(scoped, carol);
+
+    // Same-named agents differ by username; presence and load come with each.
+    const peerOf = async (uuid: string) =>
+      (await scoped.get<{ list: AgentPeer[] }>('/api/talk/agents', { token: alice })).body.data.list.find((peer) => peer.uuid === uuid);
+    expect(await peerOf(carolUuid)).toEqual({
+      uuid: carolUuid,
+      username: 'carol',
+      nickname: 'bob',
+      avatar: '',
+      state: '1',
+      online: true,
+      open: 0,
+      maxChats: 1,
+    });
+
+    const heldByAlice = async (id: string) =>
+      (await scoped.get<{ list: Visitor[] }>('/api/talk/userList', { token: alice })).body.data.list.find(
+        (item) => item.YQToken === id && item.state === 'current' && item.serviceID === aliceUuid,
+      ) !== undefined;
+    const first = await visitor(scoped);
+    await first.say('hand me to carol');
+    await waitFor(() => heldByAlice(first.id), 5000, 'alice to hold the first visitor');
+    // Bob holds no part of it: a plain agent hands on only their own conversation.
+    expect((await scoped.post('/api/talk/transfer', { YQToken: first.id, serviceID: carolUuid }, { token: bob })).status).toBe(403);
+    const moved = await scoped.post<Visitor>('/api/talk/transfer', { YQToken: first.id, serviceID: carolUuid }, { token: alice });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ state: 'current', serviceID: carolUuid });
+    await carolSocket.until(() => framesOf(carolSocket, '2017').find((frame) => (frame.data as Message).msg === 'tip.transferred'));
+    expect(await peerOf(carolUuid)).toMatchObject({ open: 1, maxChats: 1 });
+
+    const second = await visitor(scoped);
+    await second.say('and me too');
+    await waitFor(() => heldByAlice(second.id), 5000, 'alice to hold the second visitor');
+    const aliceHolds = (await peerOf(aliceUuid))?.open ?? 0;
+    const full = await scoped.post('/api/talk/transfer', { YQToken: second.id, serviceID: carolUuid }, { token: alice });
+    expect(full.status).toBe(409);
+    expect(full.body.msg).toBe('This agent already has as many conversations as they may hold; the conversation cannot be transferred');
+    const fullZh = await scoped.post('/api/talk/transfer', { YQToken: second.id, serviceID: carolUuid }, { token: alice, lang: 'zh' });
+    expect(fullZh.status).toBe(409);
+    expect(fullZh.body.msg).toBe('该客服的对话数已达上限，无法转接');
+    const badTarget = await scoped.post('/api/talk/transfer', { YQToken: second.id, serviceID: 'nobody' }, { token: alice });
+    expect(badTarget.status).toBe(400);
+
+    // Back to the queue: the visitor waits again, and alice (online, with room) is not handed it back.
+    const queued = await scoped.post<Visitor>('/api/talk/transfer', { YQToken: second.id, serviceID: 'queue' }, { token: alice });
+    expect(queued.status).toBe(200);
+    expect(queued.body.data).toMatchObject({ state: 'wait', serviceID: null });
+    expect((await second.socket.until(() => framesOf(second.socket, '2001').at(-1))).data).toEqual({ position: 1 });
+    const requeuedTip = await second.socket.until(() =>
+      framesOf(second.socket, '2017').find((frame) => (frame.data as Message).msg === 'tip.requeued'),
+    );
+    expect((requeuedTip.data as Message).nickname).toBe('alice');
+    await aliceSocket.until(() =>
+      framesOf(aliceSocket, '8001').find((frame) => {
+        const data = frame.data as { YQToken: string; state: string };
+        return data.YQToken === second.id && data.state === 'wait';
+      }),
+    );
+    expect((await peerOf(aliceUuid))?.open).toBe(aliceHolds - 1);
+    expect((await scoped.post('/api/talk/transfer', { YQToken: second.id, serviceID: 'queue' }, { token: alice })).status).toBe(409);
+    // Another agent takes it from the queue.
+    const bobTakes = await scoped.post<Visitor>('/api/talk/accept', { YQToken: second.id }, { token: bob });
+    expect(bobTakes.body.data).toMatchObject({ state: 'current', serviceID: await uuidOf(scoped, bob) });
+    for (const socket of [aliceSocket, carolSocket, first.socket, second.socket]) socket.close();
+  });
 });
 
 describe('idempotency is per sender', () => {

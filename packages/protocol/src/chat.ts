@@ -67,6 +67,11 @@ export interface AgentPeer {
   state: '0' | '1';
   /** Has a console open now. */
   online: boolean;
+  /** The login name: agents may share a nickname. */
+  username: string;
+  /** Conversations the agent holds now, and at most. */
+  open: number;
+  maxChats: number;
 }
 
 type ContactField = 'name' | 'phone' | 'email';
@@ -245,7 +250,9 @@ export const rateBody = z.object({
 });
 
 export const conversationBody = z.object({ YQToken: visitorId });
-export const transferBody = z.object({ YQToken: visitorId, serviceID: z.string().uuid() });
+/** `serviceID` names the receiving agent, or `queue` to put the visitor back in the queue. */
+export const TRANSFER_TO_QUEUE = 'queue';
+export const transferBody = z.object({ YQToken: visitorId, serviceID: z.union([z.string().uuid(), z.literal(TRANSFER_TO_QUEUE)]) });
 export const withdrawBody = z.object({ YQToken: visitorId, onlyID: onlyId });
 /** The agent side of messageBody and messagesQuery: the visitor is named by its public id. */
 export const agentMessageBody = messageBody.extend({ YQToken: visitorId });

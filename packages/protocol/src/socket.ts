@@ -38,6 +38,11 @@ export const SocketCode = {
   typing: '8011',
   /** A visitor left a message (CONTRACT §7); data is the `Letter`. */
   letter: '8012',
+  /**
+   * A message of a conversation a supervisor lists but neither answers nor monitors; data is the `Message`.
+   * It keeps the list's line (last message, umsg/smsg) current and alerts nobody.
+   */
+  listed: '8013',
   accepted: '2000',
   waiting: '2001',
   ended: '2004',
@@ -101,6 +106,7 @@ export interface SocketPayloads {
   '8010': Visit & { YQToken: string };
   '8011': { YQToken?: string; text: string };
   '8012': Letter;
+  '8013': Message;
   '2000': AcceptedData;
   '2001': { position: number };
   '2004': { rate: boolean };

@@ -10,6 +10,7 @@ export const MAX_MESSAGE_LENGTH = 5000;
 export const TIP_TEXTS = {
   'tip.accepted': { zh: '{name} 已接入对话', en: '{name} joined the conversation' },
   'tip.transferred': { zh: '对话已转接给 {name}', en: 'Conversation transferred to {name}' },
+  'tip.requeued': { zh: '{name} 已将对话转回排队', en: '{name} returned the conversation to the queue' },
   'tip.ended': { zh: '对话已结束', en: 'The conversation has ended' },
   'tip.closedIdle': { zh: '对话因长时间没有回复已自动结束', en: 'The conversation was closed after a period of inactivity' },
   'tip.visitorLeft': { zh: '访客已离开', en: 'The visitor left' },

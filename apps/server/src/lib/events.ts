@@ -20,6 +20,8 @@ export interface DomainEvents {
   /** The robot passed its visitor to a person: to `agent`, or to the queue when null. */
   'conversation.handedOver': { visitor: VisitorRow; agent: AgentRef | null };
   'conversation.transferred': { visitor: VisitorRow; from: string | null; to: AgentRef };
+  /** An agent put the conversation back in the queue. */
+  'conversation.requeued': { visitor: VisitorRow; from: string | null };
   /** `visitor` is the row before it ended (its state then); `rate` asks the widget for a rating. */
   'conversation.ended': { visitor: VisitorRow; by: string | null; tellVisitor: boolean; rate: boolean };
   'conversation.rated': { visitor: VisitorRow; conversationId: number; score: number; comment: string };

@@ -118,6 +118,10 @@ const messages = {
   withdrawNotSender: { zh: '只能撤回自己发送的消息', en: 'You can only withdraw your own messages' },
   withdrawTooLate: { zh: '消息发送超过 2 分钟，无法撤回', en: 'Messages can only be withdrawn within 2 minutes' },
   transferTarget: { zh: '无法转接给该客服', en: 'The conversation cannot be transferred to this agent' },
+  agentFull: {
+    zh: '该客服的对话数已达上限，无法转接',
+    en: 'This agent already has as many conversations as they may hold; the conversation cannot be transferred',
+  },
   agentNotConnected: {
     zh: '该客服当前未打开工作台，无法转接',
     en: 'This agent has no workbench open right now; the conversation cannot be transferred',

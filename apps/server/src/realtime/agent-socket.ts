@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import { ApiError } from '../lib/errors.js';
 import { pickLang } from '../lib/i18n.js';
 import type { AuthContext, AuthService } from '../modules/auth/service.js';
+import { isSupervisor } from '../modules/conversations/service.js';
 import type { Bus } from './bus.js';
 import type { BusEvent } from './events.js';
 import { holdFrames, onFrames, refuse, send, sendError, sendText } from './frames.js';
@@ -18,6 +19,8 @@ interface AgentConnection {
   agentId: number;
   uuid: string;
   sessionId: number;
+  /** Read once when the socket opens: a role changed later takes effect on the console's next socket. */
+  supervisor: boolean;
 }
 
 /** The agents' sockets of this process, and the bus events that concern them. */
@@ -57,7 +60,17 @@ export class AgentSockets {
       const text = JSON.stringify(event.frame);
       const targets =
         event.to === 'all' ? this.byUuid.values() : event.to.map((uuid) => this.byUuid.get(uuid) ?? new Set<AgentConnection>());
-      for (const set of targets) for (const connection of set) sendText(connection.socket, text);
+      const sent = new Set<AgentConnection>();
+      for (const set of targets)
+        for (const connection of set) {
+          sent.add(connection);
+          sendText(connection.socket, text);
+        }
+      if (event.supervisors && event.to !== 'all') {
+        const listed = JSON.stringify(event.supervisors);
+        for (const set of this.byUuid.values())
+          for (const connection of set) if (connection.supervisor && !sent.has(connection)) sendText(connection.socket, listed);
+      }
     } else if (event.type === 'sessions.revoked') {
       for (const connection of this.byAgent.get(event.agentId) ?? []) {
         if (event.sessionIds !== 'all' && !event.sessionIds.includes(connection.sessionId)) continue;
@@ -122,7 +135,13 @@ export function registerAgentSocket(
       refuse(socket, CloseCode.revoked, 'two-factor sign-in required');
       return;
     }
-    const connection: AgentConnection = { socket, agentId: context.agentId, uuid: context.uuid, sessionId: context.sessionId };
+    const connection: AgentConnection = {
+      socket,
+      agentId: context.agentId,
+      uuid: context.uuid,
+      sessionId: context.sessionId,
+      supervisor: isSupervisor(context),
+    };
     liveness.track(socket);
     socket.on('close', () => sockets.remove(connection));
     await sockets.add(connection);

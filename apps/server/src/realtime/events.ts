@@ -7,8 +7,11 @@ import type { KnownFrame } from '@parley/protocol';
 export type BusEvent =
   | { type: 'sessions.revoked'; agentId: number; sessionIds: number[] | 'all' }
   | { type: 'sessions.renewed'; agentId: number; from: number; to: number }
-  /** To the sockets of the listed agents (by uuid), or of every agent. */
-  | { type: 'frame.agents'; to: string[] | 'all'; frame: KnownFrame }
+  /**
+   * To the sockets of the listed agents (by uuid), or of every agent; with `supervisors`, that frame also
+   * to every other supervisor's (who lists every conversation, another agent's included).
+   */
+  | { type: 'frame.agents'; to: string[] | 'all'; frame: KnownFrame; supervisors?: KnownFrame }
   /** To every socket (every tab) of one visitor; `token` is the visitor's public id, never its credential. */
   | { type: 'frame.visitor'; token: string; frame: KnownFrame }
   /** The visitor with this public id was erased: its sockets, wherever held, are closed. */

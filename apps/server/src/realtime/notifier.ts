@@ -35,10 +35,14 @@ export class Notifier {
     events.on('visitor.typing', ({ visitor, text }) =>
       this.toAgentsOf(visitor, frame(SocketCode.typing, { YQToken: visitor.public_id, text })),
     );
-    events.on('visitor.online', ({ visitor, view }) => this.toAgentsOf(visitor, frame(SocketCode.visitorOnline, view)));
-    events.on('visitor.offline', ({ visitor }) =>
-      this.toAgentsOf(visitor, frame(SocketCode.visitorOffline, { YQToken: visitor.public_id })),
-    );
+    events.on('visitor.online', ({ visitor, view }) => {
+      const online = frame(SocketCode.visitorOnline, view);
+      return this.toListersOf(visitor, online, online);
+    });
+    events.on('visitor.offline', ({ visitor }) => {
+      const offline = frame(SocketCode.visitorOffline, { YQToken: visitor.public_id });
+      return this.toListersOf(visitor, offline, offline);
+    });
     events.on('visitor.reconnected', ({ visitor, agent }) => this.accepted(visitor, agent));
     events.on('queue.changed', async ({ queue }) => {
       for (const [index, publicId] of queue.entries()) {
@@ -70,22 +74,31 @@ export class Notifier {
     });
     events.on('message.stored', async ({ visitor, message, visitorSees, alsoAgentsOf }) => {
       if (message.role === 'user') {
-        await this.toAgentsOf(visitor, frame(SocketCode.visitorMessage, message, visitor.service_id ?? undefined));
+        await this.toListersOf(
+          visitor,
+          frame(SocketCode.visitorMessage, message, visitor.service_id ?? undefined),
+          frame(SocketCode.listed, message),
+        );
         return;
       }
       if (message.role === 'tip') {
         const current = await this.agentsOf(visitor);
         const before = alsoAgentsOf ? await this.agentsOf(alsoAgentsOf) : [];
         const to = current === 'all' || before === 'all' ? 'all' : [...new Set([...current, ...before])];
-        await this.toAgents(to, frame(SocketCode.tip, message, visitor.service_id ?? undefined));
+        await this.toAgents(to, frame(SocketCode.tip, message, visitor.service_id ?? undefined), frame(SocketCode.listed, message));
         if (visitorSees) await this.toVisitor(visitor.public_id, frame(SocketCode.tip, message));
         return;
       }
-      await this.toAgentsOf(visitor, frame(SocketCode.serviceMessage, message, message.serviceID ?? undefined));
+      await this.toListersOf(
+        visitor,
+        frame(SocketCode.serviceMessage, message, message.serviceID ?? undefined),
+        frame(SocketCode.listed, message),
+      );
       await this.toVisitor(visitor.public_id, frame(SocketCode.serviceMessage, message));
     });
     events.on('message.withdrawn', async ({ visitor, onlyID }) => {
-      await this.toAgentsOf(visitor, frame(SocketCode.withdrawn, { YQToken: visitor.public_id, onlyID }));
+      const withdrawn = frame(SocketCode.withdrawn, { YQToken: visitor.public_id, onlyID });
+      await this.toListersOf(visitor, withdrawn, withdrawn);
       await this.toVisitor(visitor.public_id, frame(SocketCode.withdrawn, { onlyID }));
     });
     // Leave-messages are for those who may read them: seeHistorical (and the Admin role, which holds everything).
@@ -123,8 +136,19 @@ export class Notifier {
     await this.toAgents(await this.agentsOf(visitor), frame);
   }
 
-  private async toAgents(to: string[] | 'all', frame: KnownFrame): Promise<void> {
-    await this.bus.publish({ type: 'frame.agents', to, frame });
+  /**
+   * What changes a visitor's line in the workbench list (presence, last message, counts) reaches every
+   * supervisor too, as `listed` for the others' supervisors: `GET /api/talk/userList` lists them every
+   * conversation, someone else's included, whose line would otherwise keep what it showed before the
+   * conversation became someone's. Messages go as 8013 so that they alert nobody, and monitoring alone
+   * still brings a conversation's messages as they are (8005/8006).
+   */
+  private async toListersOf(visitor: Audience, frame: KnownFrame, listed: KnownFrame): Promise<void> {
+    await this.toAgents(await this.agentsOf(visitor), frame, listed);
+  }
+
+  private async toAgents(to: string[] | 'all', frame: KnownFrame, supervisors?: KnownFrame): Promise<void> {
+    await this.bus.publish({ type: 'frame.agents', to, frame, ...(supervisors && to !== 'all' ? { supervisors } : {}) });
   }
 
   /** To every socket of the visitor with this public id. */

@@ -189,6 +189,20 @@ describe('applyFrame: messages', () => {
     expect(effects).toEqual([]);
   });
 
+  it('8013 keeps a supervisor’s line of another agent’s conversation current without alerting or raising unread', () => {
+    const theirs = withVisitor({ state: 'current', serviceID: 'alice' });
+    const { data, effects } = run(
+      theirs,
+      { code: '8013', data: message(2, { msg: 'from the visitor' }) },
+      { code: '8013', data: message(3, { role: 'service', serviceID: 'alice', msg: 'alice answers' }) },
+      { code: '8013', data: message(3, { role: 'service', serviceID: 'alice', msg: 'alice answers' }) },
+      { code: '8013', data: message(4, { role: 'tip', msg: 'tip.visitorLeft' }) },
+    );
+    expect(data.visitors[TOKEN]).toMatchObject({ umsg: 1, smsg: 1, unreadNumber: 0 });
+    expect(data.visitors[TOKEN]?.lastMessage?.seq).toBe(4);
+    expect(effects).toEqual([]);
+  });
+
   it('a hole in seq asks for a catch-up', () => {
     const { effects } = run({ ...withVisitor({}, true), selected: TOKEN }, { code: '8006', recipient: ME, data: message(5) });
     expect(effects.map((effect) => effect.kind)).toContain('catchUp');

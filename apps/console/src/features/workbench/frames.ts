@@ -215,6 +215,13 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
     return { data: next, effects };
   }
 
+  // Another agent's conversation, listed to a supervisor: its line follows, and nobody is alerted.
+  if (code === SocketCode.listed) {
+    if (!isMessage(payload)) return { data, effects };
+    const counter = payload.role === 'user' ? 'umsg' : payload.role === 'tip' ? null : 'smsg';
+    return { data: addMessage(data, payload, counter, effects).data, effects };
+  }
+
   if (isFrame(frame, SocketCode.visit)) {
     const { YQToken, URL, title, created_at } = frame.data;
     const visit: Visit = { URL, title, created_at };

@@ -19,11 +19,25 @@ export class AgentAvailabilityRepository {
       .execute();
   }
 
-  /** Every enabled agent, with whether a console of theirs is open anywhere. */
+  /** Every enabled agent, with whether a console of theirs is open anywhere and how many conversations they hold. */
   peers(presentSince: string) {
     return this.db
       .selectFrom('agents')
-      .select((eb) => ['agents.uuid', 'agents.nickname', 'agents.avatar', 'agents.state', consoleOpen(eb, presentSince).as('present')])
+      .select((eb) => [
+        'agents.uuid',
+        'agents.username',
+        'agents.nickname',
+        'agents.avatar',
+        'agents.state',
+        'agents.max_chats',
+        consoleOpen(eb, presentSince).as('present'),
+        eb
+          .selectFrom('visitors')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .where('visitors.state', '=', 'current')
+          .whereRef('visitors.service_id', '=', 'agents.uuid')
+          .as('open'),
+      ])
       .where('agents.disabled', '=', 0)
       .orderBy('agents.id')
       .execute();

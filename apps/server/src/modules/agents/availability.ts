@@ -53,6 +53,9 @@ export class AvailabilityService {
         avatar: row.avatar,
         state: asState(row.state),
         online: Boolean(row.present),
+        username: row.username,
+        open: Number(row.open ?? 0),
+        maxChats: row.max_chats,
       })),
     };
   }

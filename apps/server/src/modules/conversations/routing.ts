@@ -15,6 +15,11 @@ import type { ConversationRepository } from './repository.js';
  */
 export class Routing {
   private draining: Promise<void> = Promise.resolve();
+  /**
+   * Visitors an agent put back in the queue, with that agent: the queue hands them to someone else (the
+   * agent may still accept them by hand). Kept by this process until the visitor is handed out.
+   */
+  private readonly returned = new Map<number, string>();
 
   constructor(
     private readonly db: Db,
@@ -49,6 +54,11 @@ export class Routing {
     return { ...visitor, ...to };
   }
 
+  /** The agent put this visitor back in the queue: the queue does not hand it to them again. */
+  returnedBy(visitorId: number, agentUuid: string): void {
+    this.returned.set(visitorId, agentUuid);
+  }
+
   /** Tells everyone concerned where a newly opened conversation went. */
   async opened(visitor: VisitorRow, agent: AgentRef | null): Promise<void> {
     await this.events.emit('conversation.opened', { visitor, agent });
@@ -67,7 +77,9 @@ export class Routing {
     const pinned = (await this.links.pinnedAgentOf(tx, visitorId)) ?? (await this.regions.assignedAgentOf(tx, visitorId));
     let best: (typeof agents)[number] | undefined;
     let bestLoad = Number.POSITIVE_INFINITY;
+    const returnedBy = this.returned.get(visitorId);
     for (const agent of agents) {
+      if (agent.uuid === returnedBy) continue;
       const open = load.get(agent.uuid) ?? 0;
       if (open < agent.max_chats && agent.uuid === pinned) return { uuid: agent.uuid, nickname: agent.nickname, avatar: agent.avatar };
       if (open < agent.max_chats && open < bestLoad) {
@@ -97,10 +109,18 @@ export class Routing {
     let changed = false;
     for (;;) {
       const handed = await this.db.transaction().execute(async (tx) => {
-        const [next] = await this.visitors.waiting(tx);
-        if (!next) return undefined;
-        const agent = await this.pickAgent(tx, next.id);
-        if (!agent) return undefined;
+        let next: { id: number } | undefined;
+        let agent: AgentRef | undefined;
+        for (const candidate of await this.visitors.waiting(tx)) {
+          agent = await this.pickAgent(tx, candidate.id);
+          if (agent) {
+            next = candidate;
+            break;
+          }
+          // Only a visitor returned to the queue may have no agent while the next one has: look past it.
+          if (!this.returned.has(candidate.id)) return undefined;
+        }
+        if (!next || !agent) return undefined;
         if (
           !(await this.visitors.transition(
             tx,
@@ -117,6 +137,7 @@ export class Routing {
       });
       if (handed === undefined) break;
       if (handed === null) continue;
+      this.returned.delete(handed.visitor.id);
       changed = true;
       await this.events.emit('conversation.assigned', { visitor: handed.visitor, agent: handed.agent, by: 'queue' });
     }

@@ -6,6 +6,7 @@ import {
   type Message,
   type MessageType,
   type TipKind,
+  TRANSFER_TO_QUEUE,
   type Visit,
   type Visitor,
   type VisitorState,
@@ -558,7 +559,12 @@ export class ConversationService {
     });
   }
 
+  /**
+   * Hands an open conversation to another agent (with a console open and room below their limit) or,
+   * with `queue`, back to the queue. An agent hands on their own conversation; a supervisor any.
+   */
   async transfer(auth: AuthContext, publicId: string, serviceID: string): Promise<Visitor> {
+    if (serviceID === TRANSFER_TO_QUEUE) return this.requeue(auth, publicId);
     const target = await this.agents.findByUuid(this.db, serviceID);
     if (!target || target.disabled === 1 || target.uuid === auth.uuid) throw new ApiError(400, 'transferTarget');
     const before = await this.visitorRepo.findByPublicId(this.db, publicId);
@@ -567,6 +573,8 @@ export class ConversationService {
     if (before.service_id !== auth.uuid && !isSupervisor(auth)) throw new ApiError(403, 'notYourConversation');
     if (!(await this.agents.isPresent(target.uuid, AgentPresenceStore.freshSince()))) throw conflict('agentNotConnected');
     const moved = await this.db.transaction().execute(async (tx) => {
+      const load = (await this.visitorRepo.openLoad(tx)).get(target.uuid) ?? 0;
+      if (load >= target.max_chats && before.service_id !== target.uuid) throw conflict('agentFull');
       if (
         !(await this.visitorRepo.transition(
           tx,
@@ -585,6 +593,29 @@ export class ConversationService {
     const to: AgentRef = { uuid: target.uuid, nickname: target.nickname, avatar: target.avatar };
     await this.events.emit('conversation.transferred', { visitor: after, from: before.service_id, to });
     await this.addTip(after, 'tip.transferred', target.nickname, true, before);
+    return this.visitorView(before.id);
+  }
+
+  /** Puts an open conversation back in the queue; the agent who returned it is not handed it again by the queue. */
+  private async requeue(auth: AuthContext, publicId: string): Promise<Visitor> {
+    const before = await this.visitorRepo.findByPublicId(this.db, publicId);
+    if (!before) throw notFound();
+    if (before.state !== 'current') throw conflict('conversationClosed');
+    if (before.service_id !== auth.uuid && !isSupervisor(auth)) throw new ApiError(403, 'notYourConversation');
+    const waiting = { state: 'wait', service_id: null, wait_since: isoNow() };
+    const moved = await this.db.transaction().execute(async (tx) => {
+      if (!(await this.visitorRepo.transition(tx, before.id, { states: ['current'], serviceId: before.service_id }, waiting))) return false;
+      const conversation = await this.repo.latest(tx, before.id);
+      if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: null });
+      return true;
+    });
+    if (!moved) throw conflict('conversationTaken');
+    if (before.service_id) this.routing.returnedBy(before.id, before.service_id);
+    const after: VisitorRow = { ...before, ...waiting };
+    await this.events.emit('conversation.requeued', { visitor: after, from: before.service_id });
+    await this.addTip(after, 'tip.requeued', auth.nickname, true, before);
+    await this.routing.queueChanged();
+    await this.routing.drain();
     return this.visitorView(before.id);
   }
 
