@@ -66,6 +66,7 @@ export class Notifier {
       await this.stateChanged(visitor);
       await this.accepted(visitor, to);
     });
+    events.on('conversation.requeued', ({ visitor }) => this.stateChanged(visitor));
     events.on('conversation.ended', async ({ visitor, tellVisitor, rate }) => {
       // Its monitors were cleared with it: the next conversation's are read anew, in every process.
       await this.bus.publish({ type: 'monitors.changed', visitorId: visitor.id });

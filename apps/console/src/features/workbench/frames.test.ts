@@ -248,8 +248,8 @@ describe('applyFrame: pages, typing and agents', () => {
 
 describe('patchPeers: the agent list follows 8007', () => {
   const peers: AgentPeer[] = [
-    { uuid: ME, nickname: 'me', avatar: '', state: '0', online: true },
-    { uuid: OTHER, nickname: 'other', avatar: '', state: '0', online: false },
+    { uuid: ME, nickname: 'me', avatar: '', state: '0', online: true, username: 'me', open: 0, maxChats: 10 },
+    { uuid: OTHER, nickname: 'other', avatar: '', state: '0', online: false, username: 'other', open: 0, maxChats: 10 },
   ];
 
   it('marks an agent whose console opened as online, and offline once it closed, keeping the others', () => {
