@@ -5,6 +5,7 @@ import { loadConfig } from './config.js';
 import { type Db, migrate, openStorage } from './db/index.js';
 import type { Database } from './db/schema.js';
 import { seed } from './db/seed.js';
+import { firstAdminNotice, serverUrl } from './lib/first-admin.js';
 import { hashPassword } from './lib/password.js';
 import { rebuildCensusDays } from './modules/census/rebuild.js';
 import { sourceOf } from './modules/history/views.js';
@@ -177,7 +178,12 @@ async function main() {
   const storage = await openStorage(config);
   const { db } = storage;
   await migrate(storage);
-  await seed(db, config.adminUsername, config.adminPassword);
+  const seeded = await seed(db, config.adminUsername, config.adminPassword);
+  if (seeded.generatedPassword) {
+    // The demo's agents may not open the statistics: without this line no one could sign in as the admin.
+    const signInAt = config.publicUrl ?? serverUrl(config.host, config.port);
+    process.stdout.write(firstAdminNotice(seeded.createdAdmin ?? config.adminUsername, seeded.generatedPassword, signInAt));
+  }
   const already = await db.selectFrom('visitors').select('id').limit(1).executeTakeFirst();
   if (already) throw new Error('This database already has visitors: run the demo on an empty one.');
 

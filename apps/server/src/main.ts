@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { migrate, openStorage } from './db/index.js';
 import { DataDirBusyError, lockDataDir } from './db/lock.js';
 import { seed } from './db/seed.js';
+import { firstAdminNotice, serverUrl } from './lib/first-admin.js';
 import { LogStream } from './lib/log-stream.js';
 import { type Bus, LocalBus, RedisBus } from './realtime/bus.js';
 
@@ -50,13 +51,10 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  const url = serverUrl(config.host, port);
   if (seeded.generatedPassword) {
     // Shown once, on the first start only: the hash is all that is kept.
-    process.stdout.write(
-      `\n  First administrator created.\n  username: ${seeded.createdAdmin}\n  password: ${seeded.generatedPassword}\n  Sign in at ${config.publicUrl ?? url} and change it.\n\n`,
-    );
+    process.stdout.write(firstAdminNotice(seeded.createdAdmin ?? config.adminUsername, seeded.generatedPassword, config.publicUrl ?? url));
   }
 
   // Printed whatever the log level: scripts and people wait for this line to learn the real port.

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ROOT, backends } from './harness.js';
+import { buildOnce, dropSchema, spawnServer } from './processes.js';
+
+const dirs: string[] = [];
+const schemas: string[] = [];
+
+function place(): { dataDir: string; schema: string } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-demo-'));
+  const schema = `s_${randomBytes(6).toString('hex')}`;
+  dirs.push(dataDir);
+  schemas.push(schema);
+  return { dataDir, schema };
+}
+
+/** `npm run demo -- --scale 0.01` as a newcomer runs it (a few hundred visits); resolves with its output. */
+function runDemo(dataDir: string, schema: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['scripts/demo.mjs', '--scale', '0.01'], {
+    cwd: APP_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+}
+
+async function signIn(url: string, username: string, password: string): Promise<{ status: number; token: string }> {
+  const response = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await response.json()) as { data: { token: string } | null };
+  return { status: response.status, token: body.data?.token ?? '' };
+}
+
+/** Then `npm start` on the same data, and the statistics as the administrator. */
+async function startAndOpenStatistics(dataDir: string, schema: string, username: string, password: string): Promise<string> {
+  const server = await spawnServer('scripts/start.mjs', dataDir, schema);
+  try {
+    const login = await signIn(server.url, username, password);
+    expect(login.status).toBe(200);
+    const overview = await fetch(`${server.url}/api/census/overview`, { headers: { authorization: `Bearer ${login.token}` } });
+    expect(overview.status).toBe(200);
+    return server.output();
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+}
+
+beforeAll(buildOnce, 300_000);
+
+afterAll(async () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const schema of schemas) await dropSchema(schema);
+});
+
+describe('npm run demo, then npm start', () => {
+  it('prints the first administrator generated password once, as npm start does, and it signs in to the statistics', async () => {
+    const { dataDir, schema } = place();
+    const demo = await runDemo(dataDir, schema);
+    expect(demo.code).toBe(0);
+    expect(demo.output).toContain('First administrator created.');
+    expect(demo.output).toContain('username: admin');
+    const printed = /password: (\S+)/.exec(demo.output)?.[1] ?? '';
+    expect(printed.length).toBeGreaterThanOrEqual(12);
+    // The administrator exists now: the server's first start has no password of its own to show.
+    const started = await startAndOpenStatistics(dataDir, schema, 'admin', printed);
+    expect(started).not.toMatch(/password:/);
+  }, 300_000);
+
+  it('honours ADMIN_USERNAME and ADMIN_PASSWORD and prints no password', async () => {
+    const { dataDir, schema } = place();
+    const password = 'demo-admin-pass-7319';
+    const demo = await runDemo(dataDir, schema, { ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: password });
+    expect(demo.code).toBe(0);
+    expect(demo.output).not.toMatch(/password: /);
+    expect(demo.output).not.toContain(password);
+    await startAndOpenStatistics(dataDir, schema, 'boss', password);
+  }, 300_000);
+});
