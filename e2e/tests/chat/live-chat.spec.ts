@@ -414,6 +414,48 @@ test('a supervisor monitors an agent’s conversation and transfers it to anothe
   await agent.context.close();
 });
 
+test('a plain agent transfers their own conversation to another agent, who receives it', async ({ browser, request }) => {
+  // The receiver is hidden (no visitor is routed to them), with a workbench open: a transfer still reaches them.
+  const receiver = await openWorkbench(browser, request, '1');
+  const receiverName = (await api<{ info: { nickname: string } }>(request, receiver.token, '/api/index')).info.nickname;
+  const agent = await openWorkbench(browser, request);
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await openShop(visitor);
+  await launcher(visitor).click();
+  const hello = `Who handles refunds ${Date.now()}?`;
+  await visitorSays(visitor, hello);
+  await openConversationOf(agent.page, hello);
+  // A plain agent holds no supervisor rights: monitoring is not theirs, handing on their own conversation is.
+  await expect(agent.page.getByTestId('wb-monitor')).toHaveCount(0);
+  await agent.page.getByTestId('wb-transfer').click();
+  const dialog = agent.page.getByRole('dialog');
+  await dialog.locator('.ant-select').click();
+  // The queue comes first; agents are found by typing (the list is virtual and holds every agent earlier tests made).
+  await expect(agent.page.getByTestId('wb-transfer-queue')).toBeVisible();
+  await agent.page.keyboard.type(receiverName);
+  const option = agent.page.getByTestId('wb-transfer-agent').filter({ hasText: `@${receiverName}` });
+  await expect(option).toHaveAttribute('data-availability', 'hidden');
+  await expect(option).toContainText('Hidden');
+  await expect(option).toContainText('0/10 conversations');
+  await option.click();
+  await dialog.getByRole('button', { name: 'Transfer' }).click();
+  await expect(agent.page.getByTestId('wb-tip').filter({ hasText: `Conversation transferred to ${receiverName}` })).toBeVisible();
+  await expect(agent.page.getByTestId('wb-input')).toBeDisabled();
+
+  // The receiver has it as their own conversation and answers it; the visitor reads the answer.
+  await openConversationOf(receiver.page, hello);
+  await expect(receiver.page.getByTestId('wb-tip').filter({ hasText: `Conversation transferred to ${receiverName}` })).toBeVisible();
+  const answer = 'I take it from here';
+  await agentSays(receiver.page, answer);
+  await expect(widget(visitor).locator('.bubble', { hasText: answer })).toBeVisible();
+  expect(agent.dialogs).toEqual([]);
+  expect(receiver.dialogs).toEqual([]);
+  await visitorContext.close();
+  await agent.context.close();
+  await receiver.context.close();
+});
+
 test('an agent whose connection drops reconnects and catches up on what it missed', async ({ browser, request }) => {
   const agent = await openWorkbench(browser, request);
   const visitorContext = await browser.newContext({ locale: 'en-US' });

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, CheckOutlined, EyeOutlined, InfoCircleOutlined, PoweroffOutlined, SwapOutlined } from '@ant-design/icons';
-import type { MessageType, Visitor } from '@parley/protocol';
+import { type AgentPeer, type MessageType, TRANSFER_TO_QUEUE, type Visitor } from '@parley/protocol';
 import { Avatar, Badge, Button, Modal, Popconfirm, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,9 @@ import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 
 const STATE_COLOR: Record<string, string> = { current: 'green', monitor: 'purple', wait: 'orange', robot: 'blue', end: 'default' };
+type Availability = 'online' | 'hidden' | 'offline';
+const AVAILABILITY_ORDER: Record<Availability, number> = { online: 0, hidden: 1, offline: 2 };
+const AVAILABILITY_BADGE = { online: 'success', hidden: 'warning', offline: 'default' } as const;
 
 interface Props {
   visitor: Visitor;
@@ -55,26 +58,51 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
     return ok;
   };
 
-  const transferOptions = (targets.data ?? [])
+  const availabilityOf = (agent: AgentPeer): Availability => {
+    const state = agents[agent.uuid] ?? agent.state;
+    return !agent.online ? 'offline' : state === '0' ? 'online' : 'hidden';
+  };
+  const agentOptions = (targets.data ?? [])
     .filter((agent) => agent.uuid !== me && agent.uuid !== visitor.serviceID)
-    .map((agent) => {
-      const state = agents[agent.uuid] ?? agent.state;
-      const availability = !agent.online ? 'offline' : state === '0' ? 'online' : 'hidden';
+    .map((agent) => ({ agent, availability: availabilityOf(agent) }))
+    .sort((a, b) => AVAILABILITY_ORDER[a.availability] - AVAILABILITY_ORDER[b.availability])
+    .map(({ agent, availability }) => {
+      const full = agent.open >= agent.maxChats;
       return {
         value: agent.uuid,
         // What typing in the select finds the agent by (the label is markup).
-        nickname: agent.nickname,
-        // The server refuses a transfer to an agent without a workbench open (409).
-        disabled: !agent.online,
+        search: `${agent.nickname} ${agent.username}`,
+        // The server refuses a transfer to an agent without a workbench open, or at their limit (409).
+        disabled: !agent.online || full,
         label: (
-          <span className="wb-agent-option">
-            <Badge status={availability === 'online' ? 'success' : 'default'} />
-            {agent.nickname}
-            <span className="wb-muted">{t(`workbench.availability.${availability}`)}</span>
+          <span className="wb-agent-option" data-testid="wb-transfer-agent" data-availability={availability}>
+            <Badge status={AVAILABILITY_BADGE[availability]} />
+            <span className="wb-agent-name">{agent.nickname}</span>
+            <span className="wb-muted">@{agent.username}</span>
+            <span className="wb-muted">· {t(`workbench.availability.${availability}`)}</span>
+            <span className="wb-muted">
+              ·{' '}
+              {full ? t('workbench.actions.transferFull') : t('workbench.actions.transferLoad', { open: agent.open, max: agent.maxChats })}
+            </span>
           </span>
         ),
       };
     });
+  const transferOptions = [
+    {
+      value: TRANSFER_TO_QUEUE,
+      search: t('workbench.actions.transferQueue'),
+      disabled: false,
+      label: (
+        <span className="wb-agent-option" data-testid="wb-transfer-queue">
+          <SwapOutlined />
+          <span className="wb-agent-name">{t('workbench.actions.transferQueue')}</span>
+          <span className="wb-muted">· {t('workbench.actions.transferQueueHint')}</span>
+        </span>
+      ),
+    },
+    ...agentOptions,
+  ];
 
   const onWithdraw = (message: ChatMessage) => {
     void workbenchApi.withdraw(token, message.onlyID).then(
@@ -125,22 +153,22 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
           >
             {t('workbench.actions.accept')}
           </Button>
-          {supervisor && (
-            <Tooltip title={t('workbench.actions.transfer')}>
-              <Button
-                size={buttonSize}
-                icon={<SwapOutlined />}
-                disabled={!canTransfer}
-                onClick={() => {
-                  setTransferTo(undefined);
-                  setTransferOpen(true);
-                }}
-                data-testid="wb-transfer"
-              >
-                {t('workbench.actions.transfer')}
-              </Button>
-            </Tooltip>
-          )}
+          <Tooltip title={t('workbench.actions.transfer')}>
+            <Button
+              size={buttonSize}
+              icon={<SwapOutlined />}
+              disabled={!canTransfer}
+              onClick={() => {
+                setTransferTo(undefined);
+                setTransferOpen(true);
+                // Presence and load change all day: read afresh each time the dialog opens.
+                void targets.refetch();
+              }}
+              data-testid="wb-transfer"
+            >
+              {t('workbench.actions.transfer')}
+            </Button>
+          </Tooltip>
           {supervisor && (
             <Tooltip title={t('workbench.actions.monitorHint')}>
               <Button
@@ -199,7 +227,8 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
         onCancel={() => setTransferOpen(false)}
         onOk={() => {
           if (!transferTo) return;
-          void run('transfer', () => workbenchApi.transfer(token, transferTo), t('workbench.actions.transferred')).then((ok) => {
+          const done = transferTo === TRANSFER_TO_QUEUE ? t('workbench.actions.transferRequeued') : t('workbench.actions.transferred');
+          void run('transfer', () => workbenchApi.transfer(token, transferTo), done).then((ok) => {
             if (ok) setTransferOpen(false);
           });
         }}
@@ -212,7 +241,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
           value={transferTo}
           onChange={setTransferTo}
           options={transferOptions}
-          showSearch={{ optionFilterProp: 'nickname' }}
+          showSearch={{ optionFilterProp: 'search' }}
           notFoundContent={t('workbench.actions.transferNone')}
           data-testid="wb-transfer-select"
         />
