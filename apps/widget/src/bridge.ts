@@ -31,7 +31,10 @@ export type HostMessage =
 /** Chat window → loader. */
 export type ChatMessage =
   | { tag: typeof BRIDGE_TAG; type: 'look'; look: LauncherLook }
-  | { tag: typeof BRIDGE_TAG; type: 'unread'; count: number }
+  /** `preview` is the newest unread message's text, for the closed window's launcher. */
+  | { tag: typeof BRIDGE_TAG; type: 'unread'; count: number; preview?: string }
+  /** The composer's text, kept by the loader so that it follows the visitor to the site's next page. */
+  | { tag: typeof BRIDGE_TAG; type: 'draft'; text: string }
   /** The visitor's token, kept by the loader too: where the frame's own storage is blocked (third-party rules), the host page's is not. */
   | { tag: typeof BRIDGE_TAG; type: 'token'; token: string }
   | { tag: typeof BRIDGE_TAG; type: 'close' };

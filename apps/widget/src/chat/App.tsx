@@ -15,6 +15,8 @@ interface Props {
   lang: Lang;
   embedded: boolean;
   onClose: () => void;
+  draft?: string | undefined;
+  onKeepDraft?: ((text: string) => void) | undefined;
 }
 
 function useChatState(client: ChatClient): ChatState {
@@ -100,7 +102,7 @@ function WindowIntro({ settings }: { settings: WidgetSettings }) {
   );
 }
 
-export function App({ client, t, lang, embedded, onClose }: Props) {
+export function App({ client, t, lang, embedded, onClose, draft, onKeepDraft }: Props) {
   const state = useChatState(client);
   const [chosenView, setView] = useState<'chat' | 'letter' | null>(null);
   // Until the visitor picks one, offline visitors without a conversation get the form.
@@ -243,6 +245,8 @@ export function App({ client, t, lang, embedded, onClose }: Props) {
           onSend={(text) => client.sendText(text)}
           onFile={(file) => client.sendFile(file)}
           onDraft={(text) => client.typing.update(text)}
+          initial={draft}
+          onKeep={onKeepDraft}
           onProblem={problem}
         />
       </>

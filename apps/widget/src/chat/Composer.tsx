@@ -11,13 +11,16 @@ interface Props {
   onSend: (text: string) => void;
   onFile: (file: File) => void;
   onDraft: (text: string) => void;
+  /** The draft the visitor left on the site's previous page, and where each change of it is kept. */
+  initial?: string | undefined;
+  onKeep?: ((text: string) => void) | undefined;
   onProblem: (message: string) => void;
 }
 
 const MAX_HEIGHT = 120;
 
-export function Composer({ t, settings, onSend, onFile, onDraft, onProblem }: Props) {
-  const [draft, setDraft] = useState('');
+export function Composer({ t, settings, onSend, onFile, onDraft, initial, onKeep, onProblem }: Props) {
+  const [draft, setDraft] = useState(initial ?? '');
   const [emojiOpen, setEmojiOpen] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -31,12 +34,14 @@ export function Composer({ t, settings, onSend, onFile, onDraft, onProblem }: Pr
   const change = (text: string) => {
     setDraft(text);
     onDraft(text);
+    onKeep?.(text);
     requestAnimationFrame(resize);
   };
   const submit = () => {
     if (draft.trim() === '') return;
     onSend(draft);
     setDraft('');
+    onKeep?.('');
     setEmojiOpen(false);
     requestAnimationFrame(resize);
     input.current?.focus();

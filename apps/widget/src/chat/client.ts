@@ -60,7 +60,7 @@ export interface ClientOptions {
   site: string;
   page: Page;
   /** Told whenever the unread count changes (the loader draws the badge). */
-  onUnread: (count: number) => void;
+  onUnread: (count: number, preview?: string) => void;
   onSettings: (settings: WidgetSettings) => void;
   /** The token the loader kept on the host page; used when this origin's storage has none. */
   hostToken?: string | undefined;
@@ -314,9 +314,10 @@ export class ChatClient {
     const items = mergeMessages(this.state.items, messages);
     const unread = this.visible ? 0 : this.state.unread + fresh.length;
     this.set({ items, unread });
-    if (fresh.length > 0 && !this.visible) this.options.onUnread(unread);
-    const newest = messages.reduce((max, message) => Math.max(max, message.seq), 0);
-    if (isGap(before, newest) && messages.length === 1) void this.catchUp();
+    const newest = fresh.at(-1);
+    if (newest && !this.visible) this.options.onUnread(unread, newest.type === 'text' ? newest.msg.slice(0, 200) : undefined);
+    const highest = messages.reduce((max, message) => Math.max(max, message.seq), 0);
+    if (isGap(before, highest) && messages.length === 1) void this.catchUp();
   }
 
   private async catchUp(): Promise<void> {

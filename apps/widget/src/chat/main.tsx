@@ -27,12 +27,17 @@ const lang = pickLang(requestedLang);
 const t = translator(lang);
 document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
 
-/** The token the loader kept on the host page, for when this frame's own storage is blocked. */
+/**
+ * What the loader kept on the host page: the token, for when this frame's own storage is blocked, and the
+ * draft the visitor left on the site's previous page.
+ */
+const fragment = new URLSearchParams(location.hash.slice(1));
+if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 function tokenFromFragment(): string | undefined {
-  const token = new URLSearchParams(location.hash.slice(1)).get('yq');
-  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  const token = fragment.get('yq');
   return token && TOKEN_PATTERN.test(token) ? token : undefined;
 }
+const keptDraft = embedded ? (fragment.get('draft') ?? '').slice(0, 5000) : '';
 
 const toHost = (message: ChatMessage) => {
   // Pinned to the embedding page's origin: if the frame sits anywhere else, the browser drops it.
@@ -54,8 +59,8 @@ const client = new ChatClient({
   page: embedded
     ? { url: params.get('url') || location.href, title: params.get('title') ?? '', referrer: params.get('referrer') ?? '' }
     : { url: location.href, title: document.title, referrer: document.referrer },
-  onUnread: (count) => {
-    if (embedded) toHost({ tag: BRIDGE_TAG, type: 'unread', count });
+  onUnread: (count, preview) => {
+    if (embedded) toHost({ tag: BRIDGE_TAG, type: 'unread', count, ...(preview ? { preview } : {}) });
     else document.title = count > 0 ? `(${count}) ${baseTitle}` : baseTitle;
   },
   onSettings: (settings) => {
@@ -103,6 +108,17 @@ if (embedded) {
 
 const root = document.getElementById('app');
 if (root) {
-  render(<App client={client} t={t} lang={lang} embedded={embedded} onClose={() => toHost({ tag: BRIDGE_TAG, type: 'close' })} />, root);
+  render(
+    <App
+      client={client}
+      t={t}
+      lang={lang}
+      embedded={embedded}
+      onClose={() => toHost({ tag: BRIDGE_TAG, type: 'close' })}
+      draft={keptDraft}
+      onKeepDraft={embedded ? (text) => toHost({ tag: BRIDGE_TAG, type: 'draft', text: text.slice(0, 5000) }) : undefined}
+    />,
+    root,
+  );
 }
 void client.init();

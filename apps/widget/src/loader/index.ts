@@ -75,6 +75,21 @@ function safeStorage(kind: 'sessionStorage' | 'localStorage', key: string, value
 }
 const TOKEN_KEY = 'parley-yq';
 
+/** Whether the window is open, and the composer's draft: they follow the visitor across the site's pages and tabs. */
+interface Kept {
+  open: boolean;
+  draft: string;
+}
+function readKept(key: string): Kept {
+  let value: Partial<Kept> | null = null;
+  try {
+    value = JSON.parse(safeStorage('localStorage', key) ?? '{}');
+  } catch {
+    // Not ours, or damaged: the window starts closed and empty.
+  }
+  return { open: value?.open === true, draft: typeof value?.draft === 'string' ? value.draft.slice(0, 5000) : '' };
+}
+
 function start(origin: string, link: string | null): void {
   if (document.querySelector(TAG)) return;
   const lang: 'zh' | 'en' = /^zh/i.test(navigator.language) ? 'zh' : 'en';
@@ -99,6 +114,13 @@ function start(origin: string, link: string | null): void {
   const icon = el('span', 'ic', launcher);
   const label = el('span', 't', launcher);
   const badge = el('span', 'b', launcher);
+  // The newest unread message, beside the launcher of a closed window; a click opens the window.
+  const peek = el('button', 'pv', root);
+  peek.type = 'button';
+  // One key per Parley server (and chat link) on this site: what every page and tab of it shares.
+  const keptKey = `parley-ui:${origin}${link ? `:${link}` : ''}`;
+  const kept = readKept(keptKey);
+  const keep = () => safeStorage('localStorage', keptKey, JSON.stringify({ open, draft }));
 
   const params = new URLSearchParams({
     embed: '1',
@@ -111,13 +133,21 @@ function start(origin: string, link: string | null): void {
   if (link && LINK_PATTERN.test(link)) params.set('link', link);
   // The stored token rides in the fragment, which is never sent to a server or written to its logs.
   const token = safeStorage('localStorage', TOKEN_KEY);
-  frame.src = `${origin}/chat?${params}${token && TOKEN_PATTERN.test(token) ? `#yq=${token}` : ''}`;
+  const fragment = new URLSearchParams();
+  if (token && TOKEN_PATTERN.test(token)) fragment.set('yq', token);
+  if (kept.draft) fragment.set('draft', kept.draft);
+  const hash = fragment.toString();
+  frame.src = `${origin}/chat?${params}${hash ? `#${hash}` : ''}`;
   frame.title = texts.chatTitle;
   frame.allow = 'clipboard-write';
 
   let ready = false;
-  let open = false;
+  // A window left open on the site's previous page is open here from the first paint, without its animation.
+  let open = kept.open;
+  let draft = kept.draft;
+  win.classList.toggle('st', open);
   let unread = 0;
+  let preview = '';
   let look: LauncherLook | null = null;
   let reportedUrl = location.href;
   let drawnIcon = '';
@@ -185,6 +215,8 @@ function start(origin: string, link: string | null): void {
     drawIcon(open ? 'close' : kind !== 'bubble' && style?.image ? style.image : 'chat');
     badge.textContent = unread > 99 ? '99+' : String(unread);
     badge.hidden = open || unread === 0;
+    peek.textContent = preview;
+    peek.classList.toggle('on', !open && unread > 0 && preview !== '' && launcher.classList.contains('on'));
   };
 
   /** Lays out what the settings place: colours, side and offsets of the launcher and the window. */
@@ -196,7 +228,7 @@ function start(origin: string, link: string | null): void {
     host.style.setProperty('--ww', `${clampPx(current.width, 1200) || 384}px`);
     host.style.setProperty('--wh', `${clampPx(current.height, 1200) || 660}px`);
     const left = style.position === 'left';
-    for (const node of [launcher, win, invite]) node.classList.toggle('left', left);
+    for (const node of [launcher, win, invite, peek]) node.classList.toggle('left', left);
     drawNav(current.floatNavigation);
   };
 
@@ -241,17 +273,21 @@ function start(origin: string, link: string | null): void {
     }
   };
 
-  const setOpen = (next: boolean) => {
+  /** `here` is false when another tab of the site opened or closed it: this page's focus stays where it is. */
+  const setOpen = (next: boolean, here = true) => {
     const wasOpen = open;
     open = next;
+    win.classList.remove('st');
+    if (open) preview = '';
+    if (here) keep();
     // Drawn first: a hidden window cannot take focus.
     render();
     if (open) {
       invite.classList.remove('on');
       stopBlink();
       // Focus moves into the window at once, so keys typed while it opens land there, not on the page.
-      if (innerWidth > 480) frame.focus();
-    } else if (wasOpen) launcher.focus();
+      if (here && innerWidth > 480) frame.focus();
+    } else if (wasOpen && here) launcher.focus();
     post({ tag: BRIDGE_TAG, type: 'visibility', open });
   };
 
@@ -306,6 +342,13 @@ function start(origin: string, link: string | null): void {
   };
 
   launcher.onclick = () => setOpen(!open);
+  peek.onclick = () => setOpen(true);
+  addEventListener('storage', (event) => {
+    if (event.key !== keptKey) return;
+    const now = readKept(keptKey);
+    draft = now.draft;
+    if (now.open !== open) setOpen(now.open, false);
+  });
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
     if (open) setOpen(false);
@@ -331,11 +374,15 @@ function start(origin: string, link: string | null): void {
     } else if (data.type === 'unread' && 'count' in data && typeof data.count === 'number') {
       const grew = data.count > unread;
       unread = data.count;
+      preview = 'preview' in data && typeof data.preview === 'string' && unread > 0 ? data.preview.slice(0, 200) : '';
       // The badge is for a closed window; the title blinks too when the window is open in a background tab.
       if (unread === 0) stopBlink();
       else if (grew && (!open || document.hidden)) startBlink();
     } else if (data.type === 'token' && 'token' in data && typeof data.token === 'string' && TOKEN_PATTERN.test(data.token)) {
       safeStorage('localStorage', TOKEN_KEY, data.token);
+    } else if (data.type === 'draft' && 'text' in data && typeof data.text === 'string') {
+      draft = data.text.slice(0, 5000);
+      keep();
     } else if (data.type === 'close') {
       setOpen(false);
     }

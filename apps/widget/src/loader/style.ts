@@ -22,6 +22,9 @@ button{font:inherit;cursor:pointer}
 .w{position:fixed;right:var(--s);bottom:calc(var(--b) + 68px);z-index:2147483001;width:min(var(--ww),calc(100% - 2 * var(--s)));height:min(var(--wh),calc(100% - var(--b) - 88px));border-radius:16px;overflow:hidden;background:#fff;box-shadow:0 16px 56px rgba(0,0,0,.2),0 2px 8px rgba(0,0,0,.08);opacity:0;visibility:hidden;transform:translateY(16px) scale(.98);transform-origin:bottom right;transition:opacity .2s,transform .2s,visibility 0s .2s}
 .w.left{right:auto;left:var(--s);transform-origin:bottom left}
 .w.on{opacity:1;visibility:visible;transform:none;transition:opacity .2s,transform .25s cubic-bezier(.2,.9,.3,1)}
+.w.st{transition:none}
+.pv{position:fixed;right:var(--s);bottom:calc(var(--b) + 68px);z-index:2147483000;display:none;max-width:min(280px,calc(100% - 2 * var(--s)));padding:10px 14px;border:0;border-radius:12px;background:#fff;color:#1f2329;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"PingFang SC","Microsoft YaHei",sans-serif;text-align:left;box-shadow:0 8px 28px rgba(0,0,0,.16);overflow:hidden;-webkit-line-clamp:3;-webkit-box-orient:vertical;animation:u .3s}
+.pv.on{display:-webkit-box}.pv.left{right:auto;left:var(--s)}
 .w iframe{display:block;width:100%;height:100%;border:0;background:#fff}
 .i{position:fixed;right:var(--s);bottom:calc(var(--b) + 70px);z-index:2147483000;width:300px;padding:18px 18px 14px;border-radius:14px;background:#fff;color:#1f2329;font:14px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"PingFang SC","Microsoft YaHei",sans-serif;box-shadow:0 12px 40px rgba(0,0,0,.18),0 1px 3px rgba(0,0,0,.08);display:none;animation:u .3s}
 .i.on{display:block}
