@@ -42,7 +42,7 @@ const FIELDS: Field<VisitorRecord>[] = [
   { key: 'device', label: 'records.visitor.device', in: ['column'], width: 120, render: (row) => device(row) || '-' },
   { key: 'source', label: 'records.visitor.source', in: ['column'], width: 140, ellipsis: true },
   { key: 'visits', label: 'records.visitor.visits', in: ['column'], width: 100, sorter: true },
-  { key: 'conversations', label: 'records.visitor.conversations', in: ['column'], width: 140, sorter: true },
+  { key: 'conversations', label: 'records.visitor.conversations', in: ['column'], width: 160, sorter: true },
   { key: 'created_at', label: 'records.visitor.firstSeen', kind: 'date', in: ['search', 'column'], width: 170, sorter: true },
   { key: 'lastSeen', label: 'records.visitor.lastSeen', kind: 'date', in: ['column'], width: 170, sorter: true },
 ];
