@@ -1,12 +1,14 @@
+import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { onlineAgent } from '../../support/agent';
-import { apiLogin, openConsole } from '../../support/console';
+import { apiLogin, LANGUAGE_KEY, openConsole } from '../../support/console';
 import { BASE_URL } from '../../support/env';
 import { type Shop, startShop } from '../../support/shop';
 
 // A supervisor's workbench lists every conversation: another agent's shows what was last said in it, and
 // its counts, as they change, without a reload.
 
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results/shots';
 let shop: Shop;
 test.beforeAll(async () => {
   shop = await startShop();
@@ -57,6 +59,19 @@ test('a supervisor’s list shows another agent’s conversation with its last m
   await agent.send(token, reply);
   await expect(line.locator('.wb-visitor-preview')).toContainText(reply);
   await expect(line.locator('.wb-counts')).toHaveText('1/1');
+
+  // Read again from the server (a reload), in both languages and on a phone: the same line.
+  mkdirSync(SHOTS, { recursive: true });
+  for (const language of ['en', 'zh'] as const) {
+    for (const width of [1440, 390]) {
+      await supervisor.setViewportSize({ width, height: width > 800 ? 900 : 844 });
+      await supervisor.evaluate(([key, value]) => localStorage.setItem(key, value), [LANGUAGE_KEY, language] as const);
+      await supervisor.reload();
+      await expect(line.locator('.wb-visitor-preview')).toContainText(reply);
+      await expect(line.locator('.wb-counts')).toHaveText('1/1');
+      await supervisor.screenshot({ path: `${SHOTS}/workbench-supervisor-list-${language}-${width}.png` });
+    }
+  }
   await visitorContext.close();
   await context.close();
   await agent.close();
