@@ -71,6 +71,7 @@ function setup() {
   const frames: Frame[] = [];
   const socket: Socket = { start: () => {}, stop: () => {}, send: (frame) => frames.push(frame) > 0 };
   const unread: number[] = [];
+  const previews: (string | undefined)[] = [];
   const looks: WidgetSettings[] = [];
   const client = new ChatClient({
     api: server.api,
@@ -78,7 +79,10 @@ function setup() {
     lang: 'en',
     site: 'https://shop.example',
     page: { url: 'https://shop.example/', title: 'Shop', referrer: '' },
-    onUnread: (count) => unread.push(count),
+    onUnread: (count, preview) => {
+      unread.push(count);
+      previews.push(preview);
+    },
     onSettings: (settings) => looks.push(settings),
     onToken: () => {},
     createSocket: (_url, given) => {
@@ -92,7 +96,7 @@ function setup() {
   };
   const reopen = () => handlers?.onOpen(true);
   const connected = (value: boolean) => handlers?.onConnectedChange(value);
-  return { server, client, push, reopen, connected, frames, unread, looks };
+  return { server, client, push, reopen, connected, frames, unread, previews, looks };
 }
 
 describe('ChatClient', () => {
@@ -215,6 +219,15 @@ describe('ChatClient', () => {
     push({ code: '8005', data: server.agentSays('seen at once') });
     expect(client.state.unread).toBe(0);
     expect(unread).toEqual([1, 0]);
+  });
+
+  it('tells the loader the newest unread message, for the closed window’s launcher to preview', async () => {
+    const { client, server, push, unread, previews } = setup();
+    await client.init();
+    push({ code: '8005', data: server.agentSays('first') });
+    push({ code: '8005', data: server.agentSays('Two left in stock') });
+    expect(unread).toEqual([1, 2]);
+    expect(previews).toEqual(['first', 'Two left in stock']);
   });
 
   it('follows the conversation state frames and asks for a rating when told to', async () => {
