@@ -83,8 +83,25 @@ export class RobotRepository {
   }
 
   /** The oldest pair whose first phrasing is this one. */
-  findByFirstQuestion(db: DbOrTx, question: string) {
-    return db.selectFrom('robot_asks').select('id').where('first_question', '=', question).orderBy('id').executeTakeFirst();
+  /** The oldest pair of each of these first phrasings, by phrasing: one query for a chunk of an import. */
+  async idsByFirstQuestion(db: DbOrTx, questions: string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    if (questions.length === 0) return found;
+    const rows = await db
+      .selectFrom('robot_asks')
+      .select(['id', 'first_question'])
+      .where('first_question', 'in', questions)
+      .orderBy('id')
+      .execute();
+    for (const row of rows) if (!found.has(row.first_question)) found.set(row.first_question, row.id);
+    return found;
+  }
+
+  /** Many pairs in one statement; their ids, in no promised order. */
+  async insertMany(db: DbOrTx, rows: Insertable<RobotAsksTable>[]): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const inserted = await db.insertInto('robot_asks').values(rows).returning('id').execute();
+    return inserted.map((row) => row.id);
   }
 
   async insert(db: DbOrTx, row: Insertable<RobotAsksTable>): Promise<number> {

@@ -43,6 +43,10 @@ export function robotRoutes(route: DefineRoute, robots: RobotService, exports: J
     } catch {
       throw new ApiError(413, 'uploadTooLarge', { mb: MAX_ROBOT_IMPORT_BYTES / 1024 / 1024 });
     }
+    // The whole file is in. Storing it can outlast the idle timeout of a silent connection (tens of
+    // seconds for 2 MiB on a busy PostgreSQL), which must not cut the answer off; the keep-alive timeout
+    // takes over again once it is sent.
+    req.raw.socket.setTimeout(0);
     return robots.importCsv(bytes.toString('utf8'), lang, auditActor(auth, req));
   }
   route('GET /api/robot/ask/export', {

@@ -144,16 +144,7 @@ export class RobotService {
   }
 
   private async upsert(db: DbOrTx, input: EditBody): Promise<number> {
-    const questions = dedupe(input.questions);
-    const fields = {
-      questions: questions.join('\n'),
-      first_question: questions[0] ?? '',
-      answer: input.answer,
-      image: input.image ?? '',
-      category: input.category ?? '',
-      enabled: input.enabled ? 1 : 0,
-      updated_at: isoNow(),
-    };
+    const fields = columnsOf(input);
     if (input.id === undefined) return this.repo.insert(db, { ...fields, created_at: fields.updated_at });
     const current = await this.repo.findById(db, input.id);
     if (!current) throw notFound('robotAskMissing');
@@ -205,13 +196,33 @@ export class RobotService {
         // Each chunk's audit entry is written in its transaction: what it stored is what it records.
         const stored = await this.db.transaction().execute(async (tx) => {
           const counts = { created: 0, updated: 0 };
+          // A few statements a chunk, not two a row: on PostgreSQL each is a round trip. Rows of one first
+          // phrasing replace one another in file order, as they would one by one: the last one is stored.
+          const byFirst = new Map<string, ReturnType<typeof columnsOf>>();
           for (const pair of chunk) {
-            const first = dedupe(pair.questions)[0] ?? '';
-            const existing = await this.repo.findByFirstQuestion(tx, first);
-            ids.push(await this.upsert(tx, existing ? { ...pair, id: existing.id } : pair));
-            if (existing) counts.updated += 1;
-            else counts.created += 1;
+            const row = columnsOf(pair);
+            if (byFirst.has(row.first_question)) counts.updated += 1;
+            byFirst.set(row.first_question, row);
           }
+          const existing = await this.repo.idsByFirstQuestion(tx, [...byFirst.keys()]);
+          const fresh: ReturnType<typeof columnsOf>[] = [];
+          for (const [first, row] of byFirst) {
+            const id = existing.get(first);
+            if (id === undefined) {
+              fresh.push(row);
+              counts.created += 1;
+              continue;
+            }
+            await this.repo.update(tx, id, row);
+            ids.push(id);
+            counts.updated += 1;
+          }
+          ids.push(
+            ...(await this.repo.insertMany(
+              tx,
+              fresh.map((row) => ({ ...row, created_at: row.updated_at })),
+            )),
+          );
           const detail = { ...counts, rejected: result.errors.length, ...(parts > 1 ? { part, parts } : {}) };
           await this.audit.record(tx, { ...who, action: 'robot.pair.import', target: 'robot.pairs', detail });
           return counts;
@@ -384,6 +395,20 @@ export class RobotService {
 }
 
 /** The phrasings in their order, each once (compared as the matcher would read them). */
+/** The stored columns of a pair as the edit form or an import row gives it. */
+function columnsOf(input: EditBody) {
+  const questions = dedupe(input.questions);
+  return {
+    questions: questions.join('\n'),
+    first_question: questions[0] ?? '',
+    answer: input.answer,
+    image: input.image ?? '',
+    category: input.category ?? '',
+    enabled: input.enabled ? 1 : 0,
+    updated_at: isoNow(),
+  };
+}
+
 function dedupe(questions: string[]): string[] {
   const seen = new Set<string>();
   return questions.filter((question) => {
