@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Message, Visitor } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, onlyId, type TestVisitor, visitor } from './chat-harness.js';
-import { createAgent, startTestServer, type TestServer } from './harness.js';
+import { backends, createAgent, startTestServer, type TestServer } from './harness.js';
+import { dropSchema } from './processes.js';
 import type { TestSocket } from './sockets.js';
 
 // A supervisor's workbench lists every conversation, another agent's included: its line (last message,
@@ -74,5 +76,36 @@ describe('GET /api/talk/userList and its frames for another agent’s conversati
       expect(said(bobSocket, code, 'the visitor again')).toBe(false);
       expect(said(bobSocket, code, 'alice again')).toBe(false);
     }
+  });
+});
+
+describe.runIf(backends.postgres && backends.redis)('another agent’s conversation listed to a supervisor, across two processes', () => {
+  const schema = `wl_${randomBytes(6).toString('hex')}`;
+  const shared = { DATABASE_SCHEMA: schema, REDIS_PREFIX: `parley-${schema}` };
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer(shared);
+    b = await startTestServer(shared);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await dropSchema(schema);
+  });
+
+  it('reaches the supervisor’s console on one process from messages stored on the other', async () => {
+    const admin = await a.login();
+    expect((await a.post('/api/index/state', { state: '1' }, { token: admin })).status).toBe(200);
+    const alice = (await createAgent(a, admin, { username: 'two-alice' })).token ?? '';
+    const aliceSocket = await agentSocket(b, alice);
+    const v = await visitor(b);
+    await v.say('on the second process');
+    await aliceSocket.until(() => said(aliceSocket, '8006', 'on the second process'));
+    const adminSocket = await agentSocket(a, admin);
+    await adminSocket.barrier();
+    await v.say('heard on the first');
+    await adminSocket.until(() => said(adminSocket, '8013', 'heard on the first'));
+    for (const socket of [aliceSocket, adminSocket, v.socket]) socket.close();
   });
 });
