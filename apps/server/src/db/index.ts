@@ -197,9 +197,14 @@ export async function migrate(storage: Storage): Promise<void> {
     // Kysely looks for its bookkeeping tables across all schemas unless told which one is ours.
     ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((result) => result.status === 'Error');
+    if (!error && !failed) return;
+    // Before any migration runs, Kysely lists the tables of every schema to find its own; a table that
+    // another schema drops meanwhile (another deployment or test on the same database) fails that list
+    // with "relation does not exist". Nothing was changed by then, so the look is taken again.
+    if (!failed && attempt < 3 && (error as { code?: unknown } | undefined)?.code === '42P01') continue;
     throw new MigrationError(`migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
 }
