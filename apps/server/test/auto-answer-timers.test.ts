@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, onlyId, type TestVisitor, visitor } from './chat-harness.js';
 import { backends, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
-import type { TestSocket } from './sockets.js';
+import { TestSocket } from './sockets.js';
 import { waitFor } from './waiting.js';
 
 const MINUTE = 60_000;
@@ -15,7 +15,7 @@ const MINUTE = 60_000;
 /** The servers' clock: real time moved on by whole minutes, so that timers come due without waiting. */
 let skipped = 0;
 const now = () => Date.now() + skipped;
-const FAST = { TIMER_POLL_MS: '20' };
+const FAST = { TIMER_POLL_MS: '20', PRESENCE_GRACE_MS: '50' };
 
 async function configure(server: TestServer, token: string, page: string, values: Record<string, unknown>): Promise<void> {
   const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token });
@@ -173,6 +173,58 @@ describe('timed auto answers', () => {
     expect(list.body.data.list.find((row) => row.YQToken === v.id)?.state ?? 'end').toBe('end');
     expect((await visitorReads(server, v)).at(-1)).toMatchObject({ role: 'tip', msg: 'tip.closedIdle' });
     v.socket.close();
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
+  });
+
+  it('ends by itself a conversation whose visitor left and did not come back, telling the agent why', async () => {
+    await configure(server, admin, 'autoAnswer', quiet);
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 3 });
+    const v = await visitor(server);
+    await v.say('Quick question');
+    await reply(server, admin, v, 'Yes?');
+    const tipFor = (msg: string) => () =>
+      framesOf(console, '2017').find((frame) => (frame.data as Message).msg === msg && (frame.data as Message).YQToken === v.id);
+    v.socket.close();
+    await console.until(tipFor('tip.visitorLeft'));
+    // Within the grace the conversation stays with its agent.
+    skipped += 2 * MINUTE;
+    await settled(server);
+    expect(tipFor('tip.closedVisitorLeft')()).toBeUndefined();
+    skipped += MINUTE + 1000;
+    await console.until(tipFor('tip.closedVisitorLeft'));
+    const list = await server.get<{ list: { YQToken: string; state: string }[] }>('/api/talk/userList', { token: admin });
+    expect(list.body.data.list.find((row) => row.YQToken === v.id)?.state ?? 'end').toBe('end');
+    expect((await visitorReads(server, v)).at(-1)).toMatchObject({ role: 'tip', msg: 'tip.closedVisitorLeft' });
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
+  });
+
+  it('keeps the conversation of a visitor who comes back within the grace', async () => {
+    await configure(server, admin, 'autoAnswer', quiet);
+    await configure(server, admin, 'windowSetting', { autoCloseMinutes: 3 });
+    const v = await visitor(server);
+    await v.say('Quick question');
+    await reply(server, admin, v, 'Yes?');
+    const tipFor = (msg: string) => () =>
+      framesOf(console, '2017').find((frame) => (frame.data as Message).msg === msg && (frame.data as Message).YQToken === v.id);
+    v.socket.close();
+    await console.until(tipFor('tip.visitorLeft'));
+    skipped += 2 * MINUTE;
+    const returned = framesOf(console, '8002').length;
+    const back = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${v.credential}`);
+    await console.until(() =>
+      framesOf(console, '8002')
+        .slice(returned)
+        .find((frame) => (frame.data as { YQToken: string }).YQToken === v.id),
+    );
+    const sent = await server.post('/api/visitor/message', { YQToken: v.credential, msg: 'Back again', onlyID: onlyId() });
+    expect(sent.status).toBe(200);
+    skipped += 2 * MINUTE;
+    await settled(server);
+    expect(tipFor('tip.closedVisitorLeft')()).toBeUndefined();
+    expect(framesOf(back, '2004')).toHaveLength(0);
+    const list = await server.get<{ list: { YQToken: string; state: string }[] }>('/api/talk/userList', { token: admin });
+    expect(list.body.data.list.find((row) => row.YQToken === v.id)?.state).toBe('current');
+    back.close();
     await configure(server, admin, 'windowSetting', { autoCloseMinutes: 0 });
   });
 

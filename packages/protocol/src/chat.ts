@@ -40,6 +40,8 @@ export interface Visitor {
   umsg: number;
   smsg: number;
   online: boolean;
+  /** When the visitor's last page closed, as the console heard it (ISO); absent while it is on the site. */
+  leftAt?: string;
   channel: Channel;
   region: string;
   platform: string;

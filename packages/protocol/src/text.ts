@@ -14,6 +14,10 @@ export const TIP_TEXTS = {
   'tip.ended': { zh: '对话已结束', en: 'The conversation has ended' },
   'tip.closedIdle': { zh: '对话因长时间没有回复已自动结束', en: 'The conversation was closed after a period of inactivity' },
   'tip.visitorLeft': { zh: '访客已离开', en: 'The visitor left' },
+  'tip.closedVisitorLeft': {
+    zh: '访客离开后未回来，对话已自动结束',
+    en: 'The visitor left and did not come back: the conversation was closed',
+  },
   'tip.robotHandover': { zh: '正在为您转接人工客服', en: 'Connecting you to a person' },
   'tip.visitorBack': { zh: '访客已回来', en: 'The visitor is back' },
 } as const;

@@ -129,6 +129,16 @@ describe('applyFrame: presence', () => {
       expect(run(selected, { code, data: { YQToken: TOKEN } }).data.visitors[TOKEN]?.online).toBe(false);
     }
   });
+
+  it('notes when a visitor in conversation left, keeps the first time, and forgets it when the visitor is back', () => {
+    const left = run(withVisitor({ state: 'current' }), { code: '8003', data: { YQToken: TOKEN, time: '2026-01-02T03:04:05.000Z' } }).data;
+    expect(left.visitors[TOKEN]?.leftAt).toBe('2026-01-02T03:04:05.000Z');
+    const again = run(left, { code: '2009', data: { YQToken: TOKEN, time: '2026-01-02T04:00:00.000Z' } }).data;
+    expect(again.visitors[TOKEN]?.leftAt).toBe('2026-01-02T03:04:05.000Z');
+    const back = run(again, { code: '8002', data: { YQToken: TOKEN, state: 'current' } }).data;
+    expect(back.visitors[TOKEN]?.online).toBe(true);
+    expect(back.visitors[TOKEN]?.leftAt).toBeUndefined();
+  });
 });
 
 describe('applyFrame: messages', () => {

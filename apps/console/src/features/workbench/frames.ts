@@ -181,7 +181,8 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
     if (!token || !isRecord(payload)) return { data, effects };
     const held = data.visitors[token];
     const incoming = visitorFromFrame(payload as Partial<Visitor> & { YQToken: string });
-    const visitor = held ? { ...held, ...incoming, online: true } : { ...incoming, online: true };
+    const { leftAt: _back, ...still } = held ?? incoming;
+    const visitor = { ...still, ...incoming, online: true };
     if (code === '8002') effects.push({ kind: 'newVisitor', visitor });
     return { data: { ...data, visitors: { ...data.visitors, [token]: visitor } }, effects };
   }
@@ -195,7 +196,9 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
       const { [token]: _gone, ...visitors } = data.visitors;
       return { data: { ...data, visitors, typing }, effects };
     }
-    return { data: { ...data, visitors: { ...data.visitors, [token]: { ...held, online: false } }, typing }, effects };
+    // The time it left shows in the list's "visitor left" group; a repeated notice keeps the first.
+    const gone = { ...held, online: false, leftAt: held.leftAt ?? frameTime(frame) };
+    return { data: { ...data, visitors: { ...data.visitors, [token]: gone }, typing }, effects };
   }
 
   if (SERVICE_MESSAGE_CODES.has(code) || code === SocketCode.visitorMessage || code === SocketCode.tip) {
@@ -265,4 +268,10 @@ function isForMe(data: LiveData, frame: Frame, message: Message): boolean {
 export function patchPeers(peers: readonly AgentPeer[], change: AgentStateData): AgentPeer[] | undefined {
   if (!peers.some((peer) => peer.uuid === change.uuid)) return undefined;
   return peers.map((peer) => (peer.uuid === change.uuid ? { ...peer, state: change.state, online: change.online } : peer));
+}
+
+/** When a frame was sent, if it says; else when it arrived. */
+function frameTime(frame: Frame): string {
+  const sent = isRecord(frame.data) && typeof frame.data.time === 'string' ? Date.parse(frame.data.time) : Number.NaN;
+  return new Date(Number.isNaN(sent) ? Date.now() : sent).toISOString();
 }

@@ -19,8 +19,17 @@ export interface Conversation {
   hasMore: boolean;
 }
 
-export type GroupKey = 'current' | 'wait' | 'robot' | 'ended';
-export const GROUPS: readonly GroupKey[] = ['current', 'wait', 'robot', 'ended'];
+export type GroupKey = 'current' | 'left' | 'wait' | 'robot' | 'ended';
+export const GROUPS: readonly GroupKey[] = ['current', 'left', 'wait', 'robot', 'ended'];
+
+/**
+ * The list's group: a conversation whose visitor left is apart from those in conversation (the server
+ * ends it after the auto-close grace unless the visitor comes back), so it does not count as active.
+ */
+export function listGroupOf(visitor: Pick<Visitor, 'state' | 'online'>): GroupKey {
+  const group = groupOf(visitor);
+  return group === 'current' && !visitor.online ? 'left' : group;
+}
 
 export function groupOf(visitor: Pick<Visitor, 'state'>): GroupKey {
   switch (visitor.state) {

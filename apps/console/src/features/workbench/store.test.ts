@@ -8,7 +8,7 @@ function visitor(token: string, extra: Partial<Visitor>): Visitor {
 }
 
 describe('monitoring store', () => {
-  it('groups visitors by state, those still online first, then the most recent', () => {
+  it('groups visitors by state, a left visitor’s conversation apart, the most recent first', () => {
     const groups = visitorsByGroup({
       a: visitor('a', { online: false, created_at: '2026-01-03T00:00:00.000Z' }),
       b: visitor('b', { created_at: '2026-01-01T00:00:00.000Z' }),
@@ -18,7 +18,9 @@ describe('monitoring store', () => {
       f: visitor('f', { state: 'end' }),
       g: visitor('g', { state: 'robot' }),
     });
-    expect(groups.current.map((item) => item.YQToken)).toEqual(['c', 'b', 'e', 'a']);
+    // A conversation whose visitor left is apart: it no longer counts among those in conversation.
+    expect(groups.current.map((item) => item.YQToken)).toEqual(['c', 'b', 'e']);
+    expect(groups.left.map((item) => item.YQToken)).toEqual(['a']);
     expect(groups.wait.map((item) => item.YQToken)).toEqual(['d']);
     expect(groups.robot.map((item) => item.YQToken)).toEqual(['g']);
     expect(groups.ended.map((item) => item.YQToken)).toEqual(['f']);

@@ -7,7 +7,7 @@ import {
   type Conversation,
   GROUPS,
   type GroupKey,
-  groupOf,
+  listGroupOf,
   mergeMessages,
   PAGE_SIZE,
   sourceTitle,
@@ -214,9 +214,9 @@ export function useSwitchUserUrl(): Visit[] | undefined {
 }
 
 export function visitorsByGroup(visitors: Record<string, Visitor>): Record<GroupKey, Visitor[]> {
-  const groups: Record<GroupKey, Visitor[]> = { current: [], wait: [], robot: [], ended: [] };
+  const groups: Record<GroupKey, Visitor[]> = { current: [], left: [], wait: [], robot: [], ended: [] };
   for (const visitor of Object.values(visitors)) {
-    groups[groupOf(visitor)].push(visitor);
+    groups[listGroupOf(visitor)].push(visitor);
   }
   const recent = (visitor: Visitor) => visitor.lastMessage?.time ?? visitor.created_at;
   // Visitors still on the site come first: they are the ones who can answer.

@@ -663,7 +663,8 @@ export class ConversationService {
 
   /** Ends a conversation its visitor left silent too long, the way an agent's end does. */
   closeInactive(visitor: VisitorRow): Promise<void> {
-    return this.close(visitor, null, 'tip.closedIdle', true);
+    // A visitor who left and did not come back within the grace: the agent is told that rather than "inactive".
+    return this.close(visitor, null, visitor.online === 0 ? 'tip.closedVisitorLeft' : 'tip.closedIdle', true);
   }
 
   /** Stores a system tip in the conversation; its agents see it (and the visitor, if asked). */

@@ -3,11 +3,12 @@ import { Avatar, Badge, Collapse, Empty, Input } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime, sameSiteDay } from '../../../lib/format';
-import { GROUPS, type GroupKey, sourceTitle } from '../model';
+import { GROUPS, type GroupKey, listGroupOf, sourceTitle } from '../model';
 import { useMonitoring, visitorsByGroup } from '../store';
 
 const GROUP_LABEL: Record<GroupKey, string> = {
   current: 'workbench.group.current',
+  left: 'workbench.group.left',
   wait: 'workbench.group.wait',
   robot: 'workbench.group.robot',
   ended: 'workbench.group.ended',
@@ -73,6 +74,11 @@ function VisitorItem({ visitor, active, onSelect }: { visitor: Visitor; active: 
           <span className="wb-visitor-preview">
             {prefix && <span className="wb-you">{prefix}</span>}
             {preview(last)}
+          </span>
+        )}
+        {listGroupOf(visitor) === 'left' && (
+          <span className="wb-visitor-left" data-testid="wb-visitor-left">
+            {visitor.leftAt ? t('workbench.visitor.leftAt', { time: shortTime(visitor.leftAt) }) : t('workbench.group.left')}
           </span>
         )}
         <span className="wb-visitor-bottom">
