@@ -478,3 +478,51 @@ test('an agent whose connection drops reconnects and catches up on what it misse
   await visitorContext.close();
   await agent.context.close();
 });
+
+test('a conversation whose visitor closed the page moves to "visitor left" with the time, apart from those in conversation', async ({
+  browser,
+  request,
+}) => {
+  const agent = await openWorkbench(browser, request);
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await openShop(visitor);
+  await launcher(visitor).click();
+  const hello = `Do you ship abroad ${Date.now()}?`;
+  await visitorSays(visitor, hello);
+  await openConversationOf(agent.page, hello);
+  await agentSays(agent.page, 'We do, to most countries.');
+
+  const current = agent.page.getByTestId('wb-group-current');
+  const left = agent.page.getByTestId('wb-group-left');
+  // The list's item by the visitor's token: its preview changes once the visitor leaves.
+  const token = await agent.page.getByTestId('wb-visitor').filter({ hasText: 'We do' }).getAttribute('data-token');
+  const item = agent.page.locator(`[data-testid="wb-visitor"][data-token="${token ?? ''}"]`);
+  await expect(left).toContainText('Visitor left');
+  await expect(left.locator('.wb-group-count')).toHaveText('0');
+  await expect(current.locator('.wb-group-count')).toHaveText('1');
+  await expect(item.getByTestId('wb-visitor-left')).toHaveCount(0);
+
+  // The visitor closes the shop's page: once the presence grace passes, the conversation leaves "In conversation".
+  await visitorContext.close();
+  await expect(item.getByTestId('wb-visitor-left')).toContainText(/Left at \d{2}:\d{2}/, { timeout: 20_000 });
+  await expect(left.locator('.wb-group-count')).toHaveText('1');
+  await expect(current.locator('.wb-group-count')).toHaveText('0');
+  // The agent is told in the conversation too.
+  await expect(agent.page.getByText('The visitor left', { exact: false }).first()).toBeVisible();
+
+  const shots = process.env.WORKBENCH_SHOTS_DIR;
+  if (shots) {
+    for (const language of ['en', 'zh'] as const) {
+      for (const width of [1440, 390]) {
+        const page = await agent.context.newPage();
+        await page.setViewportSize({ width, height: 900 });
+        await openConsole(page, '/workbench/workbench', { token: agent.token, language });
+        await expect(page.getByTestId('wb-visitor-left').first()).toBeVisible();
+        await page.screenshot({ path: `${shots}/workbench-left-${language}-${width}.png` });
+        await page.close();
+      }
+    }
+  }
+  await agent.context.close();
+});
