@@ -44,5 +44,7 @@ export function toVisitor(row: VisitorRow, lastMessage: MessageRow | undefined):
     firstUrl: row.first_url,
     created_at: row.created_at,
     lastMessage: lastMessage ? toMessage(lastMessage, row.public_id) : null,
+    // A conversation whose visitor left shows since when in the agent's list; its last sight is when it left.
+    ...(row.online === 0 && row.state === 'current' ? { leftAt: row.last_seen_at } : {}),
   };
 }
