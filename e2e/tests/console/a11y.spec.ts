@@ -31,10 +31,10 @@ const PAGES = [
 const KNOWN_SERIOUS = new Set(['color-contrast', 'aria-hidden-focus']);
 
 /** The page's critical and (not yet known) serious axe violations, as "impact rule: targets" lines. */
-async function violations(page: Page): Promise<string[]> {
+async function violations(page: Page, known: ReadonlySet<string> = KNOWN_SERIOUS): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
-    .filter((violation) => violation.impact === 'critical' || (violation.impact === 'serious' && !KNOWN_SERIOUS.has(violation.id)))
+    .filter((violation) => violation.impact === 'critical' || (violation.impact === 'serious' && !known.has(violation.id)))
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -42,7 +42,8 @@ test('a11y: the widget chat window has no critical nor serious axe violations', 
   await page.goto('/chat');
   // With no agent online it shows the leave-message form; with one, the composer: either is drawn.
   await expect(page.getByRole('main').getByRole('textbox').first()).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  // The chat window is not antd: nothing of the console's known list applies, colour contrast included.
+  expect(await violations(page, new Set())).toEqual([]);
 });
 
 for (const { name, path, ready } of PAGES) {

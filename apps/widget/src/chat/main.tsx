@@ -3,6 +3,7 @@ import { BRIDGE_TAG, type ChatMessage, LINK_PATTERN, readHostMessage, TOKEN_PATT
 import { App } from './App';
 import { ChatClient } from './client';
 import { createApi } from './lib/api';
+import { inkOn } from './lib/contrast';
 import { pickLang, translator } from './lib/i18n';
 import { lookOf } from './lib/look';
 import './style.css';
@@ -65,6 +66,7 @@ const client = new ChatClient({
   },
   onSettings: (settings) => {
     document.documentElement.style.setProperty('--c', settings.color);
+    document.documentElement.style.setProperty('--ci', inkOn(settings.color));
     if (!embedded && settings.title) document.title = settings.title;
     const look = lookOf(settings, settings.title || t('defaultTitle'), lang);
     toHost({ tag: BRIDGE_TAG, type: 'look', look });
