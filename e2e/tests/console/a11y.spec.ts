@@ -16,7 +16,7 @@ const PAGES = [
   { name: 'mini program visitors', path: '/user/miniProgram', ready: 'table' },
   { name: 'history', path: '/history/history', ready: 'table' },
   { name: 'statistics', path: '/census/census', ready: 'main' },
-  // Links left out: its table's horizontal scroll region holds nothing focusable (scrollable-region-focusable).
+  // Links left out: its empty table's horizontal scroll region holds nothing to focus (scrollable-region-focusable).
   { name: 'robots', path: '/robot/robot', ready: 'robot-index-page' },
   { name: 'personal', path: '/personal/personal', ready: 'main' },
   { name: 'access', path: '/access/access', ready: 'main' },
