@@ -27,6 +27,8 @@ interface AgentConnection {
 export class AgentSockets {
   private readonly byAgent = new Map<number, Set<AgentConnection>>();
   private readonly byUuid = new Map<string, Set<AgentConnection>>();
+  /** Supervisors' sockets, apart: the list frame of a message goes to them alone, and costs nothing when none is open. */
+  private readonly supervisors = new Set<AgentConnection>();
   /** Told when an agent's first socket opens here, and when its last one here closes. */
   onFirstConnection: (uuid: string) => Promise<void> = async () => {};
   onLastDisconnection: (uuid: string) => void = () => {};
@@ -38,6 +40,7 @@ export class AgentSockets {
   /** Resolves once the agent counts as present, so the console's hello means "you may get visitors". */
   async add(connection: AgentConnection): Promise<void> {
     addTo(this.byAgent, connection.agentId, connection);
+    if (connection.supervisor) this.supervisors.add(connection);
     const first = !this.byUuid.has(connection.uuid);
     addTo(this.byUuid, connection.uuid, connection);
     if (first) await this.onFirstConnection(connection.uuid);
@@ -45,6 +48,7 @@ export class AgentSockets {
 
   remove(connection: AgentConnection): void {
     removeFrom(this.byAgent, connection.agentId, connection);
+    this.supervisors.delete(connection);
     removeFrom(this.byUuid, connection.uuid, connection);
     if (!this.byUuid.has(connection.uuid)) this.onLastDisconnection(connection.uuid);
   }
@@ -60,16 +64,12 @@ export class AgentSockets {
       const text = JSON.stringify(event.frame);
       const targets =
         event.to === 'all' ? this.byUuid.values() : event.to.map((uuid) => this.byUuid.get(uuid) ?? new Set<AgentConnection>());
-      const sent = new Set<AgentConnection>();
-      for (const set of targets)
-        for (const connection of set) {
-          sent.add(connection);
-          sendText(connection.socket, text);
-        }
-      if (event.supervisors && event.to !== 'all') {
+      for (const set of targets) for (const connection of set) sendText(connection.socket, text);
+      // The message path's frames carry a list frame for supervisors; with none connected it is never written.
+      if (event.supervisors && event.to !== 'all' && this.supervisors.size > 0) {
+        const to = event.to;
         const listed = JSON.stringify(event.supervisors);
-        for (const set of this.byUuid.values())
-          for (const connection of set) if (connection.supervisor && !sent.has(connection)) sendText(connection.socket, listed);
+        for (const connection of this.supervisors) if (!to.includes(connection.uuid)) sendText(connection.socket, listed);
       }
     } else if (event.type === 'sessions.revoked') {
       for (const connection of this.byAgent.get(event.agentId) ?? []) {
