@@ -24,6 +24,7 @@ import { Button, Descriptions, Drawer, Form, Space, Table, type TableColumnType,
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../stores/settings';
+import { CardList, useCardLayout } from './CardList';
 import { BatchDeleteButton, RowDeleteButton } from './DeleteButtons';
 import { EditModal } from './EditModal';
 import { FieldValue, FormControl, SearchControl } from './FieldControl';
@@ -121,6 +122,7 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
   type Row = RowOf<A>;
   const { t } = useTranslation();
   const mobile = useSettings((state) => state.device === 'mobile');
+  const cards = useCardLayout();
   const { area, fields, schema } = props;
   const rowKey = props.rowKey ?? ('id' as keyof Row & string);
   const manage = props.manage ?? true;
@@ -154,6 +156,18 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
   const clearSelection = () => setSelected([]);
   const removeRows = (ids: Array<number | string>) => remove.mutateAsync(ids).then(() => props.onChanged?.());
 
+  const actionsOf = (row: Row) =>
+    mayAct(row) && (
+      <Space size={0} wrap>
+        {props.rowActions?.(row)}
+        {editable && (
+          <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(row)}>
+            {t(props.editLabel ?? 'common.edit')}
+          </Button>
+        )}
+        {deletable && <RowDelete reason={props.deleteBlocked?.(row)} onConfirm={() => removeRows([idOf(row)])} />}
+      </Space>
+    );
   const columns: TableColumnType<Row>[] = fieldsIn(fields, 'column').map((field) => {
     const sorter =
       field.sorter === true ? (a: Row, b: Row) => compareValues((a as Values)[field.key], (b as Values)[field.key]) : field.sorter;
@@ -180,20 +194,14 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
       title: t('common.actions'),
       width: 180,
       fixed: mobile ? undefined : 'right',
-      render: (_: unknown, row: Row) =>
-        mayAct(row) && (
-          <Space size={0} wrap>
-            {props.rowActions?.(row)}
-            {editable && (
-              <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(row)}>
-                {t(props.editLabel ?? 'common.edit')}
-              </Button>
-            )}
-            {deletable && <RowDelete reason={props.deleteBlocked?.(row)} onConfirm={() => removeRows([idOf(row)])} />}
-          </Space>
-        ),
+      render: (_: unknown, row: Row) => actionsOf(row),
     });
   }
+
+  const selection =
+    deletable || props.batchActions
+      ? { disabled: (row: Row) => !mayAct(row) || (deletable && !props.batchActions && Boolean(props.deleteBlocked?.(row))) }
+      : undefined;
 
   const searchFields = fieldsIn(fields, 'search');
   const detailFields = fieldsIn(fields, 'detail');
@@ -288,25 +296,39 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
           )}
         </Space>
       </div>
-      <Table<Row>
-        rowKey={rowKey}
-        loading={page.query.isFetching}
-        dataSource={page.list}
-        columns={columns}
-        scroll={{ x: tableWidth(fieldsIn(fields, 'column'), withActions) }}
-        pagination={page.pagination}
-        rowSelection={
-          deletable || props.batchActions
-            ? {
-                selectedRowKeys: selected.map(idOf),
-                onChange: (_, rows) => setSelected(rows),
-                getCheckboxProps: (row) => ({
-                  disabled: !mayAct(row) || (deletable && !props.batchActions && Boolean(props.deleteBlocked?.(row))),
-                }),
-              }
-            : undefined
-        }
-      />
+      {cards ? (
+        <CardList<Row>
+          rows={page.list}
+          rowKey={idOf}
+          // The table's columns, line by line: an ellipsis cell wraps here, the card has the room.
+          fields={fieldsIn(fields, 'column').map((field) => ({
+            key: field.key,
+            label: t(field.label),
+            render: (row) => <FieldValue field={field} row={row} />,
+          }))}
+          actions={withActions ? actionsOf : undefined}
+          selection={selection && { selected, onChange: setSelected, disabled: selection.disabled }}
+          pagination={page.pagination}
+          loading={page.query.isFetching}
+          testId={`${testId.replace(/-page$/, '')}-cards`}
+        />
+      ) : (
+        <Table<Row>
+          rowKey={rowKey}
+          loading={page.query.isFetching}
+          dataSource={page.list}
+          columns={columns}
+          scroll={{ x: tableWidth(fieldsIn(fields, 'column'), withActions) }}
+          pagination={page.pagination}
+          rowSelection={
+            selection && {
+              selectedRowKeys: selected.map(idOf),
+              onChange: (_, rows) => setSelected(rows),
+              getCheckboxProps: (row) => ({ disabled: selection.disabled(row) }),
+            }
+          }
+        />
+      )}
       {(props.editIn ?? 'modal') === 'modal' ? (
         <EditModal
           title={formTitle}
