@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { downloadCsv, saveFile } from '../../lib/api';
 import { currentLanguage, formatDateTime } from '../../lib/format';
 import { useSettings } from '../../stores/settings';
+import { useCardLayout } from '../shared/CardList';
 import { type Field, ListPage } from '../shared/ListPage';
 import type { Filters } from '../shared/list';
 import './audit.css';
@@ -180,10 +181,12 @@ function ExportButton({ filters }: { filters: Filters }) {
 /** The audit log (Admin only, read only): who changed what in the back office, newest first. */
 export default function AuditPage() {
   const mobile = useSettings((state) => state.device === 'mobile');
+  // A phone's cards have a line for each column: the one-column summary is for a narrow table.
+  const cards = useCardLayout();
   return (
     <ListPage
       area="audit"
-      fields={fieldsFor(mobile)}
+      fields={fieldsFor(mobile && !cards)}
       manage={false}
       testId="audit-page"
       toolbar={(filters) => <ExportButton filters={filters} />}

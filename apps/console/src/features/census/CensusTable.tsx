@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveFile } from '../../lib/api';
 import type { Download } from '../../lib/http';
+import { CardList, useCardLayout } from '../shared/CardList';
 
 export interface CensusColumn<Row> {
   key: string;
@@ -26,6 +27,10 @@ function compare(a: number | string | null, b: number | string | null): number {
   return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
 }
 
+function cell<Row>(column: CensusColumn<Row>, row: Row): ReactNode {
+  return column.render ? column.render(row) : String(column.value?.(row) ?? '-');
+}
+
 /** The rows of a statistics page, sortable by every figure; the server's order (largest first) until one is chosen. */
 export function CensusTable<Row extends object>({
   rows,
@@ -41,6 +46,7 @@ export function CensusTable<Row extends object>({
   testId?: string;
 }) {
   const { t } = useTranslation();
+  const cards = useCardLayout();
   const antColumns: ColumnsType<Row> = columns.map((column) => {
     const read = column.value;
     return {
@@ -50,9 +56,22 @@ export function CensusTable<Row extends object>({
       width: column.width,
       sorter: read ? (a: Row, b: Row) => compare(read(a), read(b)) : undefined,
       sortDirections: ['descend', 'ascend'],
-      render: (_: unknown, row: Row) => (column.render ? column.render(row) : String(read?.(row) ?? '-')),
+      render: (_: unknown, row: Row) => cell(column, row),
     };
   });
+  const pagination = rows.length > 20 ? ({ pageSize: 20, showSizeChanger: false, size: 'small' } as const) : false;
+  if (cards)
+    return (
+      <CardList<Row>
+        rows={rows}
+        rowKey={rowKey}
+        fields={columns.map((column) => ({ key: column.key, label: t(column.title), render: (row) => cell(column, row) }))}
+        pagination={pagination}
+        loading={loading}
+        empty={t('census.empty')}
+        testId={testId}
+      />
+    );
   return (
     <Table<Row>
       className="census-table"
@@ -62,9 +81,9 @@ export function CensusTable<Row extends object>({
       columns={antColumns}
       dataSource={rows}
       loading={loading}
-      // Narrow screens scroll the table sideways rather than squeezing the figures.
+      // Between a phone's cards and a wide screen the table scrolls sideways rather than squeezing the figures.
       scroll={{ x: 'max-content' }}
-      pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false, size: 'small' } : false}
+      pagination={pagination}
       locale={{ emptyText: t('census.empty') }}
     />
   );
