@@ -15,7 +15,7 @@ import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError, RetryLaterError } from './lib/errors.js';
 import { EventHub } from './lib/events.js';
 import { JobSlots } from './lib/heavy.js';
-import { createRouter, langOf, recordApiRoutes } from './lib/http.js';
+import { clientMeta, createRouter, langOf, recordApiRoutes } from './lib/http.js';
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
 import { OutboundClient } from './lib/outbound.js';
@@ -28,6 +28,9 @@ import { availabilityRoutes } from './modules/agents/availability-routes.js';
 import { AgentRepository } from './modules/agents/repository.js';
 import { agentRoutes } from './modules/agents/routes.js';
 import { AgentService } from './modules/agents/service.js';
+import { ApiTokenRepository } from './modules/api-tokens/repository.js';
+import { apiTokenRoutes } from './modules/api-tokens/routes.js';
+import { ApiTokenService } from './modules/api-tokens/service.js';
 import { AuditLog } from './modules/audit/audit-log.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -458,7 +461,12 @@ export async function buildApp({
     (error) => app.log.warn({ err: error }, 'rate limit store failed; requests pass unlimited'),
   );
   capSockets(app, { '/ws/visitor': config.maxVisitorSocketsPerAddress, '/ws/agent': config.maxAgentSocketsPerAddress });
-  const route = createRouter(app, auth, limits, declaredRoutes);
+  const apiTokens = new ApiTokenService(db, new ApiTokenRepository(db), audit, authNow);
+  auth.apiTokens = apiTokens;
+  const route = createRouter(app, auth, limits, declaredRoutes, (caller, key, req) =>
+    apiTokens.recordUse(caller, key, clientMeta(req).ip),
+  );
+  apiTokenRoutes(route, apiTokens);
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);

@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = [
   'session.revoke',
   'token.create',
   'token.revoke',
+  /** A write made with an API token: which call, under which token. */
+  'token.use',
   'webhook.create',
   'webhook.update',
   'webhook.delete',

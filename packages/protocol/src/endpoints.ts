@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountEndpoints, type LoginAnswer } from './account.js';
+import { apiTokenEndpoints } from './api-tokens.js';
 import {
   type Agent,
   deleteBody,
@@ -168,6 +169,7 @@ export const endpoints = {
   ...censusEndpoints,
   ...accountEndpoints,
   ...auditEndpoints,
+  ...apiTokenEndpoints,
 };
 
 export type Endpoints = typeof endpoints;

@@ -2,6 +2,7 @@ export * from './access.js';
 export * from './account.js';
 export * from './addresses.js';
 export * from './api.js';
+export * from './api-tokens.js';
 export * from './audit.js';
 export * from './back-office.js';
 export * from './census.js';

@@ -425,12 +425,27 @@ export interface MailStopTokensTable {
   created_at: string;
 }
 
+export interface ApiTokensTable {
+  id: Generated<number>;
+  agent_id: number;
+  name: string;
+  token_hash: string;
+  /** JSON list of permissions (and `Admin`) the token was given. */
+  permissions: string;
+  created_at: string;
+  expires_at: string | null;
+  /** Written at most once a minute. */
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
   sessions: SessionsTable;
   login_log: LoginLogTable;
   audit_log: AuditLogTable;
+  api_tokens: ApiTokensTable;
   visitors: VisitorsTable;
   messages: MessagesTable;
   visits: VisitsTable;

@@ -47,6 +47,11 @@ interface RouteBase {
    * answers them 403 until it is set up.
    */
   duringMfaSetup?: boolean;
+  /**
+   * Only for a person signed in, never an API token: one's own account (password, two-factor, sessions,
+   * sign-out) and the tokens themselves, so a leaked token cannot entrench itself.
+   */
+  sessionOnly?: boolean;
 }
 
 /**
@@ -113,7 +118,14 @@ export function recordApiRoutes(app: FastifyInstance): Map<Endpoint, Access> {
  * from the row, the handler's answer must be the row's response type. Access sits beside it, and is
  * recorded in `declared`.
  */
-export function createRouter(app: FastifyInstance, auth: AuthService, limits: Limits, declared: Map<Endpoint, Access>) {
+export function createRouter(
+  app: FastifyInstance,
+  auth: AuthService,
+  limits: Limits,
+  declared: Map<Endpoint, Access>,
+  /** Records a successful write made with an API token. */
+  onTokenWrite?: (caller: AuthContext, route: Endpoint, req: FastifyRequest) => Promise<void>,
+) {
   /** Who is calling, once the route's onRequest hook has let them through. */
   const callers = new WeakMap<FastifyRequest, AuthContext>();
   function define<K extends Endpoint>(key: K, def: PublicRoute<K>): void;
@@ -129,8 +141,13 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
     const onRequest: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>)[] = [];
     if (limit) onRequest.push((req, reply) => limits.address(limit, req, reply));
     if (access !== 'public')
-      onRequest.push(async (req) => {
-        const context = await auth.authenticate(bearerToken(req.headers.authorization));
+      onRequest.push(async (req, reply) => {
+        const token = bearerToken(req.headers.authorization);
+        const context = await auth.authenticateCall(token);
+        if (context.apiToken && token) {
+          await limits.apiToken(req, reply, token);
+          if (def.sessionOnly) throw new ApiError(403, 'apiTokenNotHere');
+        }
         if (!allowed(context, access)) throw forbidden();
         if (context.mfaSetupRequired && !def.duringMfaSetup) throw new ApiError(403, 'mfaSetupRequired');
         callers.set(req, context);
@@ -165,6 +182,8 @@ export function createRouter(app: FastifyInstance, auth: AuthService, limits: Li
         if (def.access !== 'public' && !context) throw forbidden();
         const data =
           def.access === 'public' ? await def.handler(base) : context ? await def.handler({ ...base, auth: context }) : undefined;
+        // Every write made with an API token is in the audit log (CONTRACT §12), once it succeeded.
+        if (context?.apiToken && method === 'POST') await onTokenWrite?.(context, key, req);
         // A raw endpoint, or a handler that answered another format, has answered through `reply` itself.
         // `data === reply` cannot tell: a reply is thenable, so awaiting the handler's answer unwraps it
         // into `undefined`, and an envelope would then go out second.

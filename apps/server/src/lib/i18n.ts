@@ -35,6 +35,16 @@ const messages = {
     en: 'Too many failed logins, try again in {minutes} minutes',
   },
   forbidden: { zh: '没有权限执行此操作', en: 'You do not have permission to do this' },
+  apiTokenNotHere: {
+    zh: 'API 令牌不能调用此接口，请登录后操作',
+    en: 'An API token cannot make this call; sign in to do it',
+  },
+  apiTokenExpired: { zh: 'API 令牌已过期', en: 'This API token has expired' },
+  grantNotHeld: {
+    zh: '只能授予自己拥有的权限；只有管理员可以授予管理员角色',
+    en: 'You can grant only permissions you hold; only an administrator can grant Admin',
+  },
+  tooManyTokens: { zh: '每位客服最多 {max} 个有效的 API 令牌', en: 'Each agent may hold at most {max} live API tokens' },
   modelKeyNeedsAdmin: {
     zh: '只有管理员可以把已保存的模型密钥用于新的地址；请同时填写新的密钥，或留空密钥后再保存',
     en: 'Only an administrator may point the stored model key at a new address; give a new key, or save the address without one',

@@ -35,6 +35,8 @@ export const LIMITS = {
   visitorRate: { address: { max: 60, seconds: 60 }, token: { max: 10, seconds: 60 } },
   visitorUpload: { address: { max: 60, seconds: 60 }, token: { max: 20, seconds: 60 } },
   register: { address: { max: 3, seconds: 3600 } },
+  /** Calls made with an API token (CONTRACT §12), counted per token on every `/api` route it calls. */
+  apiToken: { address: { max: 6000, seconds: 60 }, token: { max: 600, seconds: 60 } },
 } satisfies Record<string, RouteLimit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -77,6 +79,8 @@ export class Limits {
   private readonly checks = new Map<string, Check>();
   /** Tokens a handler named itself, for requests that carry theirs elsewhere (a multipart field). */
   private readonly named = new WeakMap<FastifyRequest, string>();
+  /** The API token a request was authenticated with, apart from any visitor token it names. */
+  private readonly apiTokens = new WeakMap<FastifyRequest, string>();
 
   private constructor(private readonly redis: Redis | null) {}
 
@@ -111,7 +115,9 @@ export class Limits {
     const limits = new Limits(client);
     for (const [name, limit] of Object.entries(table)) {
       limits.add(app, `${name}.address`, limit.address, (req) => normalizeIP(req.ip));
-      if (limit.token) limits.add(app, `${name}.token`, limit.token, (req) => hashed(limits.named.get(req) ?? tokenOf(req) ?? ''));
+      if (name === 'apiToken' && limit.token)
+        limits.add(app, 'apiToken.token', limit.token, (req) => hashed(limits.apiTokens.get(req) ?? ''));
+      else if (limit.token) limits.add(app, `${name}.token`, limit.token, (req) => hashed(limits.named.get(req) ?? tokenOf(req) ?? ''));
     }
     return limits;
   }
@@ -137,6 +143,12 @@ export class Limits {
     this.named.set(req, token);
     await this.enforce(`${name}.token`, req, reply);
     return token;
+  }
+
+  /** Counts a call made with an API token against that token's limit; 429 with Retry-After beyond it. */
+  async apiToken(req: FastifyRequest, reply: FastifyReply, token: string): Promise<void> {
+    this.apiTokens.set(req, token);
+    await this.enforce('apiToken.token', req, reply);
   }
 
   /**

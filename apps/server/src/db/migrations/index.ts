@@ -23,6 +23,7 @@ import { regionAssignRules } from './021_region_assign_rules.js';
 import { auditLog } from './022_audit_log.js';
 import { accountSecurity } from './023_account_security.js';
 import { transcriptMail } from './024_transcript_mail.js';
+import { apiTokens } from './028_api_tokens.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -50,5 +51,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '022_audit_log': auditLog(dialect),
     '023_account_security': accountSecurity(dialect),
     '024_transcript_mail': transcriptMail(dialect),
+    '028_api_tokens': apiTokens(dialect),
   };
 }

@@ -35,7 +35,12 @@ export function authRoutes(route: DefineRoute, auth: AuthService, agents: AgentS
     handler: ({ req }) => auth.refresh(bearerToken(req.headers.authorization)),
   });
 
-  route('GET /api/login/logOut', { access: 'agent', duringMfaSetup: true, handler: ({ auth: who }) => auth.logout(who) });
+  route('GET /api/login/logOut', {
+    access: 'agent',
+    sessionOnly: true,
+    duringMfaSetup: true,
+    handler: ({ auth: who }) => auth.logout(who),
+  });
 
   route('POST /api/register', {
     access: 'public',

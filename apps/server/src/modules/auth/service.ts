@@ -1,4 +1,12 @@
-import { type AccountSession, ADMIN_ROLE, type LoginAnswer, MIN_PASSWORD_LENGTH, PERMISSIONS, type UserInfo } from '@parley/protocol';
+import {
+  type AccountSession,
+  ADMIN_ROLE,
+  API_TOKEN_PREFIX,
+  type LoginAnswer,
+  MIN_PASSWORD_LENGTH,
+  PERMISSIONS,
+  type UserInfo,
+} from '@parley/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { ApiError, notFound, RetryLaterError, unauthorized } from '../../lib/errors.js';
@@ -31,6 +39,8 @@ export interface AuthContext {
   passwordChangeRequired: boolean;
   /** REQUIRE_ADMIN_MFA and an Admin without two-factor sign-in: only the set-up is open to them. */
   mfaSetupRequired: boolean;
+  /** Set when the caller came with an API token (CONTRACT §12) rather than a sign-in. */
+  apiToken?: { id: number; name: string };
 }
 
 /** What the sign-in's second factor and the notices of failed sign-ins need. */
@@ -340,6 +350,18 @@ export class AuthService {
       last_used_at: new Date(now).toISOString(),
     });
     return { token, sessionId };
+  }
+
+  /** Resolves API tokens for `authenticateCall`; set once the token service exists. */
+  apiTokens?: { authenticate(token: string): Promise<AuthContext> };
+
+  /**
+   * Resolves the credential of an `/api` call: a sign-in token, or an API token (`pat_…`) when the token
+   * service is set. Sockets and the refresh call take sign-in tokens only (`authenticate`).
+   */
+  authenticateCall(token: string | undefined): Promise<AuthContext> {
+    if (token?.startsWith(API_TOKEN_PREFIX) && this.apiTokens) return this.apiTokens.authenticate(token);
+    return this.authenticate(token);
   }
 
   /** Resolves a token: 401 when unknown, revoked, disabled or past refresh; 402 when only expired. */
