@@ -466,7 +466,7 @@ export async function buildApp({
   const route = createRouter(app, auth, limits, declaredRoutes, (caller, key, req) =>
     apiTokens.recordUse(caller, key, clientMeta(req).ip),
   );
-  apiTokenRoutes(route, apiTokens);
+  apiTokenRoutes(route, apiTokens, app.apiRoutes);
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);

@@ -174,3 +174,18 @@ describe('API tokens', () => {
     expect((await makeToken(plain.token ?? '', { name: 'x', permissions: ['seePermissions:statistics'] })).status).toBe(403);
   });
 });
+
+describe('which calls a token may make', () => {
+  it('answers each grant’s calls from the mounted routes, and never one a token is refused', async () => {
+    const response = await server.get<import('@parley/protocol').ApiTokenCalls>('/api/apiToken/calls', { token: integrator });
+    expect(response.status).toBe(200);
+    const { everyAgent, byGrant } = response.body.data;
+    const statistics = byGrant.find((entry) => entry.grant === 'seePermissions:statistics')?.calls ?? [];
+    expect(statistics).toContain('GET /api/census/service');
+    expect(byGrant.find((entry) => entry.grant === 'Admin')?.calls).toContain('GET /api/audit/getList');
+    expect(everyAgent).toContain('POST /api/talk/send');
+    const all = [...everyAgent, ...byGrant.flatMap((entry) => entry.calls)];
+    for (const refused of ['POST /api/personal', 'GET /api/personal/sessions', 'POST /api/apiToken/doEdit', 'GET /api/login/logOut'])
+      expect(all).not.toContain(refused);
+  });
+});

@@ -36,9 +36,19 @@ export const apiTokenEditBody = z.object({
   expiresAt: z.iso.datetime({ offset: true }).nullish(),
 });
 
+/**
+ * Which calls a token may make: those open to every agent, and for each grant those it opens. Read from
+ * the routes the server mounts, so it cannot drift from them.
+ */
+export interface ApiTokenCalls {
+  everyAgent: string[];
+  byGrant: { grant: ApiTokenGrant; calls: string[] }[];
+}
+
 /** API tokens (CONTRACT §12); `doEdit` creates one and answers its secret this once. */
 export const apiTokenEndpoints = endpointGroup({
   'GET /api/apiToken/getList': { response: returns<{ list: ApiToken[]; total: number }>() },
   'POST /api/apiToken/doEdit': { body: apiTokenEditBody, response: returns<{ id: number; token: string }>() },
   'POST /api/apiToken/doDelete': { body: deleteBody, response: returns<void>() },
+  'GET /api/apiToken/calls': { response: returns<ApiTokenCalls>() },
 });

@@ -88,6 +88,8 @@ export function allowed(auth: AuthContext, access: Exclude<Access, 'public'>): b
 export interface ApiRoutes {
   /** Each route declared by its endpoint-table row, with who may call it. */
   readonly declared: ReadonlyMap<Endpoint, Access>;
+  /** The declared routes an API token may not call (`sessionOnly`). */
+  readonly sessionOnly: ReadonlySet<Endpoint>;
   /** Every `METHOD /api/…` route Fastify mounted, however it was declared (HEAD twins left out). */
   readonly mounted: ReadonlySet<string>;
 }
@@ -109,7 +111,7 @@ export function recordApiRoutes(app: FastifyInstance): Map<Endpoint, Access> {
     if (!options.url.startsWith('/api/')) return;
     for (const method of [options.method].flat()) if (method !== 'HEAD') mounted.add(`${method} ${options.url}`);
   });
-  app.decorate('apiRoutes', { declared, mounted } satisfies ApiRoutes);
+  app.decorate('apiRoutes', { declared, mounted, sessionOnly: new Set<Endpoint>() } satisfies ApiRoutes);
   return declared;
 }
 
@@ -136,6 +138,7 @@ export function createRouter(
     const method = endpointMethod(key);
     const url = endpointPath(key);
     declared.set(key, access);
+    if (def.sessionOnly) (app.apiRoutes.sessionOnly as Set<Endpoint>).add(key);
     // The address is counted, and the caller authenticated, before the body is read or its type judged:
     // a stranger hears 401 (a refused agent 403) whatever it sends, never 400, 413 or 415 about the body.
     const onRequest: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>)[] = [];
