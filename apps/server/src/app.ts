@@ -106,6 +106,11 @@ import { VisitorRecordService } from './modules/visitor-records/service.js';
 import { VisitorRepository } from './modules/visitors/repository.js';
 import { visitorRoutes } from './modules/visitors/routes.js';
 import { VisitorService } from './modules/visitors/service.js';
+import { WeChatApi } from './modules/wechat/api.js';
+import { WeChatInbound } from './modules/wechat/inbound.js';
+import { WeChatOutbox } from './modules/wechat/outbox.js';
+import { channelStatus, wechatRoutes } from './modules/wechat/routes.js';
+import { WeChatStatus } from './modules/wechat/status.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
@@ -247,6 +252,24 @@ export async function buildApp({
   const conversationRepo = new ConversationRepository(db, storage.dialect);
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
+  const wechatApi = new WeChatApi(db, sealer, config.wechat);
+  const wechatStatus = new WeChatStatus(db);
+  const wechatOutbox = new WeChatOutbox(
+    db,
+    wechatApi,
+    (channel) => {
+      const { enabled, appId, appSecret } = settings.current('weChatSetting')[channel];
+      return { channel, enabled, appId, appSecret };
+    },
+    events,
+    wechatStatus,
+    config.wechat,
+    join(config.dataDir, 'uploads'),
+    () => publicBaseUrl(config, app.server),
+    app.log,
+  );
+  // Before the notifier: a message to a WeChat visitor reaches agents already marked pending.
+  wechatOutbox.subscribe(events);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const censusRepo = new CensusRepository(db, storage.dialect);
   new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
@@ -494,11 +517,31 @@ export async function buildApp({
   homeRoutes(route, new HomeRepository(db), siteTimeZone, now);
   censusRoutes(route, new CensusService(censusRepo, siteTimeZone, now));
   visitorRoutes(route, visitors, settings, mailConsent, config.siteLanguage);
-  settingsRoutes(route, settings);
+  settingsRoutes(route, settings, {
+    weChatSetting: async (answer) => {
+      const page = answer as Record<'officialAccount' | 'miniProgram', object>;
+      const extra = await channelStatus(wechatStatus, publicBaseUrl(config, app.server));
+      return {
+        ...page,
+        officialAccount: { ...page.officialAccount, ...extra.officialAccount },
+        miniProgram: { ...page.miniProgram, ...extra.miniProgram },
+      };
+    },
+  });
   visitorConversationRoutes(route, conversations);
   letterRoutes(route, letters);
   availabilityRoutes(route, availability);
   talkRoutes(route, conversations);
+  await wechatRoutes(
+    app,
+    () => settings.current('weChatSetting'),
+    new WeChatInbound(db, sealer, wechatApi, visitors, conversations, wechatStatus, {
+      uploadsDir: join(config.dataDir, 'uploads'),
+      maxUploadBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
+      maxLength: () => settings.current('windowSetting').maxLength,
+    }),
+    wechatStatus,
+  );
   uploadRoutes(app, route, db, config.dataDir, config.uploads, {
     maxBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
     visitorUploads: () => settings.current('appSetting').visitorUploads,
@@ -542,6 +585,7 @@ export async function buildApp({
   );
   app.addHook('onReady', async () => retention.start());
   app.addHook('onReady', async () => timers.start());
+  app.addHook('onReady', async () => wechatOutbox.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language and with
   // its own region's rule; visitors alike share one serialised frame.
@@ -597,6 +641,7 @@ export async function buildApp({
     await timers.stop();
     await mailSender.close();
     await retention.stop();
+    await wechatOutbox.stop();
   });
   return app;
 }

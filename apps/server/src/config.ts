@@ -173,6 +173,14 @@ const envSchema = z.object({
   ),
   /** How long the link of a transcript address's confirmation mail stays valid. */
   TRANSCRIPT_CONFIRM_TTL: seconds.default(86400),
+  /** WeChat's API (§11): the operator's own setting, so not through the guard of user-stored URLs; tests name a double. */
+  WECHAT_API_BASE: z.preprocess(emptyAsUndefined, z.url().default('https://api.weixin.qq.com')),
+  /** Milliseconds a call to WeChat may take before it counts as failed (and a send is retried). */
+  WECHAT_TIMEOUT_MS: milliseconds.default(5000),
+  /** The first wait before a failed send is tried again, doubled at each attempt up to ten minutes. */
+  WECHAT_RETRY_MS: milliseconds.default(2000),
+  /** How often each process looks for WeChat sends that came due (a kick starts new ones at once). */
+  WECHAT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
 });
 
 export interface Config {
@@ -224,6 +232,14 @@ export interface Config {
   uploads: UploadLimits;
   siteLanguage: 'zh' | 'en';
   mail: MailConfig;
+  wechat: WeChatConfig;
+}
+
+export interface WeChatConfig {
+  apiBase: string;
+  timeoutMs: number;
+  retryMs: number;
+  pollMs: number;
 }
 
 export interface LoginLimits {
@@ -341,6 +357,12 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     },
     siteLanguage: e.SITE_LANGUAGE,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, letterTo: e.LETTER_MAIL_TO ?? [], transcriptConfirmSeconds: e.TRANSCRIPT_CONFIRM_TTL },
+    wechat: {
+      apiBase: e.WECHAT_API_BASE.replace(/\/$/, ''),
+      timeoutMs: e.WECHAT_TIMEOUT_MS,
+      retryMs: e.WECHAT_RETRY_MS,
+      pollMs: e.WECHAT_POLL_MS,
+    },
   };
 }
 

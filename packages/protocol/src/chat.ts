@@ -29,6 +29,23 @@ export interface Message {
    * chips that send the question. Absent on every other message, so older clients are unaffected.
    */
   suggestions?: string[];
+  /**
+   * Whether a message to a WeChat visitor reached WeChat (§11): null for web visitors and for messages
+   * the visitor sent. `deliveryError` says why one failed (`windowClosed`, `quotaExceeded`, …).
+   */
+  delivery?: MessageDelivery | null;
+  deliveryError?: string | null;
+}
+
+export type MessageDelivery = 'sent' | 'pending' | 'failed';
+
+/** A message's delivery to WeChat changed (socket code 8020 to the conversation's agents). */
+export interface DeliveryUpdate {
+  YQToken: string;
+  id: number;
+  onlyID: string;
+  delivery: MessageDelivery;
+  deliveryError: string | null;
 }
 
 export interface Visitor {

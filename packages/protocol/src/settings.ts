@@ -211,15 +211,27 @@ const invitation = (delaySeconds: number) =>
 const invitationBox = z.object({ pc: invitation(15).prefault({}), mobile: invitation(20).prefault({}) });
 
 // ——— weChatSetting ———
-const weChatApp = z
-  .object({
-    appId: text(64).default(''),
-    appSecret: text(128).default(''),
-    token: text(128).default(''),
-    aesKey: text(64).default(''),
-  })
-  .prefault({});
-const weChatSetting = z.object({ officialAccount: weChatApp, miniProgram: weChatApp });
+const weChatFields = {
+  /** Off: the channel's push URL answers 404 and nothing is sent to WeChat (§11). */
+  enabled: flag(false),
+  appId: text(64).default(''),
+  appSecret: text(128).default(''),
+  token: text(128).default(''),
+  /** The EncodingAESKey of safe mode (43 base64 characters); '' for plaintext pushes only. */
+  aesKey: text(64).default(''),
+};
+const weChatSetting = z.object({
+  officialAccount: z.object(weChatFields).prefault({}),
+  /** A mini program may push JSON instead of XML, as its console sets it. */
+  miniProgram: z.object({ ...weChatFields, format: z.enum(['xml', 'json']).default('xml') }).prefault({}),
+});
+export type WeChatChannel = 'officialAccount' | 'miniProgram';
+/** What GET of the weChatSetting page answers beside each channel's fields (§11), never stored. */
+export interface WeChatChannelStatus {
+  /** The push URL to paste into WeChat's console. */
+  serverUrl: string;
+  status: { lastReceivedAt: string | null; lastError: string | null };
+}
 
 // ——— autoAnswer ———
 const timedText = (minutes: number, value: string) =>

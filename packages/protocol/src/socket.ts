@@ -1,5 +1,5 @@
 import type { AgentState } from './api.js';
-import type { Message, MessageType, Visit, Visitor, VisitorState, WidgetSettings } from './chat.js';
+import type { DeliveryUpdate, Message, MessageType, Visit, Visitor, VisitorState, WidgetSettings } from './chat.js';
 import type { Letter } from './records.js';
 
 /** Version of the wire protocol of CONTRACT.md; bumped on any breaking change. */
@@ -58,6 +58,8 @@ export const SocketCode = {
   sent: '8101',
   /** An 8100 refused, with the status the HTTP send would have answered. */
   sendRefused: '8102',
+  /** A message to a WeChat visitor was sent, or failed, or waits to be tried again (§11); data is a `DeliveryUpdate`. */
+  delivery: '8020',
 } as const;
 export type SocketCodeValue = (typeof SocketCode)[keyof typeof SocketCode];
 
@@ -118,6 +120,7 @@ export interface SocketPayloads {
   '8100': SendData;
   '8101': Message;
   '8102': SendRefusedData;
+  '8020': DeliveryUpdate;
 }
 
 /** An 8100's data: the HTTP send's body; agents name the visitor by its public id, visitors name nobody. */

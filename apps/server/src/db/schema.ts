@@ -143,6 +143,50 @@ export interface MessagesTable {
   created_at: string;
   /** The robot's suggested questions, one a line; '' on every other message. */
   suggestions: ColumnType<string, string | undefined, string>;
+  /** A message to a WeChat visitor: 'pending', 'sent' or 'failed'; null otherwise (migration 027). */
+  delivery: ColumnType<string | null, string | null | undefined, string | null>;
+  delivery_error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface WeChatUsersTable {
+  id: Generated<number>;
+  channel: string;
+  openid: string;
+  unionid: string;
+  visitor_id: number;
+  /** The visitor's credential, sealed. */
+  credential: string;
+  created_at: string;
+}
+
+export interface WeChatPushesTable {
+  channel: string;
+  push_key: string;
+  created_at: string;
+}
+
+export interface WeChatOutboxTable {
+  id: Generated<number>;
+  message_id: number;
+  visitor_id: number;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_at: string;
+  claimed_until: string | null;
+  created_at: string;
+}
+
+export interface WeChatTokensTable {
+  app_key: string;
+  /** Sealed. */
+  token: string;
+  expires_at: string;
+}
+
+export interface WeChatStatusTable {
+  channel: string;
+  last_received_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
 }
 
 export interface VisitsTable {
@@ -474,4 +518,9 @@ export interface Database {
   transcript_confirmations: TranscriptConfirmationsTable;
   mail_stops: MailStopsTable;
   mail_stop_tokens: MailStopTokensTable;
+  wechat_users: WeChatUsersTable;
+  wechat_pushes: WeChatPushesTable;
+  wechat_outbox: WeChatOutboxTable;
+  wechat_tokens: WeChatTokensTable;
+  wechat_status: WeChatStatusTable;
 }

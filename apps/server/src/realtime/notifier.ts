@@ -102,6 +102,11 @@ export class Notifier {
       await this.toListersOf(visitor, withdrawn, withdrawn);
       await this.toVisitor(visitor.public_id, frame(SocketCode.withdrawn, { onlyID }));
     });
+    // Only agents hear of a WeChat delivery: the visitor reads the message in WeChat itself.
+    events.on('message.delivery', async ({ visitor, update }) => {
+      const delivery = frame(SocketCode.delivery, update);
+      await this.toListersOf(visitor, delivery, delivery);
+    });
     // Leave-messages are for those who may read them: seeHistorical (and the Admin role, which holds everything).
     events.on('letter.created', async ({ letter }) =>
       this.toAgents(await this.agents.holdersOf('seePermissions:seeHistorical'), frame(SocketCode.letter, letter)),

@@ -14,7 +14,9 @@ export interface VisitorWrote {
   message: MessageRow;
 }
 
-export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn' | 'suggestions'> & { suggestions?: string };
+export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn' | 'suggestions' | 'delivery' | 'delivery_error'> & {
+  suggestions?: string;
+};
 
 // The hot path's statements, compiled once (see prepared).
 function insertMessageQuery(db: Db | QueryCreator<Database>, v: NewRow) {

@@ -1,4 +1,4 @@
-import type { Message, MessageRole, MessageType } from '@parley/protocol';
+import type { Message, MessageDelivery, MessageRole, MessageType } from '@parley/protocol';
 import type { MessageRow } from './repository.js';
 
 /** `publicId` is the visitor's public id, never its credential: messages reach agents too. */
@@ -17,5 +17,8 @@ export function toMessage(row: MessageRow, publicId: string): Message {
     time: row.created_at,
     withdrawn: row.withdrawn === 1,
     ...(row.suggestions ? { suggestions: row.suggestions.split('\n') } : {}),
+    // Null for web visitors; WeChat visitors' outgoing messages say whether WeChat took them (§11).
+    delivery: (row.delivery as MessageDelivery | null | undefined) ?? null,
+    deliveryError: row.delivery_error ?? null,
   };
 }

@@ -14,19 +14,27 @@ interface Context {
   req: FastifyRequest;
 }
 
-export function settingsRoutes(route: DefineRoute, settings: SettingsService): void {
+/** Read-only values a page answers beside its stored ones (the WeChat page's server URLs and status). */
+export type PageExtras = Partial<Record<SettingsPage, (answer: unknown) => Promise<unknown>>>;
+
+export function settingsRoutes(route: DefineRoute, settings: SettingsService, extras: PageExtras = {}): void {
   // Each key is a row of the table (`settingsEndpoints`) for every page; the compiler cannot follow a key
   // built from a loop variable, so the page's schema (the row's body) and SettingsOf<P> carry the typing.
   const declare = route as (key: Endpoint, def: { access: Exclude<Access, 'public'>; handler(ctx: Context): unknown }) => void;
   for (const page of SETTINGS_PAGES) {
     declare(`GET /api/settings/${page}`, {
       access: SHARED_PAGES.includes(page) ? 'agent' : 'admin',
-      handler: () => settings.get(page),
+      handler: () => withExtras(page, settings.get(page)),
     });
     declare(`POST /api/settings/${page}`, {
       access: 'admin',
-      handler: ({ body, auth, req }) => settings.save(page, body as SettingsOf<typeof page>, auth.uuid, auditActor(auth, req)),
+      handler: async ({ body, auth, req }) =>
+        withExtras(page, await settings.save(page, body as SettingsOf<typeof page>, auth.uuid, auditActor(auth, req))),
     });
+  }
+  async function withExtras(page: SettingsPage, answer: unknown): Promise<unknown> {
+    const extra = extras[page];
+    return extra ? extra(answer) : answer;
   }
   route('GET /api/site', {
     access: 'public',

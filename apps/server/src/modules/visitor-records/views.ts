@@ -33,6 +33,8 @@ function lastMessageOf(row: VisitorRecordRow): MessageRow | undefined {
     created_at: row.last_created_at ?? '',
     // A list shows the last message's text only; the robot's chips are for the conversation itself.
     suggestions: '',
+    delivery: null,
+    delivery_error: null,
   };
 }
 

@@ -1,0 +1,238 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MessageType, SettingsOf, WeChatChannel } from '@parley/protocol';
+import { XMLParser } from 'fast-xml-parser';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Db } from '../../db/index.js';
+import type { Sealer } from '../../lib/sealed.js';
+import { isoNow } from '../../lib/time.js';
+import type { ConversationService } from '../conversations/service.js';
+import { sniff } from '../uploads/sniff.js';
+import type { VisitorService } from '../visitors/service.js';
+import type { WeChatApi, WeChatApp } from './api.js';
+import type { WeChatStatus } from './status.js';
+
+export const WECHAT_CHANNELS: readonly WeChatChannel[] = ['officialAccount', 'miniProgram'];
+export const isWeChatChannel = (value: string): value is WeChatChannel => (WECHAT_CHANNELS as readonly string[]).includes(value);
+
+/** A push as WeChat sends it, every field a string (XML and JSON alike). */
+export type Push = Record<string, string>;
+
+/** The events recorded on the visitor's timeline (its visits), by WeChat's name. */
+const EVENTS: Record<string, string> = {
+  subscribe: '关注公众号 / Subscribed',
+  unsubscribe: '取消关注 / Unsubscribed',
+  SCAN: '扫描二维码 / Scanned a QR code',
+  CLICK: '点击菜单 / Clicked a menu',
+  VIEW: '点击菜单链接 / Opened a menu link',
+  user_enter_tempsession: '进入客服会话 / Entered the chat',
+};
+
+const CREDENTIAL_PURPOSE = 'wechat:visitor-credential';
+
+export class BadPush extends Error {}
+
+const xml = new XMLParser({ parseTagValue: false, parseAttributeValue: false, ignoreAttributes: true, processEntities: true });
+
+/** The fields of a push body, XML (`<xml>…</xml>`) or JSON; throws BadPush when it is neither. */
+export function parsePush(body: string, format: 'xml' | 'json'): Push {
+  let value: unknown;
+  try {
+    if (format === 'json') value = JSON.parse(body);
+    else {
+      const parsed = xml.parse(body, true) as { xml?: unknown };
+      value = parsed.xml;
+    }
+  } catch {
+    throw new BadPush('the body is not well-formed');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadPush('the body holds no message');
+  const push: Push = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field === 'string' || typeof field === 'number') push[key] = String(field);
+  }
+  return push;
+}
+
+/**
+ * Pushes from WeChat, once checked: each openid is one visitor of the channel (its credential kept
+ * sealed, so that its messages go through the very path of the widget's: queue, robot, auto answers);
+ * messages are stored as the visitor's, media fetched at once into its uploads, events recorded as its
+ * visits. A repeated push is stored once: messages by their onlyID (`wx-<MsgId>`), events by their key.
+ */
+export class WeChatInbound {
+  constructor(
+    private readonly db: Db,
+    private readonly sealer: Sealer,
+    private readonly api: WeChatApi,
+    private readonly visitors: VisitorService,
+    private readonly conversations: Pick<ConversationService, 'visitorMessage'>,
+    private readonly status: WeChatStatus,
+    private readonly options: { uploadsDir: string; maxUploadBytes: () => number; maxLength: () => number },
+  ) {}
+
+  async receive(channel: WeChatChannel, app: SettingsOf<'weChatSetting'>[WeChatChannel], push: Push): Promise<void> {
+    const openid = push.FromUserName ?? '';
+    const type = push.MsgType ?? '';
+    if (!/^[\w-]{1,128}$/.test(openid) || !type || !/^\d{1,12}$/.test(push.CreateTime ?? '')) throw new BadPush('a field is missing');
+    const key = push.MsgId ? `m:${push.MsgId}` : `e:${openid}:${push.CreateTime}`;
+    if (await this.seen(channel, key)) return;
+    const { credential, visitorId } = await this.visitorOf(channel, openid, push.UnionId ?? '');
+    const wechatApp: WeChatApp = { channel, appId: app.appId, appSecret: app.appSecret };
+    if (type === 'event') {
+      if (!(await this.remember(channel, key))) return;
+      const event = push.Event ?? '';
+      const title = EVENTS[event] ?? event.slice(0, 64);
+      const detail = push.EventKey ? ` ${push.EventKey.slice(0, 200)}` : '';
+      await this.visitors.visit(credential, `wechat://event/${encodeURIComponent(event.slice(0, 64))}`, `${title}${detail}`);
+    } else {
+      const content = await this.contentOf(wechatApp, visitorId, push);
+      const onlyID = `wx-${push.MsgId && /^\d{1,40}$/.test(push.MsgId) ? push.MsgId : createHash('sha1').update(key).digest('hex').slice(0, 40)}`;
+      await this.conversations.visitorMessage(credential, { ...content, onlyID });
+      await this.remember(channel, key);
+    }
+    await this.status.received(channel);
+  }
+
+  private async seen(channel: WeChatChannel, key: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('wechat_pushes')
+      .select('push_key')
+      .where('channel', '=', channel)
+      .where('push_key', '=', key)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Records the push's key; false when another push (or process) recorded it first. */
+  private async remember(channel: WeChatChannel, key: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('wechat_pushes')
+      .values({ channel, push_key: key.slice(0, 200), created_at: isoNow() })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** The visitor of this openid (its credential and id), made on its first push. */
+  private async visitorOf(channel: WeChatChannel, openid: string, unionid: string): Promise<{ credential: string; visitorId: number }> {
+    const known = await this.db
+      .selectFrom('wechat_users')
+      .select(['visitor_id', 'credential', 'unionid'])
+      .where('channel', '=', channel)
+      .where('openid', '=', openid)
+      .executeTakeFirst();
+    if (known) {
+      if (unionid && known.unionid !== unionid)
+        await this.db
+          .updateTable('wechat_users')
+          .set({ unionid: unionid.slice(0, 128) })
+          .where('visitor_id', '=', known.visitor_id)
+          .execute();
+      return { credential: this.sealer.open(known.credential, `${CREDENTIAL_PURPOSE}:${known.visitor_id}`), visitorId: known.visitor_id };
+    }
+    const made = await this.visitors.init(
+      {
+        url: `wechat://${channel}`,
+        title: channel === 'officialAccount' ? '微信公众号 / Official account' : '微信小程序 / Mini program',
+        lang: 'zh',
+        channel,
+      },
+      { ip: '', userAgent: channel === 'miniProgram' ? 'WeChat MiniProgram' : 'WeChat' },
+    );
+    const row = await this.db.selectFrom('visitors').select('id').where('public_id', '=', made.id).executeTakeFirstOrThrow();
+    // WeChat no longer tells nicknames: a short suffix of the openid tells visitors apart until an agent renames them.
+    await this.visitors.repo.update(this.db, row.id, { name: `微信用户 ·${openid.slice(-4)}` });
+    try {
+      await this.db
+        .insertInto('wechat_users')
+        .values({
+          channel,
+          openid,
+          unionid: unionid.slice(0, 128),
+          visitor_id: row.id,
+          credential: this.sealer.seal(made.YQToken, `${CREDENTIAL_PURPOSE}:${row.id}`),
+          created_at: isoNow(),
+        })
+        .execute();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Another process made this openid's visitor at the same moment: its visitor is the one, ours goes.
+      await this.db.deleteFrom('visitors').where('id', '=', row.id).execute();
+      return this.visitorOf(channel, openid, unionid);
+    }
+    return { credential: made.YQToken, visitorId: row.id };
+  }
+
+  /** What a pushed message becomes: text as is, media fetched into the visitor's uploads, the rest as text. */
+  private async contentOf(app: WeChatApp, visitorId: number, push: Push): Promise<{ msg: string; type: MessageType }> {
+    const max = this.options.maxLength();
+    const text = (value: string) => ({ msg: value.slice(0, max) || ' ', type: 'text' as const });
+    switch (push.MsgType) {
+      case 'text':
+        return text(push.Content ?? '');
+      case 'image':
+      case 'voice':
+      case 'video':
+      case 'shortvideo': {
+        if (!push.MediaId) return text(`[${push.MsgType}]`);
+        const url = await this.fetchMedia(app, visitorId, push.MediaId, push.MsgType);
+        return url ? { msg: url.path, type: url.image ? 'image' : 'file' } : text(`[${push.MsgType}]`);
+      }
+      case 'location':
+        return text(`[位置 / Location] ${push.Label ?? ''} (${push.Location_X ?? ''}, ${push.Location_Y ?? ''})`.trim());
+      case 'link':
+        return text([push.Title, push.Description, push.Url].filter(Boolean).join('\n'));
+      case 'miniprogrampage':
+        return text(`[小程序卡片 / Mini program card] ${push.Title ?? ''} ${push.PagePath ?? ''}`.trim());
+      default:
+        return text(`[不支持的消息类型 / Unsupported message: ${(push.MsgType ?? '').slice(0, 32)}]`);
+    }
+  }
+
+  /** The media of a push, stored as the visitor's upload; undefined when WeChat did not give it. */
+  private async fetchMedia(
+    app: WeChatApp,
+    visitorId: number,
+    mediaId: string,
+    kind: string,
+  ): Promise<{ path: string; image: boolean } | undefined> {
+    const { bytes } = await this.api.media(app, mediaId, this.options.maxUploadBytes());
+    const head = bytes.subarray(0, 4096);
+    const found = sniff(head, '') ?? mediaType(head);
+    if (!found) return undefined;
+    const name = `${randomBytes(18).toString('base64url')}.${found.extension}`;
+    const path = join(this.options.uploadsDir, name);
+    await writeFile(path, bytes);
+    const label = `${kind}.${found.extension}`;
+    try {
+      await this.db
+        .insertInto('uploads')
+        .values({
+          name,
+          original_name: label,
+          mime: found.mime,
+          size: bytes.length,
+          visitor_id: visitorId,
+          agent_id: null,
+          ip: 'wechat',
+          created_at: isoNow(),
+        })
+        .execute();
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
+    return { path: `/api/files/${name}/${encodeURIComponent(label)}`, image: found.image };
+  }
+}
+
+/** WeChat's own media formats beyond the upload types: voice (AMR) and video (MP4), kept as downloads. */
+function mediaType(head: Buffer): { mime: string; extension: string; image: boolean } | undefined {
+  if (head.subarray(0, 5).toString('latin1') === '#!AMR') return { mime: 'audio/amr', extension: 'amr', image: false };
+  if (head.subarray(4, 8).toString('latin1') === 'ftyp') return { mime: 'video/mp4', extension: 'mp4', image: false };
+  if (head.subarray(0, 5).toString('latin1') === '#!SILK' || head.subarray(1, 10).toString('latin1') === '#!SILK_V3')
+    return { mime: 'audio/silk', extension: 'silk', image: false };
+  return undefined;
+}

@@ -1,0 +1,210 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DeliveryUpdate, MessageDelivery, WeChatChannel } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WeChatConfig } from '../../config.js';
+import type { Db } from '../../db/index.js';
+import type { EventHub } from '../../lib/events.js';
+import { FILE_NAME } from '../uploads/sweep.js';
+import { type WeChatApi, WeChatApiError, type WeChatApp } from './api.js';
+import { isWeChatChannel } from './inbound.js';
+import type { WeChatStatus } from './status.js';
+
+/** Tries of one send before it is given up as `unreachable`. */
+const MAX_ATTEMPTS = 10;
+const MAX_BACKOFF_MS = 10 * 60_000;
+/** Rows taken per look; the rest wait for the next. */
+const BATCH = 20;
+/** WeChat's refusals that no retry changes, and what the agent is told. */
+const REFUSED: Record<number, string> = { 45015: 'windowClosed', 45047: 'quotaExceeded' };
+
+/**
+ * Agents', the robot's and auto answers' messages to WeChat visitors, on their way to WeChat's
+ * customer-service message API. A stored message is put in the `wechat_outbox` table (durable: a restart
+ * picks it up again) and marked `pending`; each process looks for due rows, claims one at a time with a
+ * conditional update (so one process sends it), and marks it `sent`, or `failed` with the reason, or
+ * tries again later with a doubling wait after a failure that may pass (5xx, a timeout, WeChat busy).
+ */
+export class WeChatOutbox {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Db,
+    private readonly api: WeChatApi,
+    private readonly appOf: (channel: WeChatChannel) => (WeChatApp & { enabled: boolean }) | undefined,
+    private readonly events: EventHub,
+    private readonly status: WeChatStatus,
+    private readonly config: WeChatConfig,
+    private readonly uploadsDir: string,
+    private readonly baseUrl: () => string,
+    private readonly log: FastifyBaseLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Must subscribe before the socket notifier: the message is marked pending on the event's own object,
+   * so the agents' frame and the sender's answer say `pending` from the start.
+   */
+  subscribe(events: EventHub): void {
+    events.on('message.stored', async ({ visitor, message }) => {
+      if (!isWeChatChannel(visitor.channel)) return;
+      if (message.role !== 'service' && message.role !== 'robot') return;
+      const at = new Date(this.now()).toISOString();
+      await this.db.transaction().execute(async (tx) => {
+        await tx.updateTable('messages').set({ delivery: 'pending', delivery_error: null }).where('id', '=', message.id).execute();
+        await tx
+          .insertInto('wechat_outbox')
+          .values({ message_id: message.id, visitor_id: visitor.id, next_at: at, claimed_until: null, created_at: at })
+          .onConflict((oc) => oc.column('message_id').doNothing())
+          .execute();
+      });
+      message.delivery = 'pending';
+      message.deliveryError = null;
+      this.kick();
+    });
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.config.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks for due sends now (again right after the current look, when one is running). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.log.error({ err: error }, 'WeChat outbox failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const now = new Date(this.now()).toISOString();
+      const due = await this.db
+        .selectFrom('wechat_outbox')
+        .select(['id', 'message_id', 'visitor_id', 'attempts'])
+        .where('next_at', '<=', now)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+        .orderBy('id')
+        .limit(BATCH)
+        .execute();
+      if (due.length === 0) return;
+      let claimedAny = false;
+      for (const row of due) {
+        if (this.stopped) return;
+        if (!(await this.claim(row.id, now))) continue;
+        claimedAny = true;
+        await this.deliver({ ...row, attempts: row.attempts + 1 });
+      }
+      if (!claimedAny) return;
+    }
+  }
+
+  /** Takes the row for this process, unless another took it first; a crash frees it when the claim runs out. */
+  private async claim(id: number, now: string): Promise<boolean> {
+    const until = new Date(this.now() + this.config.timeoutMs * 4 + 30_000).toISOString();
+    const result = await this.db
+      .updateTable('wechat_outbox')
+      .set((eb) => ({ claimed_until: until, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .where('next_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  private async deliver(row: { id: number; message_id: number; visitor_id: number; attempts: number }): Promise<void> {
+    const message = await this.db.selectFrom('messages').selectAll().where('id', '=', row.message_id).executeTakeFirst();
+    const user = await this.db
+      .selectFrom('wechat_users')
+      .select(['channel', 'openid'])
+      .where('visitor_id', '=', row.visitor_id)
+      .executeTakeFirst();
+    if (!message || !user || !isWeChatChannel(user.channel)) {
+      await this.db.deleteFrom('wechat_outbox').where('id', '=', row.id).execute();
+      return;
+    }
+    const channel = user.channel;
+    const app = this.appOf(channel);
+    if (!app?.enabled || !app.appId || !app.appSecret) return this.finish(row, message, 'failed', 'notConfigured');
+    try {
+      if (message.withdrawn) return this.finish(row, message, 'failed', 'withdrawn');
+      await this.send(app, user.openid, message.type, message.msg);
+      await this.finish(row, message, 'sent', null);
+    } catch (error) {
+      if (!(error instanceof WeChatApiError)) throw error;
+      await this.status.failed(channel, error.message);
+      const refused = error.kind === 'errcode' ? REFUSED[error.code] : undefined;
+      if (refused) return this.finish(row, message, 'failed', refused);
+      if (!error.passing) return this.finish(row, message, 'failed', error.kind === 'errcode' ? `errcode${error.code}` : error.kind);
+      if (row.attempts >= MAX_ATTEMPTS) return this.finish(row, message, 'failed', 'unreachable');
+      const wait = Math.min(MAX_BACKOFF_MS, this.config.retryMs * 2 ** (row.attempts - 1));
+      await this.db
+        .updateTable('wechat_outbox')
+        .set({ next_at: new Date(this.now() + wait).toISOString(), claimed_until: null })
+        .where('id', '=', row.id)
+        .execute();
+      this.log.warn(
+        { messageId: message.id, attempts: row.attempts, waitMs: wait, reason: error.message },
+        'WeChat send will be tried again',
+      );
+    }
+  }
+
+  private async send(app: WeChatApp, openid: string, type: string, msg: string): Promise<void> {
+    if (type === 'image') {
+      const name = /^\/api\/files\/([^/]+)/.exec(msg)?.[1];
+      if (name && FILE_NAME.test(name)) {
+        const bytes = await readFile(join(this.uploadsDir, name));
+        const form = new FormData();
+        form.append('media', new Blob([bytes]), name);
+        const uploaded = await this.api.call(app, '/cgi-bin/media/upload', { form }, { type: 'image' });
+        const mediaId = typeof uploaded.media_id === 'string' ? uploaded.media_id : '';
+        await this.api.call(app, '/cgi-bin/message/custom/send', {
+          json: { touser: openid, msgtype: 'image', image: { media_id: mediaId } },
+        });
+        return;
+      }
+    }
+    // Files (and images from elsewhere) go as their link: WeChat's customer-service messages carry no files.
+    const content = type === 'text' ? msg : msg.startsWith('/') ? `${this.baseUrl()}${msg}` : msg;
+    await this.api.call(app, '/cgi-bin/message/custom/send', { json: { touser: openid, msgtype: 'text', text: { content } } });
+  }
+
+  private async finish(
+    row: { id: number; visitor_id: number },
+    message: { id: number; only_id: string },
+    delivery: MessageDelivery,
+    deliveryError: string | null,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.updateTable('messages').set({ delivery, delivery_error: deliveryError }).where('id', '=', message.id).execute();
+      await tx.deleteFrom('wechat_outbox').where('id', '=', row.id).execute();
+    });
+    const visitor = await this.db.selectFrom('visitors').selectAll().where('id', '=', row.visitor_id).executeTakeFirst();
+    if (!visitor) return;
+    const update: DeliveryUpdate = { YQToken: visitor.public_id, id: message.id, onlyID: message.only_id, delivery, deliveryError };
+    await this.events.emit('message.delivery', { visitor, update });
+  }
+}

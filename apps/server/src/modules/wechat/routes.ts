@@ -1,0 +1,88 @@
+import type { SettingsOf, WeChatChannel, WeChatChannelStatus } from '@parley/protocol';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { signatureMatches, WeChatCryptoError, wechatDecrypt } from './crypto.js';
+import { BadPush, isWeChatChannel, type Push, parsePush, type WeChatInbound } from './inbound.js';
+import type { WeChatStatus } from './status.js';
+
+/** WeChat pushes one message a request, a few KiB at most; anything larger is not WeChat. */
+export const MAX_PUSH_BYTES = 64 * 1024;
+
+type Apps = () => SettingsOf<'weChatSetting'>;
+
+const plain = (reply: FastifyReply, status: number, text: string) => reply.code(status).type('text/plain; charset=utf-8').send(text);
+
+/**
+ * WeChat's push URLs (§11): `GET` is the URL check of WeChat's console, `POST` a message or event. Both
+ * are public and signed with the channel's token; a channel that is off (or has no token) answers 404.
+ */
+export async function wechatRoutes(app: FastifyInstance, apps: Apps, inbound: WeChatInbound, status: WeChatStatus): Promise<void> {
+  await app.register(async (scope) => {
+    // WeChat's bodies are read as they came (XML, or JSON for a mini program) and parsed here.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_PUSH_BYTES }, (_req, body, done) => done(null, body));
+
+    const channelOf = (params: unknown) => {
+      const name = (params as { channel?: string }).channel ?? '';
+      if (!isWeChatChannel(name)) return undefined;
+      const settings = apps()[name];
+      return settings.enabled && settings.token ? { name, settings } : undefined;
+    };
+
+    scope.get('/wechat/:channel', async (req, reply) => {
+      const channel = channelOf(req.params);
+      if (!channel) return plain(reply, 404, 'not found');
+      const q = req.query as Record<string, unknown>;
+      const text = (key: string) => (typeof q[key] === 'string' ? (q[key] as string) : '');
+      if (!signatureMatches(text('signature'), channel.settings.token, text('timestamp'), text('nonce')))
+        return plain(reply, 401, 'bad signature');
+      return plain(reply, 200, text('echostr'));
+    });
+
+    scope.post('/wechat/:channel', async (req, reply) => {
+      const channel = channelOf(req.params);
+      if (!channel) return plain(reply, 404, 'not found');
+      const { name, settings } = channel;
+      const q = req.query as Record<string, unknown>;
+      const text = (key: string) => (typeof q[key] === 'string' ? (q[key] as string) : '');
+      const refuse = async (code: number, why: string) => {
+        await status.failed(name, `push refused: ${why}`).catch((error: unknown) => req.log.warn({ err: error }, 'WeChat status failed'));
+        return plain(reply, code, why);
+      };
+      if (!signatureMatches(text('signature'), settings.token, text('timestamp'), text('nonce'))) return refuse(401, 'bad signature');
+      const format = name === 'miniProgram' && 'format' in settings && settings.format === 'json' ? 'json' : 'xml';
+      const body = typeof req.body === 'string' ? req.body : '';
+      let push: Push;
+      try {
+        push = parsePush(body, format);
+        if (text('encrypt_type') === 'aes') {
+          const encrypted = push.Encrypt ?? '';
+          if (!settings.aesKey || !encrypted) return refuse(400, 'no encrypted body');
+          if (!signatureMatches(text('msg_signature'), settings.token, text('timestamp'), text('nonce'), encrypted))
+            return refuse(401, 'bad msg_signature');
+          const inner = wechatDecrypt(settings.aesKey, encrypted);
+          if (inner.appId !== settings.appId) return refuse(401, 'the encrypted body names another appId');
+          push = parsePush(inner.message, format);
+        }
+      } catch (error) {
+        if (error instanceof BadPush || error instanceof WeChatCryptoError) return refuse(400, error.message);
+        throw error;
+      }
+      try {
+        await inbound.receive(name, settings, push);
+      } catch (error) {
+        if (error instanceof BadPush) return refuse(400, error.message);
+        await status.failed(name, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+        throw error;
+      }
+      return plain(reply, 200, 'success');
+    });
+  });
+}
+
+/** What GET of the weChatSetting page answers beside each channel's fields. */
+export async function channelStatus(status: WeChatStatus, baseUrl: string): Promise<Record<WeChatChannel, WeChatChannelStatus>> {
+  return {
+    officialAccount: { serverUrl: `${baseUrl}/wechat/officialAccount`, status: await status.of('officialAccount') },
+    miniProgram: { serverUrl: `${baseUrl}/wechat/miniProgram`, status: await status.of('miniProgram') },
+  };
+}

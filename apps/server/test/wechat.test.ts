@@ -1,0 +1,279 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import type { Message } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { agentSocket, onlyId } from './chat-harness.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { WeChatDouble } from './wechat-double.js';
+
+// WeChat's worked example of a push URL's signature.
+const VECTOR = { token: 'AAAAA', timestamp: '1714036504', nonce: '1514711492', signature: 'f464b24fc39322e44b38aa78f5edd27bd1441696' };
+const APP_ID = 'wx5823bf96d3bd56c7';
+const AES_KEY = randomBytes(32).toString('base64').slice(0, 43);
+const OFFICIAL = { enabled: true, appId: APP_ID, appSecret: 'app-secret-1', token: VECTOR.token, aesKey: AES_KEY };
+// A 1×1 PNG, as WeChat's media/get would answer an image.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+function sign(...parts: string[]): string {
+  return createHash('sha1')
+    .update([...parts].sort().join(''))
+    .digest('hex');
+}
+
+/** Safe mode as WeChat's documentation describes it, written here apart from the server's own code. */
+function encrypt(message: string, appId = APP_ID): string {
+  const key = Buffer.from(`${AES_KEY}=`, 'base64');
+  const body = Buffer.from(message);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(body.length);
+  const plain = Buffer.concat([randomBytes(16), length, body, Buffer.from(appId)]);
+  const pad = 32 - (plain.length % 32);
+  const cipher = createCipheriv('aes-256-cbc', key, key.subarray(0, 16)).setAutoPadding(false);
+  return Buffer.concat([cipher.update(Buffer.concat([plain, Buffer.alloc(pad, pad)])), cipher.final()]).toString('base64');
+}
+
+function textPush(openid: string, content: string, msgId: string, createTime = Math.floor(Date.now() / 1000)): string {
+  return `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${openid}]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
+}
+
+describe('WeChat channels (§11) against a double of WeChat', () => {
+  let double: WeChatDouble;
+  let server: TestServer;
+  let admin: string;
+  let app: FastifyInstance;
+  let base: string;
+  let msgCounter = 1000;
+
+  const nextMsgId = () => String(++msgCounter);
+
+  async function push(channel: string, body: string, query: Record<string, string> = {}) {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = String(Math.floor(Math.random() * 1e9));
+    const params = new URLSearchParams({ signature: sign(VECTOR.token, timestamp, nonce), timestamp, nonce, ...query });
+    return fetch(`${base}/wechat/${channel}?${params}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body });
+  }
+
+  async function visitorOf(openid: string): Promise<{ id: number; publicId: string }> {
+    const row = await server.storage.db
+      .selectFrom('wechat_users')
+      .innerJoin('visitors', 'visitors.id', 'wechat_users.visitor_id')
+      .select(['visitors.id', 'visitors.public_id'])
+      .where('wechat_users.openid', '=', openid)
+      .executeTakeFirstOrThrow();
+    return { id: row.id, publicId: row.public_id };
+  }
+
+  async function messagesOf(publicId: string): Promise<Message[]> {
+    const answer = await fetch(`${base}/api/talk/messages?YQToken=${publicId}`, { headers: { authorization: `Bearer ${admin}` } });
+    return ((await answer.json()) as { data: { list: Message[] } }).data.list;
+  }
+
+  async function reply(publicId: string, msg: string): Promise<Message> {
+    const answer = await fetch(`${base}/api/talk/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ YQToken: publicId, msg, onlyID: onlyId() }),
+    });
+    const body = (await answer.json()) as { data: Message; msg: string };
+    if (answer.status !== 200) throw new Error(`send failed: ${body.msg}`);
+    return body.data;
+  }
+
+  /** A WeChat user who wrote once, so that the agent may answer. */
+  async function userWhoWrote(): Promise<{ openid: string; publicId: string }> {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    expect((await push('officialAccount', textPush(openid, 'hello', nextMsgId()))).status).toBe(200);
+    return { openid, publicId: (await visitorOf(openid)).publicId };
+  }
+
+  beforeAll(async () => {
+    double = await WeChatDouble.start();
+    server = await startTestServer({
+      WECHAT_API_BASE: double.url,
+      WECHAT_TIMEOUT_MS: '400',
+      WECHAT_RETRY_MS: '100',
+      WECHAT_POLL_MS: '50',
+    });
+    app = server.app;
+    base = server.url;
+    admin = await server.login();
+    const saved = await server.post('/api/settings/weChatSetting', { officialAccount: OFFICIAL }, { token: admin });
+    expect(saved.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    if (app !== server.app) await app.close();
+    await server.close();
+    await double.close();
+  });
+
+  it('answers the URL check with echostr when signed (WeChat worked example), 401 without echo when not', async () => {
+    const query = new URLSearchParams({ ...VECTOR, echostr: 'echo-8842' });
+    query.delete('token');
+    const good = await fetch(`${base}/wechat/officialAccount?${query}`);
+    expect(good.status).toBe(200);
+    expect(good.headers.get('content-type')).toContain('text/plain');
+    expect(await good.text()).toBe('echo-8842');
+    query.set('signature', '0'.repeat(40));
+    const bad = await fetch(`${base}/wechat/officialAccount?${query}`);
+    expect(bad.status).toBe(401);
+    expect(await bad.text()).not.toContain('echo-8842');
+  });
+
+  it('answers 404 for a channel that is off and 400 for a body that is not a message', async () => {
+    expect((await push('miniProgram', textPush('o-x', 'hi', nextMsgId()))).status).toBe(404);
+    expect((await push('officialAccount', '<xml><broken>')).status).toBe(400);
+    expect((await push('officialAccount', '<xml><ToUserName>x</ToUserName></xml>')).status).toBe(400);
+  });
+
+  it('stores a signed plain push as a message of one officialAccount visitor, once however often it is pushed', async () => {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    const msgId = nextMsgId();
+    const first = await push('officialAccount', textPush(openid, '你好，在吗', msgId));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toContain('text/plain');
+    expect(await first.text()).toBe('success');
+    // WeChat pushes again when it did not hear back in time: the same MsgId is stored once.
+    await Promise.all([1, 2].map(() => push('officialAccount', textPush(openid, '你好，在吗', msgId))));
+    const visitor = await visitorOf(openid);
+    const list = await messagesOf(visitor.publicId);
+    expect(list.filter((message) => message.role === 'user').map((message) => message.msg)).toEqual(['你好，在吗']);
+    const row = await server.storage.db
+      .selectFrom('visitors')
+      .select(['channel', 'name'])
+      .where('id', '=', visitor.id)
+      .executeTakeFirstOrThrow();
+    expect(row.channel).toBe('officialAccount');
+    expect(row.name).toBe(`微信用户 ·${openid.slice(-4)}`);
+    // A wrong signature is refused and stores nothing.
+    const forged = await fetch(`${base}/wechat/officialAccount?signature=${'1'.repeat(40)}&timestamp=1&nonce=2`, {
+      method: 'POST',
+      body: textPush(openid, 'forged', nextMsgId()),
+      headers: { 'content-type': 'text/xml' },
+    });
+    expect(forged.status).toBe(401);
+    const settings = await server.get<{ officialAccount: { serverUrl: string; status: { lastReceivedAt: string | null } } }>(
+      '/api/settings/weChatSetting',
+      { token: admin },
+    );
+    expect(settings.body.data.officialAccount.serverUrl).toMatch(/\/wechat\/officialAccount$/);
+    expect(settings.body.data.officialAccount.status.lastReceivedAt).not.toBeNull();
+  });
+
+  it('decrypts a safe-mode push (msg_signature over the Encrypt field, the appId checked)', async () => {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    const encrypted = encrypt(textPush(openid, 'secret hello', nextMsgId()));
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = '77';
+    const query = {
+      signature: sign(VECTOR.token, timestamp, nonce),
+      timestamp,
+      nonce,
+      encrypt_type: 'aes',
+      msg_signature: sign(VECTOR.token, timestamp, nonce, encrypted),
+    };
+    const body = `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>`;
+    const post = (q: Record<string, string>, b: string) =>
+      fetch(`${base}/wechat/officialAccount?${new URLSearchParams(q)}`, {
+        method: 'POST',
+        body: b,
+        headers: { 'content-type': 'text/xml' },
+      });
+    expect((await post({ ...query, msg_signature: '2'.repeat(40) }, body)).status).toBe(401);
+    const otherApp = encrypt(textPush(openid, 'other', nextMsgId()), 'wx-someone-else');
+    expect(
+      (
+        await post(
+          { ...query, msg_signature: sign(VECTOR.token, timestamp, nonce, otherApp) },
+          `<xml><Encrypt><![CDATA[${otherApp}]]></Encrypt></xml>`,
+        )
+      ).status,
+    ).toBe(401);
+    const good = await post(query, body);
+    expect(good.status).toBe(200);
+    expect(await good.text()).toBe('success');
+    const list = await messagesOf((await visitorOf(openid)).publicId);
+    expect(list.map((message) => message.msg)).toContain('secret hello');
+  });
+
+  it('fetches a pushed image at once into the visitor uploads', async () => {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    const mediaId = double.putMedia('image/png', PNG);
+    const body = `<xml><ToUserName>gh</ToUserName><FromUserName>${openid}</FromUserName><CreateTime>${Math.floor(Date.now() / 1000)}</CreateTime><MsgType>image</MsgType><PicUrl>http://mmbiz.example/x</PicUrl><MediaId>${mediaId}</MediaId><MsgId>${nextMsgId()}</MsgId></xml>`;
+    expect((await push('officialAccount', body)).status).toBe(200);
+    const [image] = (await messagesOf((await visitorOf(openid)).publicId)).filter((message) => message.type === 'image');
+    expect(image?.msg).toMatch(/^\/api\/files\//);
+    const file = await fetch(`${base}${image?.msg}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+
+  it('delivers an agent reply through custom/send with a cached access token, refreshed once on 40001', async () => {
+    const { openid, publicId } = await userWhoWrote();
+    const sent = await reply(publicId, 'How can I help?');
+    expect(sent.delivery).toBe('pending');
+    const delivered = await double.until(() => double.sent.find((item) => item.body.touser === openid));
+    expect(delivered.body).toMatchObject({ msgtype: 'text', text: { content: 'How can I help?' } });
+    await expect.poll(async () => (await messagesOf(publicId)).find((message) => message.id === sent.id)?.delivery).toBe('sent');
+    const tokensBefore = double.tokenCalls.stable_token;
+    await reply(publicId, 'second');
+    await double.until(() => double.sent.find((item) => item.body.text?.content === 'second'));
+    expect(double.tokenCalls.stable_token).toBe(tokensBefore);
+    // WeChat says the token is no longer valid: one fresh token, the message sent with it.
+    double.rejectTokens(40001);
+    await reply(publicId, 'third');
+    const third = await double.until(() => double.sent.find((item) => item.body.text?.content === 'third'));
+    expect(double.tokenCalls.stable_token).toBe(tokensBefore + 1);
+    expect(third.accessToken).not.toBe(delivered.accessToken);
+  });
+
+  it('tells the agent at once when WeChat refuses a message because the 48-hour window closed', async () => {
+    const { publicId } = await userWhoWrote();
+    const socket = await agentSocket(server, admin);
+    try {
+      double.failSends({ errcode: 45015 });
+      const sent = await reply(publicId, 'too late');
+      const update = await socket.until(() =>
+        socket.frames.find((item) => {
+          const frame = item as { code: string; data?: { id: number } };
+          return frame.code === '8020' && frame.data?.id === sent.id;
+        }),
+      );
+      expect((update as { data: unknown }).data).toMatchObject({ YQToken: publicId, delivery: 'failed', deliveryError: 'windowClosed' });
+      const stored = (await messagesOf(publicId)).find((message) => message.id === sent.id);
+      expect(stored).toMatchObject({ delivery: 'failed', deliveryError: 'windowClosed' });
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('retries a send WeChat failed (5xx, timeout), and one left pending survives a restart and is sent once', async () => {
+    const { openid, publicId } = await userWhoWrote();
+    double.failSends({ status: 503 }, { hang: true }, { errcode: -1 });
+    const sent = await reply(publicId, 'after a few tries');
+    await double.until(() => double.sent.find((item) => item.body.text?.content === 'after a few tries'));
+    await expect.poll(async () => (await messagesOf(publicId)).find((message) => message.id === sent.id)?.delivery).toBe('sent');
+
+    // A server that stops while a send is under way (WeChat does not answer): the next one sends it.
+    const attempts = double.sendAttempts;
+    double.failSends({ hang: true });
+    const waiting = await reply(publicId, 'across a restart');
+    await double.until(() => double.sendAttempts > attempts);
+    await app.close();
+    const row = await server.storage.db.selectFrom('wechat_outbox').selectAll().where('message_id', '=', waiting.id).executeTakeFirst();
+    expect(row).toBeDefined();
+    expect(double.sent.filter((item) => item.body.text?.content === 'across a restart')).toHaveLength(0);
+    const tokensBefore = double.tokenCalls.stable_token;
+    app = await buildApp({ config: server.config, storage: server.storage, bus: server.bus, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (typeof address !== 'object' || !address) throw new Error('no address');
+    base = `http://127.0.0.1:${address.port}`;
+    await double.until(() => double.sent.find((item) => item.body.text?.content === 'across a restart' && item.body.touser === openid));
+    await expect.poll(async () => (await messagesOf(publicId)).find((message) => message.id === waiting.id)?.delivery).toBe('sent');
+    expect(double.sent.filter((item) => item.body.text?.content === 'across a restart')).toHaveLength(1);
+    // The new process took the token the first one stored: every process shares it.
+    expect(double.tokenCalls.stable_token).toBe(tokensBefore);
+  });
+});
