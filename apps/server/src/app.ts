@@ -77,6 +77,9 @@ import { MailConsent } from './modules/mail-consent/service.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
 import { NoticeRepository } from './modules/notices/repository.js';
 import { Notices } from './modules/notices/service.js';
+import { NoteRepository } from './modules/notes/repository.js';
+import { noteRoutes } from './modules/notes/routes.js';
+import { NoteService } from './modules/notes/service.js';
 import { Metrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { PersonalRepository } from './modules/personal/repository.js';
@@ -548,7 +551,12 @@ export async function buildApp({
     regionBlocked: (regionCode) => regionRules.blocks(regionCode),
   });
   const historyRepo = new HistoryRepository(db);
-  historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone), exportSlots);
+  const noteRepo = new NoteRepository(db);
+  historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone, noteRepo), exportSlots);
+  noteRoutes(
+    route,
+    new NoteService(noteRepo, visitorRepo, conversationRepo, notices, events, (auth, publicId) => conversations.readable(auth, publicId)),
+  );
   visitorRecordRoutes(
     route,
     new VisitorRecordService(

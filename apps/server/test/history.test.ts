@@ -255,7 +255,7 @@ describe('GET /api/history/export', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trim().split('\n');
     expect(lines[0]).toBe(
-      'Conversation,Visitor,Visitor id,Channel,Agent,Started,Ended,Duration (s),Messages,First response (s),Rating,Comment,Region,Source,Search engine,Search keyword',
+      'Conversation,Visitor,Visitor id,Channel,Agent,Started,Ended,Duration (s),Messages,First response (s),Rating,Comment,Region,Source,Search engine,Search keyword,Internal notes',
     );
     expect(lines).toHaveLength(2);
     const row = lines[1] ?? '';

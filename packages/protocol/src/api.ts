@@ -173,7 +173,7 @@ export interface SearchSuggestion {
 
 export interface Notice {
   id: string;
-  kind: 'letter' | 'registration' | 'system' | 'security';
+  kind: 'letter' | 'registration' | 'system' | 'security' | 'mention';
   title: string;
   notice: string;
   url: string;

@@ -50,6 +50,7 @@ import {
   withdrawBody,
 } from './chat.js';
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
+import { noteEndpoints } from './notes.js';
 import { recordEndpoints } from './records.js';
 import { robotEndpoints } from './robots.js';
 import type { RouteRecord } from './routes.js';
@@ -162,6 +163,7 @@ export const endpoints = {
   ...navigation,
   ...visitor,
   ...workbench,
+  ...noteEndpoints,
   ...recordEndpoints,
   ...backOfficeEndpoints,
   ...settingsEndpoints,

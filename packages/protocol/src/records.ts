@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ListData, pageQuery } from './api.js';
 import { CHANNELS, type Channel, linkKey, type Message, type Visit, type Visitor, visitorId } from './chat.js';
 import { endpointGroup, returns } from './endpoint.js';
+import type { Note } from './notes.js';
 import { line, multiline } from './strings.js';
 
 const trimmed = (max: number) => line(z.string().trim().max(max));
@@ -93,6 +94,8 @@ export const historyDetailQuery = z.object({ id: z.coerce.number().int().positiv
 export interface ConversationDetail {
   conversation: Conversation;
   messages: Message[];
+  /** Its internal notes, oldest first; each follows the message of its `afterSeq`. */
+  notes: Note[];
   visits: Visit[];
 }
 

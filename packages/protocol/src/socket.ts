@@ -1,5 +1,6 @@
 import type { AgentState } from './api.js';
 import type { DeliveryUpdate, Message, MessageType, Visit, Visitor, VisitorState, WidgetSettings } from './chat.js';
+import type { Mention, Note } from './notes.js';
 import type { Letter } from './records.js';
 
 /** Version of the wire protocol of CONTRACT.md; bumped on any breaking change. */
@@ -43,6 +44,10 @@ export const SocketCode = {
    * It keeps the list's line (last message, umsg/smsg) current and alerts nobody.
    */
   listed: '8013',
+  /** An internal note of a conversation, to its agent, its monitors and its author; never to a visitor. */
+  note: '8014',
+  /** A note mentions this agent (`@username`); data is the `Mention`, for that agent's consoles only. */
+  mentioned: '8015',
   accepted: '2000',
   waiting: '2001',
   ended: '2004',
@@ -109,6 +114,8 @@ export interface SocketPayloads {
   '8011': { YQToken?: string; text: string };
   '8012': Letter;
   '8013': Message;
+  '8014': Note;
+  '8015': Mention;
   '2000': AcceptedData;
   '2001': { position: number };
   '2004': { rate: boolean };

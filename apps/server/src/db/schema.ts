@@ -189,6 +189,29 @@ export interface WeChatStatusTable {
   last_error_at: string | null;
 }
 
+/** An internal note on a conversation: agents read it, the visitor never does (migration 025). */
+export interface ConversationNotesTable {
+  id: Generated<number>;
+  visitor_id: number;
+  conversation_id: number;
+  only_id: string;
+  /** The author's uuid. */
+  service_id: string;
+  nickname: string;
+  msg: string;
+  /** The visitor's last seq when the note was written: where it sits among the messages. */
+  after_seq: number;
+  created_at: string;
+}
+
+/** An agent a note names with `@username`. */
+export interface NoteMentionsTable {
+  note_id: number;
+  agent_uuid: string;
+  conversation_id: number;
+  visitor_id: number;
+}
+
 export interface VisitsTable {
   id: Generated<number>;
   visitor_id: number;
@@ -518,6 +541,8 @@ export interface Database {
   transcript_confirmations: TranscriptConfirmationsTable;
   mail_stops: MailStopsTable;
   mail_stop_tokens: MailStopTokensTable;
+  conversation_notes: ConversationNotesTable;
+  note_mentions: NoteMentionsTable;
   wechat_users: WeChatUsersTable;
   wechat_pushes: WeChatPushesTable;
   wechat_outbox: WeChatOutboxTable;

@@ -1,4 +1,4 @@
-import type { AgentState, DeliveryUpdate, Letter, Message, SettingsPage, Visit, Visitor } from '@parley/protocol';
+import type { AgentState, DeliveryUpdate, Letter, Message, Note, SettingsPage, Visit, Visitor } from '@parley/protocol';
 import type { VisitorRow } from '../modules/visitors/repository.js';
 
 /** An agent as a visitor is told of it. */
@@ -31,6 +31,8 @@ export interface DomainEvents {
    */
   'message.stored': { visitor: VisitorRow; message: Message; visitorSees: boolean; alsoAgentsOf?: VisitorRow };
   'message.withdrawn': { visitor: VisitorRow; onlyID: string };
+  /** An internal note was added; it reaches agents only (the note's `mentions` are told apart). Never the visitor. */
+  'note.created': { visitor: VisitorRow; note: Note; visitorName: string };
   /** A message to a WeChat visitor reached WeChat, or failed to (§11). */
   'message.delivery': { visitor: VisitorRow; update: DeliveryUpdate };
   /** Who waits, oldest first (public ids), after the queue changed. */

@@ -91,6 +91,11 @@ const messages = {
     en: 'Two-factor sign-in was turned off for your account from {ip}. If this was not you, change your password and tell an administrator at once.',
   },
   noticeAccountDelayedTitle: { zh: '账号登录失败过多', en: 'Many failed sign-ins' },
+  noticeMentionedTitle: { zh: '有人在备注中提到了你', en: 'You were mentioned in a note' },
+  noticeMentioned: {
+    zh: '{name} 在与 {visitor} 的对话备注中提到了你',
+    en: '{name} mentioned you in a note on the conversation with {visitor}',
+  },
   noticeAccountDelayed: {
     zh: '账号 {username} 在 {minutes} 分钟内从 {addresses} 个地址登录失败 {failures} 次；此后对该账号的每次尝试都需等待。',
     en: 'The account {username} had {failures} failed sign-ins from {addresses} addresses within {minutes} minutes; every further attempt for it now waits.',
@@ -137,6 +142,7 @@ const messages = {
     en: 'This agent has no workbench open right now; the conversation cannot be transferred',
   },
   nothingToRate: { zh: '还没有可评价的对话', en: 'There is no conversation to rate yet' },
+  noConversationToNote: { zh: '该访客还没有可添加备注的对话', en: 'This visitor has no conversation to add a note to yet' },
   supervisorOnly: { zh: '只有主管可以监控对话', en: 'Only supervisors can monitor conversations' },
   uploadMissing: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },
   uploadType: { zh: '不支持该文件类型', en: 'This type of file is not accepted' },
@@ -211,6 +217,8 @@ const messages = {
   csvSource: { zh: '来源', en: 'Source' },
   csvEngine: { zh: '搜索引擎', en: 'Search engine' },
   csvKeyword: { zh: '搜索词', en: 'Search keyword' },
+  csvNotes: { zh: '内部备注', en: 'Internal notes' },
+  csvNote: { zh: '[备注 {time} {name}] {msg}', en: '[Note {time} {name}] {msg}' },
   csvName: { zh: '名称', en: 'Name' },
   csvVisitors: { zh: '访客数', en: 'Visitors' },
   csvVisits: { zh: '访问数', en: 'Visits' },

@@ -107,6 +107,14 @@ export class Notifier {
       const delivery = frame(SocketCode.delivery, update);
       await this.toListersOf(visitor, delivery, delivery);
     });
+    events.on('note.created', async ({ visitor, note, visitorName }) => {
+      // Those who read the conversation as it runs (its agent and monitors) and the author; never 'all',
+      // never the visitor. The agents it mentions are told apart, on their own consoles only.
+      const monitors = visitor.state === 'current' ? await this.monitors.of(visitor.id) : [];
+      const readers = [note.serviceID, ...(visitor.service_id ? [visitor.service_id] : []), ...monitors];
+      await this.toAgents([...new Set(readers)], frame(SocketCode.note, note));
+      for (const uuid of note.mentions) await this.toAgents([uuid], frame(SocketCode.mentioned, { note, visitor: visitorName }));
+    });
     // Leave-messages are for those who may read them: seeHistorical (and the Admin role, which holds everything).
     events.on('letter.created', async ({ letter }) =>
       this.toAgents(await this.agents.holdersOf('seePermissions:seeHistorical'), frame(SocketCode.letter, letter)),

@@ -335,7 +335,8 @@ export class ConversationRepository {
 
   /**
    * Whether an agent took part in one of a visitor's conversations: was given one, or spoke in one (a
-   * transfer moves the conversation's agent, but the earlier agent's messages and tips keep its uuid).
+   * transfer moves the conversation's agent, but the earlier agent's messages and tips keep its uuid), or
+   * was mentioned in one of its internal notes (asked in, they may read what they were asked about).
    */
   async tookPart(db: DbOrTx, visitorId: number, agentUuid: string): Promise<boolean> {
     const given = await db
@@ -353,6 +354,14 @@ export class ConversationRepository {
       .where('service_id', '=', agentUuid)
       .limit(1)
       .executeTakeFirst();
-    return spoke !== undefined;
+    if (spoke) return true;
+    const mentioned = await db
+      .selectFrom('note_mentions')
+      .select('note_id')
+      .where('visitor_id', '=', visitorId)
+      .where('agent_uuid', '=', agentUuid)
+      .limit(1)
+      .executeTakeFirst();
+    return mentioned !== undefined;
   }
 }

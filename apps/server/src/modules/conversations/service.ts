@@ -395,7 +395,8 @@ export class ConversationService {
    * much about a past conversation as its messages): supervisors always; while a conversation is open its
    * agent and monitors; while it waits any agent (who may take it). Once no conversation is open, a
    * visitor who never wrote is open to every agent, who may greet it; one who did is read by holders of
-   * seeHistorical and the agents who took part in one of its conversations, online now or not.
+   * seeHistorical and the agents who took part in one of its conversations (or were mentioned in one of
+   * its notes), online now or not.
    */
   private async canRead(auth: AuthContext, visitor: VisitorRow): Promise<boolean> {
     if (isSupervisor(auth)) return true;
@@ -406,7 +407,7 @@ export class ConversationService {
     return this.repo.tookPart(this.db, visitor.id, auth.uuid);
   }
 
-  private async readable(auth: AuthContext, publicId: string): Promise<VisitorRow> {
+  async readable(auth: AuthContext, publicId: string): Promise<VisitorRow> {
     const visitor = await this.visitorRepo.findByPublicId(this.db, publicId);
     if (!visitor) throw notFound();
     if (!(await this.canRead(auth, visitor))) throw forbidden();

@@ -1,5 +1,5 @@
 import { Readable, type Transform } from 'node:stream';
-import type { Conversation } from '@parley/protocol';
+import type { Conversation, Note } from '@parley/protocol';
 import { stringify } from 'csv-stringify';
 import type { Lang, MessageKey } from '../../lib/i18n.js';
 import { translate } from '../../lib/i18n.js';
@@ -15,9 +15,15 @@ export function neutralized(cell: string): string {
 
 const seconds = (ms: number | null) => (ms === null ? '' : String(Math.round(ms / 1000)));
 
+/** A conversation as the export writes it: with its internal notes, which the list does not carry. */
+export type ExportedConversation = Conversation & { notes?: Note[] };
+
 /** The export's columns: header key and the cell of a conversation, times as the site's wall clock. */
-function columns(zone: string): [MessageKey, (row: Conversation) => string][] {
+function columns(zone: string, lang: Lang): [MessageKey, (row: ExportedConversation) => string][] {
   const time = (iso: string | null) => (iso ? formatInZone(iso, zone) : '');
+  // One line per note, each marked as a note with its time and author.
+  const notes = (row: ExportedConversation) =>
+    (row.notes ?? []).map((note) => translate(lang, 'csvNote', { time: time(note.time), name: note.nickname, msg: note.msg })).join('\n');
   return [
     ['csvConversation', (row) => String(row.id)],
     ['csvVisitor', (row) => row.nickname],
@@ -35,6 +41,7 @@ function columns(zone: string): [MessageKey, (row: Conversation) => string][] {
     ['csvSource', (row) => row.source],
     ['csvEngine', (row) => row.engine],
     ['csvKeyword', (row) => row.keyword],
+    ['csvNotes', notes],
   ];
 }
 
@@ -42,8 +49,8 @@ function columns(zone: string): [MessageKey, (row: Conversation) => string][] {
  * The conversations as CSV text, UTF-8 with a BOM (so spreadsheet programs read Chinese right), the
  * header in the caller's language. Pulls pages from `pages` only as fast as the client reads.
  */
-export function conversationsCsv(pages: AsyncIterable<Conversation[]>, lang: Lang, zone: string): Transform {
-  const table = columns(zone);
+export function conversationsCsv(pages: AsyncIterable<ExportedConversation[]>, lang: Lang, zone: string): Transform {
+  const table = columns(zone, lang);
   const csv = stringify({ bom: true, header: true, columns: table.map(([key]) => translate(lang, key)) });
   async function* rows() {
     for await (const page of pages) {

@@ -98,6 +98,14 @@ export class HistoryRepository {
           eb('conversations.service_id', '=', participant),
           // A transfer moves the conversation on, but the earlier agent's messages keep its uuid.
           eb.exists(messagesIn(eb).select('messages.id').where('messages.service_id', '=', participant)),
+          // An agent a note mentions was asked in: they read that conversation.
+          eb.exists(
+            eb
+              .selectFrom('note_mentions')
+              .select('note_mentions.note_id')
+              .whereRef('note_mentions.conversation_id', '=', 'conversations.id')
+              .where('note_mentions.agent_uuid', '=', participant),
+          ),
         ]),
       );
     }

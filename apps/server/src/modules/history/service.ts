@@ -7,6 +7,8 @@ import type { Lang } from '../../lib/i18n.js';
 import { dayBounds, dayOf, timeRange } from '../../lib/time.js';
 import type { AuthContext } from '../auth/service.js';
 import { toMessage } from '../conversations/views.js';
+import type { NoteRepository, NoteRow } from '../notes/repository.js';
+import { toNote } from '../notes/service.js';
 import type { VisitorRepository } from '../visitors/repository.js';
 import { toVisit } from '../visitors/views.js';
 import { conversationsCsv } from './csv.js';
@@ -43,6 +45,8 @@ export class HistoryService {
     private readonly visitors: VisitorRepository,
     /** The site's time zone now: the settings may change it. */
     private readonly timezone: () => string,
+    /** Internal notes: the detail lists them among the messages, the export gives them a column. */
+    private readonly notes: NoteRepository,
   ) {}
 
   private filterFor(auth: AuthContext, filters: HistoryFilters): ConversationFilter {
@@ -69,13 +73,15 @@ export class HistoryService {
       if (await this.repo.find(id)) throw forbidden();
       throw notFound();
     }
-    const [messages, visits] = await Promise.all([
+    const [messages, visits, notes] = await Promise.all([
       this.repo.messages(row.visitor_id, row.first_seq, Number(row.last_seq)),
       this.visitors.listVisits(row.visitor_id, DETAIL_VISITS),
+      this.notes.ofConversations([row.id]),
     ]);
     return {
       conversation: toConversation(row),
       messages: messages.map((message) => toMessage(message, row.public_id)),
+      notes: notes.map((note) => toNote(note, row.public_id)),
       visits: visits.map(toVisit),
     };
   }
@@ -104,12 +110,21 @@ export class HistoryService {
    */
   exportCsv(filter: ConversationFilter, lang: Lang): Readable {
     const source = this.repo.each(filter, EXPORT_PAGE);
+    const notesOf = (ids: number[]) => this.notes.ofConversations(ids);
     async function* pages() {
       for (;;) {
         await nextSlice();
         const page = await source.next();
         if (page.done) return;
-        yield page.value.map(toConversation);
+        // Each page's notes in one query, grouped by conversation for the notes column.
+        const notes = new Map<number, NoteRow[]>();
+        for (const note of await notesOf(page.value.map((row) => row.id))) {
+          notes.set(note.conversation_id, [...(notes.get(note.conversation_id) ?? []), note]);
+        }
+        yield page.value.map((row) => ({
+          ...toConversation(row),
+          notes: (notes.get(row.id) ?? []).map((note) => toNote(note, row.public_id)),
+        }));
       }
     }
     return conversationsCsv(pages(), lang, this.timezone());

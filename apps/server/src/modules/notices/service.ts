@@ -13,7 +13,14 @@ const KINDS = {
   mfaEnabled: { title: 'noticeMfaEnabledTitle', body: 'noticeMfaEnabled', url: '#/personal/personal' },
   mfaDisabled: { title: 'noticeMfaDisabledTitle', body: 'noticeMfaDisabled', url: '#/personal/personal' },
   accountDelayed: { title: 'noticeAccountDelayedTitle', body: 'noticeAccountDelayed', url: '#/service/record' },
+  // The conversation's id is appended from the notice's parameters (see `urlOf`).
+  mentioned: { title: 'noticeMentionedTitle', body: 'noticeMentioned', url: '#/history/detail?id=' },
 } as const satisfies Record<string, { title: MessageKey; body: MessageKey; url: string }>;
+
+/** Where a notice leads: a mention opens its conversation's history page. */
+function urlOf(kind: NoticeKind, params: MessageParams): string {
+  return kind === 'mentioned' ? `${KINDS.mentioned.url}${Number(params.conversation) || 0}` : KINDS[kind].url;
+}
 
 export type NoticeKind = keyof typeof KINDS;
 /** The notices an agent gets about their own account, each also mailed when mail is set up. */
@@ -64,6 +71,11 @@ export class Notices {
     await this.insert(tx, agentId, kind, params);
   }
 
+  /** A note mentions this agent: `name` wrote it, on `visitor`'s conversation `conversation`. */
+  async mentioned(tx: DbOrTx, agentId: number, params: { name: string; visitor: string; conversation: number }): Promise<void> {
+    await this.insert(tx, agentId, 'mentioned', params);
+  }
+
   async toAdmins(tx: DbOrTx, kind: NoticeKind, params: MessageParams): Promise<void> {
     await this.insert(tx, null, kind, params);
   }
@@ -99,14 +111,15 @@ export class Notices {
     const rows = await this.repo.listFor(holder.agentId, can(holder, [ADMIN_ROLE]), isoBefore(KEPT_DAYS * 86_400, this.now()), LISTED);
     return rows.flatMap((row) => {
       if (!isKind(row.kind)) return [];
-      const { title, body, url } = KINDS[row.kind];
+      const { title, body } = KINDS[row.kind];
+      const params = parseParams(row.params);
       return [
         {
           id: `notice-${row.id}`,
-          kind: 'security' as const,
+          kind: row.kind === 'mentioned' ? ('mention' as const) : ('security' as const),
           title: translate(lang, title),
-          notice: translate(lang, body, parseParams(row.params)),
-          url,
+          notice: translate(lang, body, params),
+          url: urlOf(row.kind, params),
           created_at: row.created_at,
         },
       ];
