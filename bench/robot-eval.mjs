@@ -216,9 +216,7 @@ try {
       const outcome = answer === null ? 'unsure' : got === p.pairId ? 'right' : 'wrong';
       outcomes.push({ kind: 'paraphrase', kb: kb.id, lang: p.lang, outcome });
       if (values.verbose && outcome !== 'right') {
-        const where = answer
-          ? `${answer.question} (${answer.score.toFixed(2)})`
-          : `nothing; closest ${answer?.suggestions?.[0]?.question ?? '?'}`;
+        const where = answer ? `${answer.question} (${answer.score.toFixed(2)})` : 'no answer';
         log(`  ${outcome}: [${kb.id} ${p.pairId}] ${p.text} → ${where}`);
       }
     }
