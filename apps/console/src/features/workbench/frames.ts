@@ -1,6 +1,7 @@
 import {
   type AgentPeer,
   type AgentStateData,
+  type DeliveryUpdate,
   type Frame,
   isFrame,
   type Message,
@@ -149,6 +150,18 @@ function withdraw(data: LiveData, token: string, onlyID: string): LiveData {
   );
 }
 
+/** A WeChat delivery (8020): the message, and the list's last message, say whether WeChat took it. */
+function deliver(data: LiveData, update: DeliveryUpdate): LiveData {
+  const { YQToken: token, onlyID, delivery, deliveryError } = update;
+  const patch = <M extends Message>(message: M): M => (message.onlyID === onlyID ? { ...message, delivery, deliveryError } : message);
+  const conversation = data.conversations[token];
+  let next = data;
+  if (conversation) {
+    next = { ...next, conversations: { ...next.conversations, [token]: { ...conversation, messages: conversation.messages.map(patch) } } };
+  }
+  return withVisitor(next, token, (visitor) => (visitor.lastMessage ? { ...visitor, lastMessage: patch(visitor.lastMessage) } : visitor));
+}
+
 /** Seed §4 "Visitor state by pushed codes", as a pure function of the held data and one frame. */
 export function applyFrame(data: LiveData, frame: Frame): Applied {
   const effects: Effect[] = [];
@@ -241,6 +254,8 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
     if (!YQToken) return { data, effects };
     return { data: { ...data, typing: { ...data.typing, [YQToken]: text } }, effects };
   }
+
+  if (isFrame(frame, SocketCode.delivery)) return { data: deliver(data, frame.data), effects };
 
   if (isFrame(frame, SocketCode.withdrawn)) {
     const { YQToken, onlyID } = frame.data;

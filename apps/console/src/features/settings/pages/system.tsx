@@ -1,5 +1,6 @@
 import { SettingsForm } from '../kit/SettingsForm';
 import type { FormValues, PageSpec, SettingField } from '../kit/spec';
+import { ChannelStatus, ServerUrl } from './wechat';
 
 /** What the mail form starts as when a site turns its own SMTP server on. */
 const NEW_SMTP = { host: '', port: 465, secure: true, user: '', password: '', from: '', to: [] };
@@ -35,15 +36,32 @@ const softwareSetting: PageSpec<'softwareSetting'> = {
   fromForm: ({ smtpEnabled, ...values }: FormValues) => ({ ...values, smtp: smtpEnabled ? values.smtp : null }),
 };
 
-const weChatApp = (name: string): SettingField => ({
+const weChatApp = (name: 'officialAccount' | 'miniProgram'): SettingField => ({
   name,
   label: `settings.f.${name}`,
   kind: 'group',
   fields: [
+    { name: 'enabled', label: 'settings.f.wechatEnabled', kind: 'switch', hint: 'settings.hint.wechatEnabled' },
+    // Read-only, answered by the server beside the stored fields; the server drops them when the page is saved.
+    { name: 'serverUrl', label: 'settings.f.serverUrl', hint: 'settings.hint.serverUrl', input: () => <ServerUrl /> },
     { name: 'appId', label: 'settings.f.appId' },
     { name: 'appSecret', label: 'settings.f.appSecret', kind: 'password' },
     { name: 'token', label: 'settings.f.token', kind: 'password' },
-    { name: 'aesKey', label: 'settings.f.aesKey', kind: 'password' },
+    { name: 'aesKey', label: 'settings.f.aesKey', kind: 'password', hint: 'settings.hint.aesKey' },
+    ...(name === 'miniProgram'
+      ? [
+          {
+            name: 'format',
+            label: 'settings.f.wechatFormat',
+            kind: 'select',
+            options: [
+              { value: 'xml', text: 'XML' },
+              { value: 'json', text: 'JSON' },
+            ],
+          } satisfies SettingField,
+        ]
+      : []),
+    { name: 'status', label: 'settings.f.wechatStatus', input: () => <ChannelStatus /> },
   ],
 });
 

@@ -10,6 +10,7 @@ import { type ChatMessage, sourceTitle } from '../model';
 import { useAgentPeers, useIsSupervisor } from '../queries';
 import { useMonitoring, useSwitchUserMessage } from '../store';
 import { Composer } from './Composer';
+import { DeliveryBanner } from './Delivery';
 import { MessageList } from './MessageList';
 
 const STATE_COLOR: Record<string, string> = { current: 'green', monitor: 'purple', wait: 'orange', robot: 'blue', end: 'default' };
@@ -212,6 +213,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
         onWithdraw={onWithdraw}
         onRetry={(message) => void sendMessage(token, message.msg, message.type, message.onlyID)}
       />
+      {visitor.channel !== 'web' && <DeliveryBanner messages={conversation?.messages ?? []} />}
       <Composer
         token={token}
         disabled={!canSend}

@@ -5,6 +5,7 @@ import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime } from '../../../lib/format';
 import { type ChatMessage, type Conversation, canWithdraw, firstSeq } from '../model';
+import { DeliveryNote, DeliveryState } from './Delivery';
 import { MessageBody } from './MessageBody';
 
 interface Props {
@@ -201,7 +202,9 @@ function MessageRow({ message, me, visitorName, time, lang, withdrawable, onWith
               onClick={() => onRetry(message)}
             />
           )}
+          <DeliveryState message={message} />
         </div>
+        <DeliveryNote message={message} />
         {withdrawable && <div className="wb-hint">{t('workbench.message.withdrawHint')}</div>}
       </div>
     </div>
