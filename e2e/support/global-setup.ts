@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL, E2E_PORT } from './env';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL, E2E_PORT, WECHAT_DOUBLE_PORT } from './env';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -63,6 +63,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_USERNAME,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_DOUBLE_PORT}`,
       ...served,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

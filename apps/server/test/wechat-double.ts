@@ -41,7 +41,8 @@ export class WeChatDouble {
     readonly url: string,
   ) {}
 
-  static async start(): Promise<WeChatDouble> {
+  /** Listens on `port` (a free one by default: an end-to-end server is told a fixed one before it starts). */
+  static async start(port = 0): Promise<WeChatDouble> {
     let double: WeChatDouble | undefined;
     const server = createServer((req, res) => {
       double?.handle(req, res).catch((error: unknown) => {
@@ -49,9 +50,8 @@ export class WeChatDouble {
         res.end(String(error));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    double = new WeChatDouble(server, `http://127.0.0.1:${port}`);
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    double = new WeChatDouble(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return double;
   }
 
