@@ -4,6 +4,7 @@ import { Button, Card, Col, Empty, List, Row, Skeleton, Typography } from 'antd'
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
+import { ApiTokens } from './ApiTokens';
 import './access.css';
 
 /** `/access/access`: how to put the chat on a site — the embed script, the chat page, its QR code and the chat links. */
@@ -79,6 +80,9 @@ export default function AccessPage() {
             <Typography.Text type="secondary">{t('access.previewHint')}</Typography.Text>
           )}
         </Card>
+      </Col>
+      <Col xs={24}>
+        <ApiTokens />
       </Col>
     </Row>
   );
