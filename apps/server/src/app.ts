@@ -80,6 +80,7 @@ import { Notices } from './modules/notices/service.js';
 import { NoteRepository } from './modules/notes/repository.js';
 import { noteRoutes } from './modules/notes/routes.js';
 import { NoteService } from './modules/notes/service.js';
+import { openApiRoutes } from './modules/openapi/routes.js';
 import { Metrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { PersonalRepository } from './modules/personal/repository.js';
@@ -493,6 +494,7 @@ export async function buildApp({
     apiTokens.recordUse(caller, key, clientMeta(req).ip),
   );
   apiTokenRoutes(route, apiTokens, app.apiRoutes);
+  openApiRoutes(app, route, () => publicBaseUrl(config, app.server));
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);

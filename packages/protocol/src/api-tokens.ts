@@ -52,3 +52,8 @@ export const apiTokenEndpoints = endpointGroup({
   'POST /api/apiToken/doDelete': { body: deleteBody, response: returns<void>() },
   'GET /api/apiToken/calls': { response: returns<ApiTokenCalls>() },
 });
+
+/** The API's own description (CONTRACT §12): OpenAPI 3.1 JSON, generated from this table; open to anyone. */
+export const openApiEndpoints = endpointGroup({
+  'GET /api/openapi.json': { response: returns<Record<string, unknown>>(), raw: true },
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountEndpoints, type LoginAnswer } from './account.js';
-import { apiTokenEndpoints } from './api-tokens.js';
+import { apiTokenEndpoints, openApiEndpoints } from './api-tokens.js';
 import {
   type Agent,
   deleteBody,
@@ -172,6 +172,7 @@ export const endpoints = {
   ...accountEndpoints,
   ...auditEndpoints,
   ...apiTokenEndpoints,
+  ...openApiEndpoints,
 };
 
 export type Endpoints = typeof endpoints;
