@@ -213,8 +213,10 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     const { openid, publicId } = await userWhoWrote();
     const sent = await reply(publicId, 'How can I help?');
     expect(sent.delivery).toBe('pending');
-    const delivered = await double.until(() => double.sent.find((item) => item.body.touser === openid));
-    expect(delivered.body).toMatchObject({ msgtype: 'text', text: { content: 'How can I help?' } });
+    const delivered = await double.until(() =>
+      double.sent.find((item) => item.body.touser === openid && item.body.text?.content === 'How can I help?'),
+    );
+    expect(delivered.body.msgtype).toBe('text');
     await expect.poll(async () => (await messagesOf(publicId)).find((message) => message.id === sent.id)?.delivery).toBe('sent');
     const tokensBefore = double.tokenCalls.stable_token;
     await reply(publicId, 'second');
@@ -226,6 +228,13 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     const third = await double.until(() => double.sent.find((item) => item.body.text?.content === 'third'));
     expect(double.tokenCalls.stable_token).toBe(tokensBefore + 1);
     expect(third.accessToken).not.toBe(delivered.accessToken);
+  });
+
+  it('sends the auto answers too: with nobody online, the noAgent text reaches the WeChat user', async () => {
+    const { openid } = await userWhoWrote();
+    const noAgent = '暂时没有客服在线，请留言，我们会尽快联系您。';
+    const sent = await double.until(() => double.sent.find((item) => item.body.touser === openid && item.body.text?.content === noAgent));
+    expect(sent.body.msgtype).toBe('text');
   });
 
   it('tells the agent at once when WeChat refuses a message because the 48-hour window closed', async () => {

@@ -78,7 +78,9 @@ export class WeChatInbound {
     if (!/^[\w-]{1,128}$/.test(openid) || !type || !/^\d{1,12}$/.test(push.CreateTime ?? '')) throw new BadPush('a field is missing');
     const key = push.MsgId ? `m:${push.MsgId}` : `e:${openid}:${push.CreateTime}`;
     if (await this.seen(channel, key)) return;
-    const { credential, visitorId } = await this.visitorOf(channel, openid, push.UnionId ?? '');
+    const { credential, visitorId, publicId } = await this.visitorOf(channel, openid, push.UnionId ?? '');
+    // A WeChat user is reachable while they write (WeChat has no page to leave): present, as a widget that is open.
+    await this.visitors.markOnline(publicId);
     const wechatApp: WeChatApp = { channel, appId: app.appId, appSecret: app.appSecret };
     if (type === 'event') {
       if (!(await this.remember(channel, key))) return;
@@ -116,12 +118,17 @@ export class WeChatInbound {
   }
 
   /** The visitor of this openid (its credential and id), made on its first push. */
-  private async visitorOf(channel: WeChatChannel, openid: string, unionid: string): Promise<{ credential: string; visitorId: number }> {
+  private async visitorOf(
+    channel: WeChatChannel,
+    openid: string,
+    unionid: string,
+  ): Promise<{ credential: string; visitorId: number; publicId: string }> {
     const known = await this.db
       .selectFrom('wechat_users')
-      .select(['visitor_id', 'credential', 'unionid'])
-      .where('channel', '=', channel)
-      .where('openid', '=', openid)
+      .innerJoin('visitors', 'visitors.id', 'wechat_users.visitor_id')
+      .select(['wechat_users.visitor_id', 'wechat_users.credential', 'wechat_users.unionid', 'visitors.public_id'])
+      .where('wechat_users.channel', '=', channel)
+      .where('wechat_users.openid', '=', openid)
       .executeTakeFirst();
     if (known) {
       if (unionid && known.unionid !== unionid)
@@ -130,7 +137,11 @@ export class WeChatInbound {
           .set({ unionid: unionid.slice(0, 128) })
           .where('visitor_id', '=', known.visitor_id)
           .execute();
-      return { credential: this.sealer.open(known.credential, `${CREDENTIAL_PURPOSE}:${known.visitor_id}`), visitorId: known.visitor_id };
+      return {
+        credential: this.sealer.open(known.credential, `${CREDENTIAL_PURPOSE}:${known.visitor_id}`),
+        visitorId: known.visitor_id,
+        publicId: known.public_id,
+      };
     }
     const made = await this.visitors.init(
       {
@@ -162,7 +173,7 @@ export class WeChatInbound {
       await this.db.deleteFrom('visitors').where('id', '=', row.id).execute();
       return this.visitorOf(channel, openid, unionid);
     }
-    return { credential: made.YQToken, visitorId: row.id };
+    return { credential: made.YQToken, visitorId: row.id, publicId: made.id };
   }
 
   /** What a pushed message becomes: text as is, media fetched into the visitor's uploads, the rest as text. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeliveryUpdate, MessageDelivery, WeChatChannel } from '@parley/protocol';
+import { type DeliveryUpdate, type Message, type MessageDelivery, TIP_TEXTS, tipText, type WeChatChannel } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WeChatConfig } from '../../config.js';
 import type { Db } from '../../db/index.js';
@@ -15,6 +15,19 @@ const MAX_ATTEMPTS = 10;
 const MAX_BACKOFF_MS = 10 * 60_000;
 /** Rows taken per look; the rest wait for the next. */
 const BATCH = 20;
+/** The conversation's notices a WeChat user is told (the rest, such as an agent joining, stay in the workbench). */
+const TIPS_FOR_WECHAT: readonly string[] = ['tip.robotHandover', 'tip.ended', 'tip.closedIdle'];
+
+/**
+ * Whether a stored message goes to WeChat: agents' and the robot's, and the tips the visitor sees that
+ * speak to them (auto answers, which are stored as text, and the notices above).
+ */
+function forWeChat(message: Pick<Message, 'role' | 'msg'>, visitorSees: boolean): boolean {
+  if (message.role === 'service' || message.role === 'robot') return true;
+  if (message.role !== 'tip' || !visitorSees) return false;
+  return !(message.msg in TIP_TEXTS) || TIPS_FOR_WECHAT.includes(message.msg);
+}
+
 /** WeChat's refusals that no retry changes, and what the agent is told. */
 const REFUSED: Record<number, string> = { 45015: 'windowClosed', 45047: 'quotaExceeded' };
 
@@ -49,9 +62,8 @@ export class WeChatOutbox {
    * so the agents' frame and the sender's answer say `pending` from the start.
    */
   subscribe(events: EventHub): void {
-    events.on('message.stored', async ({ visitor, message }) => {
-      if (!isWeChatChannel(visitor.channel)) return;
-      if (message.role !== 'service' && message.role !== 'robot') return;
+    events.on('message.stored', async ({ visitor, message, visitorSees }) => {
+      if (!isWeChatChannel(visitor.channel) || !forWeChat(message, visitorSees)) return;
       const at = new Date(this.now()).toISOString();
       await this.db.transaction().execute(async (tx) => {
         await tx.updateTable('messages').set({ delivery: 'pending', delivery_error: null }).where('id', '=', message.id).execute();
@@ -150,7 +162,8 @@ export class WeChatOutbox {
     if (!app?.enabled || !app.appId || !app.appSecret) return this.finish(row, message, 'failed', 'notConfigured');
     try {
       if (message.withdrawn) return this.finish(row, message, 'failed', 'withdrawn');
-      await this.send(app, user.openid, message.type, message.msg);
+      const text = message.role === 'tip' && message.msg in TIP_TEXTS ? tipText(message.msg, message.nickname, 'zh') : message.msg;
+      await this.send(app, user.openid, message.type, text);
       await this.finish(row, message, 'sent', null);
     } catch (error) {
       if (!(error instanceof WeChatApiError)) throw error;

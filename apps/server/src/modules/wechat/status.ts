@@ -18,7 +18,7 @@ export class WeChatStatus {
   /** Records a failure (a push refused, a send WeChat refused); its text names no secret. */
   async failed(channel: WeChatChannel, error: string): Promise<void> {
     const now = isoNow();
-    const text = `${now} ${error}`.slice(0, 500);
+    const text = error.slice(0, 500);
     await this.db
       .insertInto('wechat_status')
       .values({ channel, last_received_at: null, last_error: text, last_error_at: now })
