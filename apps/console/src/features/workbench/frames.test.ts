@@ -226,6 +226,18 @@ describe('applyFrame: messages', () => {
     expect(held).toMatchObject({ withdrawn: true, msg: '' });
     expect(data.visitors[TOKEN]?.lastMessage?.withdrawn).toBe(true);
   });
+
+  it('8020 marks a message to a WeChat visitor sent or failed, with the reason', () => {
+    const own = message(2, { role: 'service', onlyID: 'wx', delivery: 'pending', deliveryError: null });
+    const start = run(withVisitor({ channel: 'officialAccount' }, true), { code: '8005', recipient: ME, data: own }).data;
+    const update = { YQToken: TOKEN, id: 2, onlyID: 'wx', delivery: 'failed', deliveryError: 'windowClosed' };
+    const { data } = run(start, { code: '8020', data: update });
+    expect(data.conversations[TOKEN]?.messages.find((item) => item.onlyID === 'wx')).toMatchObject({
+      delivery: 'failed',
+      deliveryError: 'windowClosed',
+    });
+    expect(data.visitors[TOKEN]?.lastMessage).toMatchObject({ delivery: 'failed' });
+  });
 });
 
 describe('applyFrame: pages, typing and agents', () => {

@@ -99,6 +99,10 @@ describe('canWithdraw', () => {
     expect(canWithdraw({ ...mine, withdrawn: true }, 'me', now)).toBe(false);
     expect(canWithdraw(message(5), 'me', now)).toBe(false);
   });
+  it('never offers to withdraw a message to WeChat, which cannot take one back', () => {
+    expect(canWithdraw({ ...mine, delivery: 'sent' }, 'me', now)).toBe(false);
+    expect(canWithdraw({ ...mine, delivery: 'pending' }, 'me', now)).toBe(false);
+  });
 });
 
 describe('fileLabel', () => {

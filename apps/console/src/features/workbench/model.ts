@@ -197,6 +197,8 @@ export function canWithdraw(message: ChatMessage, me: string, now: number): bool
     message.role === 'service' &&
     message.serviceID === me &&
     !message.withdrawn &&
+    // A message to WeChat cannot be taken back there once sent (§11).
+    !message.delivery &&
     message.seq > 0 &&
     now - Date.parse(message.time) < WITHDRAW_WINDOW_MS
   );

@@ -1,6 +1,7 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
+import './wechat.css';
 
 /** The read-only push URL the server answers (§11), to paste into WeChat's console; copied with one click. */
 export function ServerUrl({ value }: { value?: string }) {
