@@ -197,6 +197,80 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     expect(list.map((message) => message.msg)).toContain('secret hello');
   });
 
+  it('takes a mini program set to JSON, and records its enter-session event on the visitor timeline', async () => {
+    const mini = { enabled: true, appId: 'wx-mini-1', appSecret: 'mini-secret', token: VECTOR.token, aesKey: AES_KEY, format: 'json' };
+    expect(
+      (await server.post('/api/settings/weChatSetting', { officialAccount: OFFICIAL, miniProgram: mini }, { token: admin })).status,
+    ).toBe(200);
+    const openid = `o-mini-${randomBytes(6).toString('hex')}`;
+    const now = Math.floor(Date.now() / 1000);
+    const event = {
+      ToUserName: 'gh_mini',
+      FromUserName: openid,
+      CreateTime: now,
+      MsgType: 'event',
+      Event: 'user_enter_tempsession',
+      SessionFrom: 'cart',
+    };
+    const sendJson = (body: unknown) =>
+      fetch(`${base}/wechat/miniProgram?${new URLSearchParams({ signature: sign(VECTOR.token, '5', '6'), timestamp: '5', nonce: '6' })}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await sendJson(event)).status).toBe(200);
+    // The same event pushed again (same FromUserName and CreateTime) is recorded once.
+    expect((await sendJson(event)).status).toBe(200);
+    const text = {
+      ToUserName: 'gh_mini',
+      FromUserName: openid,
+      CreateTime: now + 1,
+      MsgType: 'text',
+      Content: '小程序里的问题',
+      MsgId: nextMsgId(),
+    };
+    const answer = await sendJson(text);
+    expect(await answer.text()).toBe('success');
+    const visitor = await visitorOf(openid);
+    const row = await server.storage.db.selectFrom('visitors').select('channel').where('id', '=', visitor.id).executeTakeFirstOrThrow();
+    expect(row.channel).toBe('miniProgram');
+    expect((await messagesOf(visitor.publicId)).map((message) => message.msg)).toContain('小程序里的问题');
+    const visits = await server.get<{ list: { URL: string }[] }>(`/api/talk/visits?YQToken=${visitor.publicId}`, { token: admin });
+    expect(visits.body.data.list.filter((visit) => visit.URL.includes('user_enter_tempsession'))).toHaveLength(1);
+    // XML to a channel set to JSON is a bad body.
+    expect((await sendJson('<xml></xml>')).status).toBe(400);
+  });
+
+  it('refuses a tampered safe-mode body and an oversized one; stores an unknown message type as such, never a 500', async () => {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    const encrypted = encrypt(textPush(openid, 'original', nextMsgId()));
+    const raw = Buffer.from(encrypted, 'base64');
+    raw[raw.length - 20] = (raw[raw.length - 20] ?? 0) ^ 0xff;
+    const tampered = raw.toString('base64');
+    const timestamp = '1714036504';
+    const nonce = '9';
+    const query = new URLSearchParams({
+      signature: sign(VECTOR.token, timestamp, nonce),
+      timestamp,
+      nonce,
+      encrypt_type: 'aes',
+      msg_signature: sign(VECTOR.token, timestamp, nonce, tampered),
+    });
+    const bad = await fetch(`${base}/wechat/officialAccount?${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/xml' },
+      body: `<xml><Encrypt><![CDATA[${tampered}]]></Encrypt></xml>`,
+    });
+    expect([400, 401]).toContain(bad.status);
+    const huge = await push('officialAccount', textPush(openid, 'x'.repeat(200 * 1024), nextMsgId()));
+    expect(huge.status).toBe(413);
+    const odd = `<xml><ToUserName>gh</ToUserName><FromUserName>${openid}</FromUserName><CreateTime>${Math.floor(Date.now() / 1000)}</CreateTime><MsgType>hologram</MsgType><MsgId>${nextMsgId()}</MsgId></xml>`;
+    expect((await push('officialAccount', odd)).status).toBe(200);
+    const list = await messagesOf((await visitorOf(openid)).publicId);
+    expect(list.map((message) => message.msg)).not.toContain('original');
+    expect(list.some((message) => message.msg.includes('hologram'))).toBe(true);
+  });
+
   it('fetches a pushed image at once into the visitor uploads', async () => {
     const openid = `o-${randomBytes(6).toString('hex')}`;
     const mediaId = double.putMedia('image/png', PNG);
