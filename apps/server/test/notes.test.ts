@@ -115,7 +115,7 @@ describe('an internal note', () => {
     expect(mention.data).toMatchObject({ note: { msg: NOTE, conversationId: added.body.data.conversationId }, visitor: 'Ann' });
     const notices = await server.get<{ list: Notice[] }>('/api/notice/getList', { token: mate.token });
     expect(notices.body.data.list).toContainEqual(
-      expect.objectContaining({ kind: 'mention', url: `#/history/detail?id=${added.body.data.conversationId}` }),
+      expect.objectContaining({ kind: 'mention', url: `#/history/historyDetail?id=${added.body.data.conversationId}` }),
     );
     for (const other of [owner, lead, outsider]) await other.socket.barrier();
     expect(framesOf(owner.socket, '8015')).toEqual([]);

@@ -1,3 +1,4 @@
+import { createElement } from 'react';
 import type { FeedbackApis } from '../app/FeedbackRoot';
 import { settings } from './settings';
 
@@ -29,6 +30,36 @@ export function toastSuccess(content: string): void {
 
 export function notify(title: string, description: string, seconds: number): void {
   show((apis) => apis.notification.info({ title, description, duration: seconds }));
+}
+
+/** A notification with one action (open what it tells of); it stays until closed or acted on. */
+export function notifyAction(title: string, description: string, action: { label: string; onClick(): void }): void {
+  const key = `action-${Date.now()}-${Math.random()}`;
+  // antd's Button comes with the notification's own lazy chunk, not with this module.
+  show(
+    (apis) =>
+      void import('antd').then(({ Button }) =>
+        apis.notification.info({
+          key,
+          title,
+          description,
+          duration: 0,
+          actions: createElement(
+            Button,
+            {
+              type: 'primary',
+              size: 'small',
+              'data-testid': 'notification-action',
+              onClick: () => {
+                apis.notification.destroy(key);
+                action.onClick();
+              },
+            },
+            action.label,
+          ),
+        }),
+      ),
+  );
 }
 
 /** A loading toast that stays until the returned function closes it. */

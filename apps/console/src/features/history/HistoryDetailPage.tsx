@@ -82,7 +82,12 @@ export default function HistoryDetailPage() {
       <div>
         <Card title={t('records.history.transcript')} size="small">
           {data.messages.length > 0 ? (
-            <Transcript id={String(data.conversation.id)} messages={data.messages} visitorName={data.conversation.nickname} />
+            <Transcript
+              id={String(data.conversation.id)}
+              messages={data.messages}
+              visitorName={data.conversation.nickname}
+              notes={data.notes}
+            />
           ) : (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
           )}

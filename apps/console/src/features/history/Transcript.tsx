@@ -1,4 +1,4 @@
-import type { Message } from '@parley/protocol';
+import type { Message, Note } from '@parley/protocol';
 import { MessageList } from '../workbench/components/MessageList';
 import '../workbench/workbench.css';
 import './records.css';
@@ -7,9 +7,10 @@ const nothing = () => undefined;
 
 /**
  * A past conversation's messages as the workbench shows them, read only: nothing is pending, nothing
- * can be withdrawn or resent, and the whole conversation is already here.
+ * can be withdrawn or resent, and the whole conversation is already here. Its internal notes (agents'
+ * only) sit among the messages.
  */
-export function Transcript({ id, messages, visitorName }: { id: string; messages: Message[]; visitorName: string }) {
+export function Transcript({ id, messages, visitorName, notes }: { id: string; messages: Message[]; visitorName: string; notes?: Note[] }) {
   return (
     <div className="records-transcript" data-testid="transcript">
       <MessageList
@@ -21,6 +22,7 @@ export function Transcript({ id, messages, visitorName }: { id: string; messages
         onLoadOlder={async () => undefined}
         onWithdraw={nothing}
         onRetry={nothing}
+        notes={notes}
       />
     </div>
   );

@@ -23,6 +23,7 @@ import { blinkTitle, currentAlerts, notifyDesktop, playSound, setAlertSources } 
 import { workbenchApi } from './api';
 import { type Effect, patchPeers } from './frames';
 import { type ChatMessage, lastSeq, newOnlyId, PAGE_SIZE } from './model';
+import { mentioned, noteArrived } from './notes';
 import { workbenchKeys } from './queries';
 import { useMonitoring } from './store';
 
@@ -178,6 +179,14 @@ export function handleFrame(frame: Frame): void {
   }
   if (isFrame(frame, SocketCode.letter)) {
     void letterArrived(frame.data);
+    return;
+  }
+  if (isFrame(frame, SocketCode.note)) {
+    noteArrived(frame.data);
+    return;
+  }
+  if (isFrame(frame, SocketCode.mentioned)) {
+    mentioned(frame.data);
     return;
   }
   const { effects } = store().apply(frame);

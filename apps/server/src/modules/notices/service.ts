@@ -14,7 +14,7 @@ const KINDS = {
   mfaDisabled: { title: 'noticeMfaDisabledTitle', body: 'noticeMfaDisabled', url: '#/personal/personal' },
   accountDelayed: { title: 'noticeAccountDelayedTitle', body: 'noticeAccountDelayed', url: '#/service/record' },
   // The conversation's id is appended from the notice's parameters (see `urlOf`).
-  mentioned: { title: 'noticeMentionedTitle', body: 'noticeMentioned', url: '#/history/detail?id=' },
+  mentioned: { title: 'noticeMentionedTitle', body: 'noticeMentioned', url: '#/history/historyDetail?id=' },
 } as const satisfies Record<string, { title: MessageKey; body: MessageKey; url: string }>;
 
 /** Where a notice leads: a mention opens its conversation's history page. */

@@ -7,11 +7,13 @@ import { toastSuccess } from '../../../lib/feedback';
 import { workbenchApi } from '../api';
 import { act, loadOlder, openConversation, sendMessage } from '../live';
 import { type ChatMessage, sourceTitle } from '../model';
+import { addNote, useNotes } from '../notes';
 import { useAgentPeers, useIsSupervisor } from '../queries';
 import { useMonitoring, useSwitchUserMessage } from '../store';
 import { Composer } from './Composer';
 import { DeliveryBanner } from './Delivery';
 import { MessageList } from './MessageList';
+import { ComposerMode, NoteComposer } from './Notes';
 
 const STATE_COLOR: Record<string, string> = { current: 'green', monitor: 'purple', wait: 'orange', robot: 'blue', end: 'default' };
 type Availability = 'online' | 'hidden' | 'offline';
@@ -37,7 +39,11 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
   const [transferOpen, setTransferOpen] = useState(false);
   const [transferTo, setTransferTo] = useState<string>();
   const [busy, setBusy] = useState('');
+  const [noteMode, setNoteMode] = useState(false);
   const token = visitor.YQToken;
+  // Notes are read wherever the messages are; written by the conversation's agent or a supervisor.
+  const notes = useNotes(token);
+  const canNote = visitor.serviceID === me || supervisor;
   const buttonSize = mobile ? 'small' : 'middle';
 
   const open = visitor.state === 'current' || visitor.state === 'monitor';
@@ -212,14 +218,27 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
         onLoadOlder={(before) => loadOlder(token, before)}
         onWithdraw={onWithdraw}
         onRetry={(message) => void sendMessage(token, message.msg, message.type, message.onlyID)}
+        notes={notes.data}
       />
       {visitor.channel !== 'web' && <DeliveryBanner messages={conversation?.messages ?? []} />}
-      <Composer
-        token={token}
-        disabled={!canSend}
-        disabledReason={disabledReason}
-        onSend={(text: string, type: MessageType) => void sendMessage(token, text, type)}
-      />
+      {canNote && (
+        <div className="wb-mode-bar">
+          <ComposerMode note={noteMode} onChange={setNoteMode} />
+        </div>
+      )}
+      <div hidden={canNote && noteMode}>
+        <Composer
+          token={token}
+          disabled={!canSend}
+          disabledReason={disabledReason}
+          onSend={(text: string, type: MessageType) => void sendMessage(token, text, type)}
+        />
+      </div>
+      {canNote && (
+        <div hidden={!noteMode}>
+          <NoteComposer agents={targets.data ?? []} me={me} onNote={(text) => addNote(token, text)} />
+        </div>
+      )}
       <Modal
         open={transferOpen}
         title={t('workbench.actions.transferTitle', { name: visitor.nickname })}

@@ -1,5 +1,5 @@
 import { ExclamationCircleFilled, LoadingOutlined, RobotOutlined } from '@ant-design/icons';
-import { tipText } from '@parley/protocol';
+import { type Note, tipText } from '@parley/protocol';
 import { Avatar, Button, Dropdown, Spin } from 'antd';
 import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { formatDate, formatTime } from '../../../lib/format';
 import { type ChatMessage, type Conversation, canWithdraw, firstSeq } from '../model';
 import { DeliveryNote, DeliveryState } from './Delivery';
 import { MessageBody } from './MessageBody';
+import { NoteRow, placeNotes } from './Notes';
 
 interface Props {
   token: string;
@@ -17,13 +18,15 @@ interface Props {
   onLoadOlder(beforeSeq: number): Promise<void>;
   onWithdraw(message: ChatMessage): void;
   onRetry(message: ChatMessage): void;
+  /** Internal notes, each drawn after the message it followed; agents' only. */
+  notes?: Note[] | undefined;
 }
 
 function dayOf(iso: string): string {
   return iso.slice(0, 10);
 }
 
-export function MessageList({ token, conversation, me, visitorName, typing, onLoadOlder, onWithdraw, onRetry }: Props) {
+export function MessageList({ token, conversation, me, visitorName, typing, onLoadOlder, onWithdraw, onRetry, notes = [] }: Props) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const scroller = useRef<HTMLDivElement>(null);
@@ -58,7 +61,7 @@ export function MessageList({ token, conversation, me, visitorName, typing, onLo
       return;
     }
     if (stick.current || (last?.role === 'service' && last.serviceID === me && last.pending)) element.scrollTop = element.scrollHeight;
-  }, [last?.onlyID, last?.seq, typing, messages.length, token]);
+  }, [last?.onlyID, last?.seq, typing, messages.length, notes.length, token]);
 
   const onScroll = () => {
     const element = scroller.current;
@@ -79,6 +82,12 @@ export function MessageList({ token, conversation, me, visitorName, typing, onLo
 
   const time = (iso: string) => formatTime(iso, { language: lang });
   const day = (iso: string) => formatDate(iso, { language: lang });
+  const placed = placeNotes(
+    notes,
+    messages.map((message) => message.seq),
+    Boolean(conversation?.loaded && !conversation.hasMore),
+  );
+  const noteRows = (list: Note[] | undefined) => list?.map((note) => <NoteRow key={note.onlyID} note={note} time={time(note.time)} />);
 
   return (
     <div className="wb-messages" ref={scroller} onScroll={onScroll} data-testid="wb-messages">
@@ -94,6 +103,7 @@ export function MessageList({ token, conversation, me, visitorName, typing, onLo
         <div className="wb-older">{t('workbench.message.start')}</div>
       )}
       {conversation?.loaded && messages.length === 0 && <div className="wb-center wb-muted">{t('workbench.message.empty')}</div>}
+      {noteRows(placed.top)}
       {messages.map((message, index) => {
         const previous = messages[index - 1];
         const separator = !previous || dayOf(previous.time) !== dayOf(message.time);
@@ -114,6 +124,7 @@ export function MessageList({ token, conversation, me, visitorName, typing, onLo
               onWithdraw={onWithdraw}
               onRetry={onRetry}
             />
+            {noteRows(placed.after.get(index))}
           </Fragment>
         );
       })}
