@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { apiLogin, createAgent, openConsole } from '../../support/console';
 
@@ -33,7 +34,12 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 /** Each title is a term of the card, and every term and value of it lies inside the screen's width. */
 async function expectCardShows(page: Page, card: Locator, titles: string[], values: string[]): Promise<void> {
   // The row is on screen (a table's or a card's), and no part of the list has to be scrolled to see it.
-  await expect(page.locator('.list-page').getByText(values[0] ?? '').first()).toBeVisible();
+  await expect(
+    page
+      .locator('.list-page')
+      .getByText(values[0] ?? '')
+      .first(),
+  ).toBeVisible();
   await expectNoSidewaysScroll(page);
   await expect(card).toHaveCount(1);
   const terms = card.getByRole('term');
@@ -171,6 +177,26 @@ test('login log at 390 px: a card per sign-in with every column', async ({ page,
     ['账号', '结果', '原因', 'IP 地址', '浏览器', '登录时间'],
     [agent.username, '成功'],
   );
+});
+
+test('the cards at 390 px have no critical nor serious axe findings, in zh and en', async ({ page, request }) => {
+  const token = await apiLogin(request);
+  const tag = Date.now().toString(36);
+  await visitorWithLetter(request, `Axe ${tag}`, tag);
+  await page.setViewportSize(PHONE);
+  for (const language of ['zh', 'en'] as const)
+    for (const path of ['/service/service', '/service/record', '/history/letter']) {
+      await openConsole(page, path, { token, theme: { layout: 'vertical' }, language });
+      await expect(page.getByTestId('kit-card').first()).toBeVisible();
+      await expect(page.locator('main .ant-spin-spinning')).toHaveCount(0);
+      // The cells' colours are the table's (the a11y suite checks their contrast on every page); what
+      // is looked at here is what the cards add: the list, its terms, the boxes' and buttons' names.
+      const results = await new AxeBuilder({ page }).include('.list-page').disableRules(['color-contrast']).analyze();
+      const found = results.violations
+        .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      expect(found, `${path} in ${language}`).toEqual([]);
+    }
 });
 
 test('at 1440 px the lists are still tables', async ({ page, request }) => {
