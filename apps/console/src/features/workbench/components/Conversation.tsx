@@ -11,7 +11,7 @@ import { addNote, useNotes } from '../notes';
 import { useAgentPeers, useIsSupervisor } from '../queries';
 import { useMonitoring, useSwitchUserMessage } from '../store';
 import { Composer } from './Composer';
-import { DeliveryBanner } from './Delivery';
+import { DeliveryBanner, WeChatWindow } from './Delivery';
 import { MessageList } from './MessageList';
 import { ComposerMode, NoteComposer } from './Notes';
 
@@ -221,6 +221,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
         notes={notes.data}
       />
       {visitor.channel !== 'web' && <DeliveryBanner messages={conversation?.messages ?? []} />}
+      {visitor.channel !== 'web' && <WeChatWindow messages={conversation?.messages ?? []} />}
       {canNote && (
         <div className="wb-mode-bar">
           <ComposerMode note={noteMode} onChange={setNoteMode} />

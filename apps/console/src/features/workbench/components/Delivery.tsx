@@ -1,5 +1,6 @@
 import { ClockCircleOutlined, WarningFilled } from '@ant-design/icons';
 import { Alert } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../model';
 import './delivery.css';
@@ -66,5 +67,54 @@ export function DeliveryBanner({ messages }: { messages: readonly ChatMessage[] 
       data-testid="wb-delivery-banner"
       message={`${t('workbench.delivery.lastFailed')}: ${reason(last.deliveryError)}`}
     />
+  );
+}
+
+/** WeChat accepts replies for 48 hours after the user's last message, and this many per user message. */
+const WINDOW_MS = 48 * 3600_000;
+const REPLY_QUOTA = 5;
+/** Under this much time left the line turns into a warning. */
+const WARN_MS = 2 * 3600_000;
+
+/** What WeChat still allows now: the time left to reply, and the replies used since the user last wrote. */
+export function replyWindow(messages: readonly ChatMessage[], now: number): { leftMs: number; used: number } | undefined {
+  let lastUser = -1;
+  for (let at = messages.length - 1; at >= 0; at--) {
+    if (messages[at]?.role === 'user') {
+      lastUser = at;
+      break;
+    }
+  }
+  const from = messages[lastUser];
+  if (!from) return undefined;
+  const used = messages.slice(lastUser + 1).filter((message) => message.delivery && message.delivery !== 'failed').length;
+  return { leftMs: Date.parse(from.time) + WINDOW_MS - now, used };
+}
+
+/** For a WeChat visitor: how long replies may still reach them and how many, warned before the window closes. */
+export function WeChatWindow({ messages }: { messages: readonly ChatMessage[] }) {
+  const { t } = useTranslation();
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  const window = replyWindow(messages, now);
+  if (!window) return null;
+  const closed = window.leftMs <= 0;
+  const full = window.used >= REPLY_QUOTA;
+  const hours = Math.floor(Math.max(0, window.leftMs) / 3600_000);
+  const minutes = Math.floor((Math.max(0, window.leftMs) % 3600_000) / 60_000);
+  const text = closed
+    ? t('workbench.delivery.windowClosed')
+    : `${t('workbench.delivery.windowLeft', { hours, minutes })} · ${t('workbench.delivery.quota', { used: window.used, max: REPLY_QUOTA })}`;
+  return (
+    <div
+      className={`wb-wechat-window${closed || full || window.leftMs < WARN_MS ? ' warn' : ''}`}
+      data-testid="wb-wechat-window"
+      role="status"
+    >
+      {text}
+    </div>
   );
 }
