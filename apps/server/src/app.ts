@@ -64,6 +64,9 @@ import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
 import { integrationRoutes } from './modules/integration/routes.js';
 import { IntegrationService } from './modules/integration/service.js';
+import { LabelRepository } from './modules/labels/repository.js';
+import { labelRoutes } from './modules/labels/routes.js';
+import { LabelService } from './modules/labels/service.js';
 import { LetterMailer, MailSender, mailServer, mailTarget } from './modules/letters/mailer.js';
 import { LetterRepository } from './modules/letters/repository.js';
 import { letterRoutes } from './modules/letters/routes.js';
@@ -75,11 +78,11 @@ import { mailConsentPages } from './modules/mail-consent/pages.js';
 import { MailConsentRepository } from './modules/mail-consent/repository.js';
 import { MailConsent } from './modules/mail-consent/service.js';
 import { navigationRoutes } from './modules/navigation/routes.js';
-import { NoticeRepository } from './modules/notices/repository.js';
-import { Notices } from './modules/notices/service.js';
 import { NoteRepository } from './modules/notes/repository.js';
 import { noteRoutes } from './modules/notes/routes.js';
 import { NoteService } from './modules/notes/service.js';
+import { NoticeRepository } from './modules/notices/repository.js';
+import { Notices } from './modules/notices/service.js';
 import { openApiRoutes } from './modules/openapi/routes.js';
 import { Metrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
@@ -490,9 +493,7 @@ export async function buildApp({
   capSockets(app, { '/ws/visitor': config.maxVisitorSocketsPerAddress, '/ws/agent': config.maxAgentSocketsPerAddress });
   const apiTokens = new ApiTokenService(db, new ApiTokenRepository(db), audit, authNow);
   auth.apiTokens = apiTokens;
-  const route = createRouter(app, auth, limits, declaredRoutes, (caller, key, req) =>
-    apiTokens.recordUse(caller, key, clientMeta(req).ip),
-  );
+  const route = createRouter(app, auth, limits, declaredRoutes, (caller, key, req) => apiTokens.recordUse(caller, key, clientMeta(req).ip));
   apiTokenRoutes(route, apiTokens, app.apiRoutes);
   openApiRoutes(app, route, () => publicBaseUrl(config, app.server));
   authRoutes(route, auth, agents, keys);
@@ -537,6 +538,7 @@ export async function buildApp({
   letterRoutes(route, letters);
   availabilityRoutes(route, availability);
   talkRoutes(route, conversations);
+  labelRoutes(route, new LabelService(db, new LabelRepository(db), audit, events, visitorRepo, conversationRepo, conversations));
   await wechatRoutes(
     app,
     () => settings.current('weChatSetting'),

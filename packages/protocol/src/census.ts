@@ -29,6 +29,13 @@ export const censusRange = z.object({ from: day.optional(), to: day.optional() }
 export const censusFormat = z.enum(['json', 'csv']).default('json');
 
 export const censusDimQuery = censusRange.extend({ dim: z.enum(CENSUS_DIMS), format: censusFormat });
+/**
+ * The conversation page also groups by `label`: the conversations begun in the range that carry each
+ * label now (one conversation counts under each of its labels; unlabelled ones are left out).
+ */
+export const CENSUS_TALK_DIMS = [...CENSUS_DIMS, 'label'] as const;
+export type CensusTalkDim = (typeof CENSUS_TALK_DIMS)[number];
+export const censusTalkQuery = censusRange.extend({ dim: z.enum(CENSUS_TALK_DIMS), format: censusFormat });
 /** How many of the range's latest rating comments `kind=evaluate` answers. */
 export const CENSUS_COMMENTS_LIMIT = 50;
 
@@ -212,7 +219,7 @@ export interface CensusOverview {
 export const censusEndpoints = endpointGroup({
   /** With `format=csv` the list as CSV (`raw`), else the envelope. */
   'GET /api/census/flow': { query: censusDimQuery, response: returns<CensusFlow>() },
-  'GET /api/census/talk': { query: censusDimQuery, response: returns<CensusTalk>() },
+  'GET /api/census/talk': { query: censusTalkQuery, response: returns<CensusTalk>() },
   'GET /api/census/service': { query: censusServiceQuery, response: returns<CensusService>() },
   'GET /api/census/overview': { query: censusOverviewQuery, response: returns<CensusOverview>() },
 });

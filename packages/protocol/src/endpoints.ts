@@ -50,6 +50,7 @@ import {
   withdrawBody,
 } from './chat.js';
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
+import { labelEndpoints } from './labels.js';
 import { noteEndpoints } from './notes.js';
 import { recordEndpoints } from './records.js';
 import { robotEndpoints } from './robots.js';
@@ -171,6 +172,7 @@ export const endpoints = {
   ...censusEndpoints,
   ...accountEndpoints,
   ...auditEndpoints,
+  ...labelEndpoints,
   ...apiTokenEndpoints,
   ...openApiEndpoints,
 };

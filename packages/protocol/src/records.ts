@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ListData, pageQuery } from './api.js';
 import { CHANNELS, type Channel, linkKey, type Message, type Visit, type Visitor, visitorId } from './chat.js';
 import { endpointGroup, returns } from './endpoint.js';
+import type { LabelRef } from './labels.js';
 import type { Note } from './notes.js';
 import { line, multiline } from './strings.js';
 
@@ -73,10 +74,14 @@ export interface Conversation {
   engine: string;
   keyword: string;
   source: string;
+  /** The labels agents put on it, in the order of the label list (by name). */
+  labels: LabelRef[];
 }
 
 export const historyFilters = z.object({
   keyword,
+  /** Only conversations carrying this label (its id). */
+  label: z.coerce.number().int().positive().optional(),
   serviceID: z.string().uuid().optional(),
   channel: z.enum(CHANNELS).optional(),
   score: z.coerce.number().int().min(1).max(5).optional(),

@@ -88,6 +88,7 @@ export const BUSINESS_ROUTES: RouteRecord[] = [
         meta: { title: 'service', icon: 'CustomerServiceOutlined', guard: perm('setPermissions:service') },
       },
       { path: 'friendly', name: 'Friendly', meta: { title: 'friendly', icon: 'SmileOutlined', guard: perm('setPermissions:friendly') } },
+      { path: 'label', name: 'Label', meta: { title: 'label', icon: 'TagsOutlined', guard: perm('setPermissions:service') } },
       { path: 'role', name: 'Role', meta: { title: 'role', icon: 'SafetyOutlined', guard: perm('setPermissions:roleManagement') } },
       {
         path: 'record',
@@ -124,6 +125,7 @@ export const BUSINESS_ROUTES: RouteRecord[] = [
         { path: `flow/${dim}`, name: `Flow_${dim}`, meta: { title: `flow_${dim}`, hidden: true, activeMenu: '/census/census' } },
         { path: `talk/${dim}`, name: `Talk_${dim}`, meta: { title: `talk_${dim}`, hidden: true, activeMenu: '/census/census' } },
       ]),
+      { path: 'talk/label', name: 'Talk_label', meta: { title: 'talk_label', hidden: true, activeMenu: '/census/census' } },
       ...(['talk', 'evaluate', 'state'] as const).map((kind) => ({
         path: `service/${kind}`,
         name: `ServiceCensus_${kind}`,
@@ -194,6 +196,7 @@ export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
   serviceGroup: { zh: '客服', en: 'Agents' },
   service: { zh: '客服管理', en: 'Agents' },
   friendly: { zh: '友好联系人', en: 'Friendly contacts' },
+  label: { zh: '对话标签', en: 'Conversation labels' },
   role: { zh: '角色管理', en: 'Roles' },
   record: { zh: '登录日志', en: 'Login log' },
   audit: { zh: '操作日志', en: 'Audit log' },
@@ -213,6 +216,7 @@ export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
   talk_area: { zh: '对话地区', en: 'Conversations by region' },
   talk_keyword: { zh: '对话关键词', en: 'Conversations by keyword' },
   talk_platform: { zh: '对话设备', en: 'Conversations by device' },
+  talk_label: { zh: '对话标签', en: 'Conversations by label' },
   serviceCensus_talk: { zh: '对话量', en: 'Conversation volume' },
   serviceCensus_evaluate: { zh: '评价', en: 'Ratings' },
   serviceCensus_state: { zh: '客服状态', en: 'Agent status' },

@@ -236,6 +236,23 @@ export interface ConversationsTable {
   first_response_ms: Generated<number | null>;
 }
 
+/** A conversation label of the managed list; `name_key` is the name in lower case, unique. */
+export interface LabelsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  color: string;
+  description: Generated<string>;
+  created_at: string;
+}
+
+/** A label on a conversation. */
+export interface ConversationLabelsTable {
+  conversation_id: number;
+  label_id: number;
+  created_at: string;
+}
+
 /** Every change of an agent's availability as the statistics see it: online, hidden or offline. */
 export interface AgentStateLogTable {
   id: Generated<number>;
@@ -518,6 +535,8 @@ export interface Database {
   visits: VisitsTable;
   conversations: ConversationsTable;
   conversation_timers: ConversationTimersTable;
+  labels: LabelsTable;
+  conversation_labels: ConversationLabelsTable;
   visitor_notes: VisitorNotesTable;
   monitors: MonitorsTable;
   letters: LettersTable;
@@ -541,11 +560,11 @@ export interface Database {
   transcript_confirmations: TranscriptConfirmationsTable;
   mail_stops: MailStopsTable;
   mail_stop_tokens: MailStopTokensTable;
-  conversation_notes: ConversationNotesTable;
-  note_mentions: NoteMentionsTable;
   wechat_users: WeChatUsersTable;
   wechat_pushes: WeChatPushesTable;
   wechat_outbox: WeChatOutboxTable;
   wechat_tokens: WeChatTokensTable;
   wechat_status: WeChatStatusTable;
+  conversation_notes: ConversationNotesTable;
+  note_mentions: NoteMentionsTable;
 }

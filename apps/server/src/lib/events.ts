@@ -1,4 +1,4 @@
-import type { AgentState, DeliveryUpdate, Letter, Message, Note, SettingsPage, Visit, Visitor } from '@parley/protocol';
+import type { AgentState, DeliveryUpdate, LabelRef, Letter, Message, Note, SettingsPage, Visit, Visitor } from '@parley/protocol';
 import type { VisitorRow } from '../modules/visitors/repository.js';
 
 /** An agent as a visitor is told of it. */
@@ -25,6 +25,8 @@ export interface DomainEvents {
   /** `visitor` is the row before it ended (its state then); `rate` asks the widget for a rating. */
   'conversation.ended': { visitor: VisitorRow; by: string | null; tellVisitor: boolean; rate: boolean };
   'conversation.rated': { visitor: VisitorRow; conversationId: number; score: number; comment: string };
+  /** The labels of a conversation were replaced (`labels`: all it carries now); `by` is the agent's uuid. */
+  'conversation.labelled': { visitor: VisitorRow; conversationId: number; labels: LabelRef[]; by: string };
   /**
    * A message was stored. Tips reach the agents of `alsoAgentsOf` too (the visitor as it was before a
    * transfer), and the visitor when `visitorSees`; agents' messages always reach the visitor.

@@ -24,6 +24,7 @@ import { auditLog } from './022_audit_log.js';
 import { accountSecurity } from './023_account_security.js';
 import { transcriptMail } from './024_transcript_mail.js';
 import { notes } from './025_notes.js';
+import { conversationLabels } from './026_conversation_labels.js';
 import { wechat } from './027_wechat.js';
 import { apiTokens } from './028_api_tokens.js';
 
@@ -54,6 +55,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '023_account_security': accountSecurity(dialect),
     '024_transcript_mail': transcriptMail(dialect),
     '025_notes': notes(dialect),
+    '026_conversation_labels': conversationLabels(dialect),
     '027_wechat': wechat(dialect),
     '028_api_tokens': apiTokens(dialect),
   };

@@ -155,6 +155,29 @@ export class CensusRepository {
     }));
   }
 
+  /**
+   * Conversations begun in the span by the labels they carry now: each label's conversations, their
+   * messages and ratings. Read from the conversations themselves (labels change after the day closes,
+   * so the daily rollup cannot hold them); the join's label index and conversations_started keep it quick.
+   */
+  async talkByLabel(span: Span) {
+    const { rows } = await sql<{ name: string; conversations: unknown; messages: unknown; rated: unknown; score_sum: unknown }>`
+      select l.name as name, count(*) as conversations, sum(c.messages) as messages,
+        count(c.score) as rated, sum(c.score) as score_sum
+      from conversation_labels cl join conversations c on c.id = cl.conversation_id join labels l on l.id = cl.label_id
+      where c.started_at >= ${span.from} and c.started_at < ${span.before}
+      group by l.id, l.name`.execute(this.db);
+    return rows.map((row) => ({
+      name: row.name,
+      visitors: 0,
+      visits: 0,
+      conversations: num(row.conversations),
+      messages: num(row.messages),
+      rated: num(row.rated),
+      scoreSum: num(row.score_sum),
+    }));
+  }
+
   /** Distinct visitors and visits per site day. */
   async visitsByDay(span: Span, zone: string) {
     const day = this.localDay('v.created_at', span, zone);

@@ -10,6 +10,7 @@ import {
   type CensusService as CensusServiceAnswer,
   type CensusServiceKind,
   type CensusTalk,
+  type CensusTalkDim,
   DEFAULT_CENSUS_DAYS,
   MAX_CENSUS_DAYS,
 } from '@parley/protocol';
@@ -42,7 +43,7 @@ function provinceName(prefix: string): string {
 }
 
 /** A dimension's stored key as people read it: area keys are province codes in China. */
-function nameOf(dim: CensusDim, key: string): string {
+function nameOf(dim: CensusTalkDim, key: string): string {
   if (dim !== 'area' || !/^\d{2}$/.test(key) || key === ABROAD_REGION_CODE.slice(0, 2)) return key;
   return provinceName(key);
 }
@@ -335,11 +336,12 @@ export class CensusService {
   }
 
   /** What the traffic and conversation pages both read: the dimension's rows, the days, and both periods' totals. */
-  private async byDimension(dim: CensusDim, from?: string, to?: string) {
+  private async byDimension(dim: CensusTalkDim, from?: string, to?: string) {
     const range = this.range(from, to);
     await this.fill(range);
     const [dims, trend, totals, previous] = await Promise.all([
-      this.dimRows(dim, range.period.from, range.period.to),
+      // Labels are the conversations' own, read live over the whole range; the rest is rolled up by day.
+      dim === 'label' ? this.repo.talkByLabel(range.span) : this.dimRows(dim, range.period.from, range.period.to),
       this.dayFigures(range.period.from, range.period.to),
       this.totals(range.period.from, range.period.to),
       this.totals(range.before[0], range.before[1]),
@@ -368,7 +370,7 @@ export class CensusService {
     };
   }
 
-  async talk(dim: CensusDim, from?: string, to?: string): Promise<CensusTalk> {
+  async talk(dim: CensusTalkDim, from?: string, to?: string): Promise<CensusTalk> {
     const { range, dims, trend, totals, previous } = await this.byDimension(dim, from, to);
     const rows = new Map<string, { name: string; conversations: number; messages: number; rated: number; scoreSum: number }>();
     for (const found of dims) {

@@ -41,6 +41,7 @@ function columns(zone: string, lang: Lang): [MessageKey, (row: ExportedConversat
     ['csvSource', (row) => row.source],
     ['csvEngine', (row) => row.engine],
     ['csvKeyword', (row) => row.keyword],
+    ['csvLabels', (row) => row.labels.map((label) => label.name).join(', ')],
     ['csvNotes', notes],
   ];
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
 import type { Database } from '../../db/schema.js';
 import { containsText } from '../../db/sql.js';
+import { LabelRepository } from '../labels/repository.js';
 
 /** Which conversations a list or an export holds; times are stored instants, `before` exclusive. */
 export interface ConversationFilter {
@@ -16,6 +17,8 @@ export interface ConversationFilter {
   visitorId?: number | undefined;
   /** Only those this agent took part in (an agent without seeHistorical). */
   participant?: string | undefined;
+  /** Only those carrying this label. */
+  label?: number | undefined;
 }
 
 type Scope = ExpressionBuilder<Database, 'conversations' | 'visitors'>;
@@ -67,7 +70,17 @@ export function visitorMatches(eb: ExpressionBuilder<Database, 'visitors'>, keyw
 
 /** SQL of the conversation history, read side; a conversation is a row of `conversations`. */
 export class HistoryRepository {
-  constructor(private readonly db: Db) {}
+  private readonly labels: LabelRepository;
+
+  constructor(private readonly db: Db) {
+    this.labels = new LabelRepository(db);
+  }
+
+  /** The labels of these conversations, by their id (none: an empty list). */
+  async labelsOf(rows: readonly { id: number }[]) {
+    const found = await this.labels.ofConversations(rows.map((row) => row.id));
+    return (row: { id: number }) => found.get(row.id) ?? [];
+  }
 
   private filtered(filter: ConversationFilter) {
     let query = this.db.selectFrom('conversations').innerJoin('visitors', 'visitors.id', 'conversations.visitor_id');
@@ -77,7 +90,18 @@ export class HistoryRepository {
     if (filter.score !== undefined) query = query.where('conversations.score', '=', filter.score);
     if (filter.from) query = query.where('conversations.started_at', '>=', filter.from);
     if (filter.before) query = query.where('conversations.started_at', '<', filter.before);
-    const { keyword, participant } = filter;
+    const { keyword, participant, label } = filter;
+    if (label !== undefined) {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('conversation_labels')
+            .select('conversation_labels.label_id')
+            .whereRef('conversation_labels.conversation_id', '=', 'conversations.id')
+            .where('conversation_labels.label_id', '=', label),
+        ),
+      );
+    }
     if (keyword) {
       query = query.where((eb) =>
         eb.or([

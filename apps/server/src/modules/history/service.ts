@@ -20,6 +20,7 @@ export interface HistoryFilters {
   serviceID?: string | undefined;
   channel?: string | undefined;
   score?: number | undefined;
+  label?: number | undefined;
   from?: string | undefined;
   to?: string | undefined;
 }
@@ -56,6 +57,7 @@ export class HistoryService {
       serviceId: filters.serviceID,
       channel: filters.channel,
       score: filters.score,
+      label: filters.label,
       from: range.from,
       before: range.before,
       participant: seesAll(auth) ? undefined : auth.uuid,
@@ -64,7 +66,8 @@ export class HistoryService {
 
   async list(auth: AuthContext, query: HistoryFilters & { pageNo: number; pageSize: number }): Promise<ListData<Conversation>> {
     const { rows, total } = await this.repo.list(this.filterFor(auth, query), query);
-    return { list: rows.map(toConversation), total };
+    const labels = await this.repo.labelsOf(rows);
+    return { list: rows.map((row) => toConversation(row, labels(row))), total };
   }
 
   async detail(auth: AuthContext, id: number): Promise<ConversationDetail> {
@@ -78,8 +81,9 @@ export class HistoryService {
       this.visitors.listVisits(row.visitor_id, DETAIL_VISITS),
       this.notes.ofConversations([row.id]),
     ]);
+    const labels = await this.repo.labelsOf([row]);
     return {
-      conversation: toConversation(row),
+      conversation: toConversation(row, labels(row)),
       messages: messages.map((message) => toMessage(message, row.public_id)),
       notes: notes.map((note) => toNote(note, row.public_id)),
       visits: visits.map(toVisit),
@@ -111,6 +115,7 @@ export class HistoryService {
   exportCsv(filter: ConversationFilter, lang: Lang): Readable {
     const source = this.repo.each(filter, EXPORT_PAGE);
     const notesOf = (ids: number[]) => this.notes.ofConversations(ids);
+    const labelsOf = (rows: { id: number }[]) => this.repo.labelsOf(rows);
     async function* pages() {
       for (;;) {
         await nextSlice();
@@ -121,8 +126,9 @@ export class HistoryService {
         for (const note of await notesOf(page.value.map((row) => row.id))) {
           notes.set(note.conversation_id, [...(notes.get(note.conversation_id) ?? []), note]);
         }
+        const labels = await labelsOf(page.value);
         yield page.value.map((row) => ({
-          ...toConversation(row),
+          ...toConversation(row, labels(row)),
           notes: (notes.get(row.id) ?? []).map((note) => toNote(note, row.public_id)),
         }));
       }

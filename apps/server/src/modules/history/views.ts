@@ -1,4 +1,4 @@
-import type { Channel, Conversation } from '@parley/protocol';
+import type { Channel, Conversation, LabelRef } from '@parley/protocol';
 import { visitorNickname } from '../visitors/views.js';
 import type { ConversationRow } from './repository.js';
 
@@ -12,7 +12,8 @@ export function sourceOf(referrer: string): string {
   }
 }
 
-export function toConversation(row: ConversationRow): Conversation {
+/** `labels`: what the conversation carries (HistoryRepository.labelsOf). */
+export function toConversation(row: ConversationRow, labels: LabelRef[]): Conversation {
   const firstVisitor = row.first_visitor_at ? Date.parse(row.first_visitor_at) : Number.NaN;
   const firstResponse = row.first_response_at ? Date.parse(row.first_response_at) : Number.NaN;
   return {
@@ -32,5 +33,6 @@ export function toConversation(row: ConversationRow): Conversation {
     engine: row.engine,
     keyword: row.keyword,
     source: row.link_name ?? sourceOf(row.referrer),
+    labels,
   };
 }

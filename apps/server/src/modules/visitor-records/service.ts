@@ -73,10 +73,11 @@ export class VisitorRecordService {
       this.visitors.listVisits(row.id, DETAIL_VISITS),
       this.history.list({ visitorId: row.id }, { pageNo: 1, pageSize: DETAIL_CONVERSATIONS }),
     ]);
+    const labels = await this.history.labelsOf(conversations.rows);
     return {
       visitor: toVisitorRecord(row),
       visits: visits.map(toVisit),
-      conversations: conversations.rows.map(toConversation),
+      conversations: conversations.rows.map((conversation) => toConversation(conversation, labels(conversation))),
     };
   }
 
