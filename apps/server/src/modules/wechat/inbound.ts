@@ -154,7 +154,12 @@ export class WeChatInbound {
     );
     const row = await this.db.selectFrom('visitors').select('id').where('public_id', '=', made.id).executeTakeFirstOrThrow();
     // WeChat no longer tells nicknames: a short suffix of the openid tells visitors apart until an agent renames them.
-    await this.visitors.repo.update(this.db, row.id, { name: `微信用户 ·${openid.slice(-4)}` });
+    // The device is a phone and the "browser" WeChat itself, whatever a user agent would have said.
+    await this.visitors.repo.update(this.db, row.id, {
+      name: `微信用户 ·${openid.slice(-4)}`,
+      device: 'mobile',
+      browser: channel === 'miniProgram' ? 'WeChat mini program' : 'WeChat',
+    });
     try {
       await this.db
         .insertInto('wechat_users')
