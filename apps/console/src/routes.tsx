@@ -40,6 +40,7 @@ const PAGES: Record<string, PageLoader> = {
   WorkbenchIndex: () => import('./features/workbench/WorkbenchPage'),
   ServiceIndex: () => import('./features/service/ServicePage'),
   Friendly: () => import('./features/friendly/FriendlyPage'),
+  Label: () => import('./features/label/LabelPage'),
   Role: () => import('./features/role/RolePage'),
   Record: () => import('./features/record/RecordPage'),
   Audit: () => import('./features/audit/AuditPage'),

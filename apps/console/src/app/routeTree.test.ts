@@ -96,6 +96,7 @@ describe('menu derivation', () => {
     expect(service?.children?.map((node) => node.key)).toEqual([
       '/service/service',
       '/service/friendly',
+      '/service/label',
       '/service/role',
       '/service/record',
       '/service/audit',

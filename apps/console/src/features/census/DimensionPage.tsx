@@ -1,4 +1,4 @@
-import type { CensusDim, CensusFlowRow, CensusTalkRow } from '@parley/protocol';
+import type { CensusDim, CensusFlowRow, CensusTalkDim, CensusTalkRow } from '@parley/protocol';
 import { Card, Col, Row } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -14,10 +14,10 @@ import { useCensusFlow, useCensusTalk } from './queries';
 import { useCensusRange } from './store';
 
 /** Dimensions with a handful of values read best as shares; the long-tailed ones as a ranking. */
-const SHARE_DIMS: readonly CensusDim[] = ['engine', 'platform'];
+const SHARE_DIMS: readonly CensusTalkDim[] = ['engine', 'platform'];
 
 /** What the server records as '' for each dimension, said in words. */
-export function dimName(t: TFunction, dim: CensusDim, name: string): string {
+export function dimName(t: TFunction, dim: CensusTalkDim, name: string): string {
   return name === '' ? t(`census.unnamed.${dim}`) : name;
 }
 
@@ -36,7 +36,7 @@ function DimensionLayout<Row extends { name: string }>({
   view,
   area,
 }: {
-  dim: CensusDim;
+  dim: CensusTalkDim;
   view: DimensionView<Row>;
   area: 'flow' | 'talk';
 }) {
@@ -125,8 +125,8 @@ export function FlowPage({ dim }: { dim: CensusDim }) {
   return <DimensionLayout dim={dim} view={view} area="flow" />;
 }
 
-/** Conversations by their visitor's dimension (`/census/talk/<dim>`). */
-export function TalkPage({ dim }: { dim: CensusDim }) {
+/** Conversations by their visitor's dimension, or by the labels they carry (`/census/talk/<dim>`). */
+export function TalkPage({ dim }: { dim: CensusTalkDim }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const range = useCensusRange();

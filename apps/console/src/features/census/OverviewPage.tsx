@@ -1,4 +1,4 @@
-import { CENSUS_DIMS, CENSUS_SERVICE_KINDS } from '@parley/protocol';
+import { CENSUS_DIMS, CENSUS_SERVICE_KINDS, CENSUS_TALK_DIMS } from '@parley/protocol';
 import { Card, Col, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,7 +16,7 @@ type Figure = 'visitors' | 'conversations' | 'conversion' | 'firstResponseMs' | 
 /** Where each analysis page lives, grouped as the overview links them. */
 const GROUPS = [
   { key: 'flow', links: CENSUS_DIMS.map((dim) => ({ path: `/census/flow/${dim}`, title: `route.flow_${dim}` })) },
-  { key: 'talk', links: CENSUS_DIMS.map((dim) => ({ path: `/census/talk/${dim}`, title: `route.talk_${dim}` })) },
+  { key: 'talk', links: CENSUS_TALK_DIMS.map((dim) => ({ path: `/census/talk/${dim}`, title: `route.talk_${dim}` })) },
   {
     key: 'service',
     links: CENSUS_SERVICE_KINDS.map((kind) => ({ path: `/census/service/${kind}`, title: `route.serviceCensus_${kind}` })),

@@ -20,6 +20,8 @@ export const censusPages: Record<string, ComponentType> = {
       [`Talk_${dim}`, byDimension(TalkPage, dim)],
     ]),
   ),
+  // Conversations by label: a conversation page of its own (labels are the conversations', not the visitors').
+  Talk_label: () => <TalkPage dim="label" />,
   ServiceCensus_talk: ServiceTalkPage,
   ServiceCensus_evaluate: ServiceEvaluatePage,
   ServiceCensus_state: ServiceStatePage,

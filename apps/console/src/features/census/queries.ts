@@ -1,4 +1,4 @@
-import type { CensusDim, CensusServiceKind } from '@parley/protocol';
+import type { CensusDim, CensusServiceKind, CensusTalkDim } from '@parley/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import type { DayRange } from './range';
@@ -22,7 +22,7 @@ export function useCensusFlow(dim: CensusDim, range: DayRange) {
   });
 }
 
-export function useCensusTalk(dim: CensusDim, range: DayRange) {
+export function useCensusTalk(dim: CensusTalkDim, range: DayRange) {
   return useQuery({
     queryKey: ['census', 'talk', dim, range.from, range.to],
     queryFn: () => call('GET /api/census/talk', { dim, from: range.from, to: range.to }),

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { call } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import type { HttpError } from '../../lib/http';
+import { LabelTags } from '../label/LabelTag';
 import { DetailLink } from '../shared/detail';
 import { conversationLength, formatDuration } from './format';
 import { VISITOR_DETAIL } from './HistoryPage';
@@ -32,6 +33,11 @@ export function ConversationFacts({ detail }: { detail: ConversationDetail }) {
           ),
         },
         { key: 'agent', label: t('records.history.agent'), children: dash(conversation.agentNickname) },
+        {
+          key: 'labels',
+          label: t('labels.column'),
+          children: conversation.labels.length > 0 ? <LabelTags labels={conversation.labels} /> : '-',
+        },
         { key: 'channel', label: t('records.channelLabel'), children: t(`records.channel.${conversation.channel}`) },
         { key: 'started', label: t('records.history.started'), children: formatDateTime(conversation.startedAt) },
         {

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, download, saveFile } from '../../lib/api';
 import { toastError } from '../../lib/feedback';
+import { LabelTags } from '../label/LabelTag';
 import { DetailLink } from '../shared/detail';
 import { type Field, ListPage } from '../shared/ListPage';
 import type { Filters } from '../shared/list';
@@ -16,7 +17,9 @@ import { CHANNEL_OPTIONS, SCORE_OPTIONS } from './options';
 export const HISTORY_DETAIL = '/history/historyDetail';
 export const VISITOR_DETAIL = '/user/userDetail';
 
-function fieldsWith(agents: { value: string; text: string }[]): Field<Conversation>[] {
+type Option = { value: string | number; text: string };
+
+function fieldsWith(agents: Option[], labels: Option[]): Field<Conversation>[] {
   return [
     { key: 'keyword', label: 'records.history.keyword', in: ['search'], searchWidth: 200 },
     {
@@ -32,8 +35,10 @@ function fieldsWith(agents: { value: string; text: string }[]): Field<Conversati
     },
     { key: 'serviceID', label: 'records.history.agent', kind: 'select', in: ['search'], options: agents, searchWidth: 160 },
     { key: 'agentNickname', label: 'records.history.agent', in: ['column'], width: 130 },
+    { key: 'labels', label: 'labels.column', in: ['column'], width: 180, render: (row) => <LabelTags labels={row.labels} /> },
     { key: 'channel', label: 'records.channelLabel', kind: 'select', in: ['search'], options: CHANNEL_OPTIONS },
     { key: 'score', label: 'records.history.rating', kind: 'select', in: ['search'], options: SCORE_OPTIONS, searchWidth: 130 },
+    { key: 'label', label: 'labels.filter', kind: 'select', in: ['search'], options: labels, searchWidth: 150 },
     { key: 'startedAt', label: 'records.history.started', kind: 'date', in: ['search', 'column'], width: 180, sorter: true },
     {
       key: 'duration',
@@ -97,10 +102,15 @@ function ExportButton({ filters }: { filters: Filters }) {
 export default function HistoryPage() {
   const agents = useQuery({ queryKey: ['history', 'agents'], queryFn: () => call('GET /api/talk/agents', undefined, { silent: true }) });
   const options = (agents.data?.list ?? []).map((agent) => ({ value: agent.uuid, text: agent.nickname }));
+  const labels = useQuery({
+    queryKey: ['label', 'options'],
+    queryFn: () => call('GET /api/label/getList', { pageNo: 1, pageSize: 100 }, { silent: true }).then((data) => data.list),
+  });
+  const labelOptions = (labels.data ?? []).map((label) => ({ value: label.id, text: label.name }));
   return (
     <ListPage
       area="history"
-      fields={fieldsWith(options)}
+      fields={fieldsWith(options, labelOptions)}
       manage={false}
       testId="history-page"
       toolbar={(filters) => <ExportButton filters={filters} />}

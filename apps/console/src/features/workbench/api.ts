@@ -22,6 +22,9 @@ export const workbenchApi = {
   withdraw: (YQToken: string, onlyID: string) => call('POST /api/talk/withdraw', { YQToken, onlyID }, quiet),
   read: (YQToken: string) => call('POST /api/talk/read', { YQToken }, quiet),
   agents: () => call('GET /api/talk/agents', undefined, quiet),
+  labels: () => call('GET /api/talk/labels', undefined, quiet),
+  setLabels: (YQToken: string, labelIds: number[]) => call('POST /api/talk/labels', { YQToken, labelIds }, quiet),
+  labelList: () => call('GET /api/label/getList', { pageNo: 1, pageSize: 100 }, quiet),
 };
 
 async function postFile(file: File, token: string): Promise<Response> {

@@ -11,6 +11,7 @@ import { addNote, useNotes } from '../notes';
 import { useAgentPeers, useIsSupervisor } from '../queries';
 import { useMonitoring, useSwitchUserMessage } from '../store';
 import { Composer } from './Composer';
+import { ConversationLabels } from './ConversationLabels';
 import { DeliveryBanner, WeChatWindow } from './Delivery';
 import { MessageList } from './MessageList';
 import { ComposerMode, NoteComposer } from './Notes';
@@ -138,6 +139,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
             {!visitor.online && <span className="wb-muted wb-small">{t('workbench.visitor.offline')}</span>}
           </div>
           <div className="wb-conv-sub">{sourceTitle(visitor, t)}</div>
+          <ConversationLabels token={token} editable={visitor.serviceID === me || supervisor} />
         </div>
         <Tooltip title={t('workbench.panel.title')}>
           <Button

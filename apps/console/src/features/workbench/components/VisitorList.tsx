@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime, sameSiteDay } from '../../../lib/format';
 import { GROUPS, type GroupKey, listGroupOf, sourceTitle } from '../model';
 import { useMonitoring, visitorsByGroup } from '../store';
+import { VisitorLabels } from './ConversationLabels';
 
 const GROUP_LABEL: Record<GroupKey, string> = {
   current: 'workbench.group.current',
@@ -88,6 +89,7 @@ function VisitorItem({ visitor, active, onSelect }: { visitor: Visitor; active: 
           </span>
           {visitor.unreadNumber > 0 && <Badge count={visitor.unreadNumber} size="small" className="wb-unread" data-testid="wb-unread" />}
         </span>
+        <VisitorLabels token={visitor.YQToken} />
       </span>
     </button>
   );
