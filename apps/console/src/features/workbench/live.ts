@@ -23,7 +23,7 @@ import { blinkTitle, currentAlerts, notifyDesktop, playSound, setAlertSources } 
 import { workbenchApi } from './api';
 import { type Effect, patchPeers } from './frames';
 import { type ChatMessage, lastSeq, newOnlyId, PAGE_SIZE } from './model';
-import { mentioned, noteArrived } from './notes';
+import { mentioned, noteArrived, refreshNotes } from './notes';
 import { workbenchKeys } from './queries';
 import { useMonitoring } from './store';
 
@@ -244,6 +244,7 @@ export function startLive(info: AgentIndex): void {
       // Agents may have come and gone while this socket was away: their 8007s were missed.
       void queryClient.invalidateQueries({ queryKey: workbenchKeys.agents });
       void refreshLetters();
+      refreshNotes();
       for (const [token, conversation] of Object.entries(store().data.conversations)) if (conversation.loaded) void catchUp(token);
     },
     onClose: (code) => {

@@ -18,9 +18,16 @@ export function useNotes(token: string, enabled = true) {
     queryKey: notesKey(token),
     queryFn: () => call('GET /api/talk/notes', { YQToken: token }, { silent: true }).then((data) => data.list),
     enabled,
-    staleTime: Number.POSITIVE_INFINITY,
+    // Read again whenever a conversation is opened: only its agent, monitors and author are told of new ones.
+    staleTime: 0,
+    refetchOnWindowFocus: false,
     retry: false,
   });
+}
+
+/** After the socket was away, the notes told meanwhile are read again. */
+export function refreshNotes(): void {
+  void queryClient.invalidateQueries({ queryKey: ['workbench', 'notes'] });
 }
 
 /** A note stored or told by the socket: kept once (by onlyID), oldest first. */
