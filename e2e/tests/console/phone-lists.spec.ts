@@ -21,7 +21,7 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
     const root = document.documentElement;
     const found: string[] = [];
     if (root.scrollWidth > root.clientWidth) found.push(`document ${root.scrollWidth} > ${root.clientWidth}`);
-    for (const element of document.querySelectorAll<HTMLElement>('.list-page *')) {
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>('.list-page *'))) {
       const { overflowX } = getComputedStyle(element);
       if ((overflowX === 'auto' || overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1)
         found.push(`${element.className} ${element.scrollWidth} > ${element.clientWidth}`);
@@ -49,7 +49,7 @@ async function expectCardShows(page: Page, card: Locator, titles: string[], valu
   for (const line of await card.locator('dt, dd').all()) {
     await line.scrollIntoViewIfNeeded();
     const box = await line.boundingBox();
-    expect(box, await line.textContent()).not.toBeNull();
+    expect(box, (await line.textContent()) ?? '').not.toBeNull();
     expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
     expect((box?.x ?? 0) + (box?.width ?? width + 1)).toBeLessThanOrEqual(width);
   }

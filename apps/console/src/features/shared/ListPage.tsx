@@ -18,6 +18,7 @@
  * lengths and bounds are read from it and each value is checked with it, the issue shown in the user's
  * language. A field's `in` says where it appears; `kind` how it is entered and shown (see fields.ts).
  * Details that deserve a page open as `dynamicNewTab` tabs with `useOpenDetail` / `<DetailLink>`.
+ * On a phone (under CARD_BELOW, cards.ts) the rows are drawn as cards from the same columns (CardList).
  */
 import { EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Form, Space, Table, type TableColumnType, Tooltip, Typography } from 'antd';
