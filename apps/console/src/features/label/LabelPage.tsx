@@ -3,7 +3,6 @@ import { Alert, ColorPicker } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type Field, ListPage } from '../shared/ListPage';
 import { LabelTag } from './LabelTag';
-import './label.css';
 
 /** Colours offered first: antd's palette, each dark enough for the tag's white text. */
 const PRESETS = ['#cf1322', '#d4380d', '#d46b08', '#7cb305', '#389e0d', '#08979c', '#0958d9', '#1d39c4', '#531dab', '#c41d7f', '#595959'];
@@ -33,7 +32,19 @@ const fields: Field<Label>[] = [
     width: 200,
     render: (label) => <LabelTag label={label} />,
   },
-  { key: 'color', label: 'labels.color', in: ['column', 'form'], width: 120, input: () => <ColorInput /> },
+  {
+    key: 'color',
+    label: 'labels.color',
+    in: ['column', 'form'],
+    width: 130,
+    render: (label) => (
+      <span className="label-color">
+        <span className="label-swatch" style={{ background: label.color }} aria-hidden />
+        {label.color}
+      </span>
+    ),
+    input: () => <ColorInput />,
+  },
   { key: 'description', label: 'labels.description', kind: 'textarea', in: ['column', 'form'], ellipsis: true },
   { key: 'conversations', label: 'labels.conversations', in: ['column'], width: 120 },
   { key: 'createdAt', label: 'common.createdAt', kind: 'date', in: ['column'], width: 180 },

@@ -1,6 +1,7 @@
 import type { LabelRef } from '@parley/protocol';
 import { Tag } from 'antd';
 import type { ReactNode } from 'react';
+import './label.css';
 
 /**
  * A label as people see it everywhere (list, workbench, history): a tag in the label's colour. The colour

@@ -6,7 +6,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../../lib/feedback';
 import { LabelTag, LabelTags } from '../../label/LabelTag';
-import '../../label/label.css';
 import { workbenchApi } from '../api';
 
 const keys = {
