@@ -116,7 +116,7 @@ import { VisitorService } from './modules/visitors/service.js';
 import { WeChatApi } from './modules/wechat/api.js';
 import { WeChatInbound } from './modules/wechat/inbound.js';
 import { WeChatOutbox } from './modules/wechat/outbox.js';
-import { channelStatus, wechatRoutes } from './modules/wechat/routes.js';
+import { channelStatus, wechatAdminRoutes, wechatRoutes } from './modules/wechat/routes.js';
 import { WeChatStatus } from './modules/wechat/status.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
@@ -549,6 +549,7 @@ export async function buildApp({
     }),
     wechatStatus,
   );
+  wechatAdminRoutes(route, () => settings.current('weChatSetting'), wechatApi);
   uploadRoutes(app, route, db, config.dataDir, config.uploads, {
     maxBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
     visitorUploads: () => settings.current('appSetting').visitorUploads,

@@ -125,7 +125,10 @@ export class WeChatDouble {
         case '/cgi-bin/stable_token':
         case '/cgi-bin/token': {
           this.tokenCalls[url.pathname === '/cgi-bin/token' ? 'token' : 'stable_token'] += 1;
-          const forced = url.pathname === '/cgi-bin/stable_token' && JSON.parse(body.toString() || '{}').force_refresh === true;
+          const asked = JSON.parse(body.toString() || '{}') as { secret?: string; force_refresh?: boolean };
+          // An AppSecret starting with "wrong" is refused, as WeChat refuses a wrong one.
+          if (asked.secret?.startsWith('wrong')) return json({ errcode: 40125, errmsg: 'invalid appsecret' });
+          const forced = url.pathname === '/cgi-bin/stable_token' && asked.force_refresh === true;
           // Like WeChat's stable token: the same one again until it expires, unless a refresh is forced.
           const current = this.tokens.at(-1);
           if (url.pathname === '/cgi-bin/stable_token' && !forced && current && this.valid(current.value)) {

@@ -311,6 +311,18 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     expect(sent.body.msgtype).toBe('text');
   });
 
+  it('tests the stored credentials for an administrator, saying what WeChat answered', async () => {
+    const good = await server.post<{ ok: boolean }>('/api/wechat/test', { channel: 'officialAccount' }, { token: admin });
+    expect(good.body.data).toMatchObject({ ok: true });
+    const mini = { enabled: true, appId: 'wx-mini-2', appSecret: 'wrong-secret', token: VECTOR.token };
+    expect(
+      (await server.post('/api/settings/weChatSetting', { officialAccount: OFFICIAL, miniProgram: mini }, { token: admin })).status,
+    ).toBe(200);
+    const bad = await server.post<{ ok: boolean; errcode: number }>('/api/wechat/test', { channel: 'miniProgram' }, { token: admin });
+    expect(bad.body.data).toMatchObject({ ok: false, errcode: 40125 });
+    expect((await server.post('/api/wechat/test', { channel: 'elsewhere' }, { token: admin })).status).toBe(400);
+  });
+
   it('tells the agent at once when WeChat refuses a message because the 48-hour window closed', async () => {
     const { publicId } = await userWhoWrote();
     const socket = await agentSocket(server, admin);

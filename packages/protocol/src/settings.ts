@@ -226,6 +226,13 @@ const weChatSetting = z.object({
   miniProgram: z.object({ ...weChatFields, format: z.enum(['xml', 'json']).default('xml') }).prefault({}),
 });
 export type WeChatChannel = 'officialAccount' | 'miniProgram';
+export const weChatTestBody = z.object({ channel: z.enum(['officialAccount', 'miniProgram']) });
+/** `ok`: WeChat gave a token; else its errcode (0 when it could not be reached) and what it said ('' when no AppID and AppSecret are saved). */
+export interface WeChatTestAnswer {
+  ok: boolean;
+  errcode: number;
+  message: string;
+}
 /** What GET of the weChatSetting page answers beside each channel's fields (§11), never stored. */
 export interface WeChatChannelStatus {
   /** The push URL to paste into WeChat's console. */
@@ -510,4 +517,6 @@ function settingsRows(): SettingsRows {
 export const settingsEndpoints = endpointGroup({
   ...settingsRows(),
   'GET /api/site': { response: returns<SiteInfo>() },
+  /** Fetches an access token with the channel's stored AppID and AppSecret, and says what WeChat answered (§11). */
+  'POST /api/wechat/test': { body: weChatTestBody, response: returns<WeChatTestAnswer>() },
 });

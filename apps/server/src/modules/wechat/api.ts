@@ -81,6 +81,13 @@ export class WeChatApi {
     return token;
   }
 
+  /** Asks WeChat for a token with these credentials (the same one while it lives), and keeps it; throws what WeChat refused. */
+  async checkCredentials(app: WeChatApp): Promise<void> {
+    this.cached.delete(app.appId);
+    await this.db.deleteFrom('wechat_tokens').where('app_key', '=', app.appId).execute();
+    await this.token(app);
+  }
+
   /** A call with the app's access token; a token WeChat says is invalid is refreshed once and the call made again. */
   async call(app: WeChatApp, path: string, body: { json?: unknown; form?: FormData }, query: Record<string, string> = {}) {
     let token = await this.token(app);

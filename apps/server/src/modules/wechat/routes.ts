@@ -1,5 +1,7 @@
-import type { SettingsOf, WeChatChannel, WeChatChannelStatus } from '@parley/protocol';
+import type { SettingsOf, WeChatChannel, WeChatChannelStatus, WeChatTestAnswer } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { DefineRoute } from '../../lib/http.js';
+import { type WeChatApi, WeChatApiError } from './api.js';
 import { signatureMatches, WeChatCryptoError, wechatDecrypt } from './crypto.js';
 import { BadPush, isWeChatChannel, type Push, parsePush, type WeChatInbound } from './inbound.js';
 import type { WeChatStatus } from './status.js';
@@ -85,4 +87,24 @@ export async function channelStatus(status: WeChatStatus, baseUrl: string): Prom
     officialAccount: { serverUrl: `${baseUrl}/wechat/officialAccount`, status: await status.of('officialAccount') },
     miniProgram: { serverUrl: `${baseUrl}/wechat/miniProgram`, status: await status.of('miniProgram') },
   };
+}
+
+/** The settings page's "test the credentials": a token fetched with the stored AppID and AppSecret. */
+export function wechatAdminRoutes(route: DefineRoute, apps: Apps, api: WeChatApi): void {
+  route('POST /api/wechat/test', {
+    access: 'admin',
+    handler: async ({ body }): Promise<WeChatTestAnswer> => {
+      const channel = body.channel;
+      const { appId, appSecret } = apps()[channel];
+      if (!appId || !appSecret) return { ok: false, errcode: 0, message: '' };
+      try {
+        await api.checkCredentials({ channel, appId, appSecret });
+        return { ok: true, errcode: 0, message: 'ok' };
+      } catch (error) {
+        if (!(error instanceof WeChatApiError)) throw error;
+        // WeChat's own words (errmsg) or why it could not be reached; '' above means nothing to test with.
+        return { ok: false, errcode: error.kind === 'errcode' ? error.code : 0, message: error.message || error.kind };
+      }
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { SettingsForm } from '../kit/SettingsForm';
 import type { FormValues, PageSpec, SettingField } from '../kit/spec';
-import { ChannelStatus, ServerUrl } from './wechat';
+import { ChannelStatus, ServerUrl, TestCredentials } from './wechat';
 
 /** What the mail form starts as when a site turns its own SMTP server on. */
 const NEW_SMTP = { host: '', port: 465, secure: true, user: '', password: '', from: '', to: [] };
@@ -62,6 +62,7 @@ const weChatApp = (name: 'officialAccount' | 'miniProgram'): SettingField => ({
         ]
       : []),
     { name: 'status', label: 'settings.f.wechatStatus', input: () => <ChannelStatus /> },
+    { name: 'test', label: 'settings.f.wechatTest', hint: 'settings.hint.wechatTest', input: () => <TestCredentials channel={name} /> },
   ],
 });
 

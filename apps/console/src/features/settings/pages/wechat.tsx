@@ -1,5 +1,8 @@
-import { Typography } from 'antd';
+import type { WeChatChannel, WeChatTestAnswer } from '@parley/protocol';
+import { Button, Space, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { call } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
 import './wechat.css';
 
@@ -33,5 +36,38 @@ export function ChannelStatus({ value }: { value?: { lastReceivedAt: string | nu
         {value?.lastError ? <Typography.Text type="danger">{value.lastError}</Typography.Text> : t('settings.wechat.none')}
       </div>
     </div>
+  );
+}
+
+/** Asks WeChat for an access token with the stored AppID and AppSecret, and says what it answered. */
+export function TestCredentials({ channel }: { channel: WeChatChannel }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState<WeChatTestAnswer>();
+  const test = async () => {
+    setBusy(true);
+    try {
+      setAnswer(await call('POST /api/wechat/test', { channel }));
+    } catch {
+      setAnswer(undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Space wrap>
+      <Button onClick={() => void test()} loading={busy} data-testid={`wechat-test-${channel}`}>
+        {t('settings.wechat.test')}
+      </Button>
+      {answer && (
+        <Typography.Text type={answer.ok ? 'success' : 'danger'} data-testid={`wechat-test-answer-${channel}`} role="status">
+          {answer.ok
+            ? t('settings.wechat.testOk')
+            : answer.message
+              ? t('settings.wechat.testFailed', { code: answer.errcode, message: answer.message })
+              : t('settings.wechat.testMissing')}
+        </Typography.Text>
+      )}
+    </Space>
   );
 }
