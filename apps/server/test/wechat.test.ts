@@ -311,6 +311,24 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     expect(sent.body.msgtype).toBe('text');
   });
 
+  it('sends an agent image as an image: uploaded to WeChat first, then sent by its media_id', async () => {
+    const { openid, publicId } = await userWhoWrote();
+    const form = new FormData();
+    form.append('file', new Blob([PNG]), 'dot.png');
+    const uploaded = await fetch(`${base}/api/talk/upload`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
+    const file = ((await uploaded.json()) as { data: { url: string } }).data;
+    const answer = await fetch(`${base}/api/talk/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ YQToken: publicId, msg: file.url, onlyID: onlyId(), type: 'image' }),
+    });
+    expect(answer.status).toBe(200);
+    const sent = await double.until(() => double.sent.find((item) => item.body.touser === openid && item.body.msgtype === 'image'));
+    const mediaId = sent.body.image?.media_id ?? '';
+    expect(double.uploaded.get(mediaId)?.type).toBe('image');
+    expect(double.uploaded.get(mediaId)?.bytes.includes(PNG)).toBe(true);
+  });
+
   it('tests the stored credentials for an administrator, saying what WeChat answered', async () => {
     const good = await server.post<{ ok: boolean }>('/api/wechat/test', { channel: 'officialAccount' }, { token: admin });
     expect(good.body.data).toMatchObject({ ok: true });
