@@ -61,3 +61,22 @@ describe('GET /api/openapi.json', () => {
     }
   });
 });
+
+describe('GET /api/docs', () => {
+  it('serves the viewer from Parley itself, under the console’s CSP, with nothing from another origin', async () => {
+    const page = await fetch(`${server.url}/api/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? '');
+    expect(sources.length).toBeGreaterThanOrEqual(3);
+    for (const source of sources) {
+      expect(source.startsWith('/')).toBe(true);
+      const asset = await fetch(server.url + source);
+      expect(asset.status, source).toBe(200);
+    }
+    expect(html).not.toMatch(/<script>(?!<\/script>)/);
+    expect((await fetch(`${server.url}/docs-assets/index.html`)).status).toBe(404);
+  });
+});

@@ -56,4 +56,6 @@ export const apiTokenEndpoints = endpointGroup({
 /** The API's own description (CONTRACT §12): OpenAPI 3.1 JSON, generated from this table; open to anyone. */
 export const openApiEndpoints = endpointGroup({
   'GET /api/openapi.json': { response: returns<Record<string, unknown>>(), raw: true },
+  /** The document rendered for people (an HTML page). */
+  'GET /api/docs': { response: returns<string>(), raw: true },
 });

@@ -32,6 +32,14 @@ function queryParameters(schema: z.ZodType): JsonSchema[] {
   }));
 }
 
+/** Who may call, in a few words: the line each operation shows beside its path. */
+function accessSummary(access: Access): string {
+  if (access === 'public') return 'Open (no token)';
+  if (access === 'agent') return 'Any agent';
+  if (access === 'admin') return 'Admin only';
+  return access.permission;
+}
+
 function describeAccess(access: Access): string {
   if (access === 'public') return 'Open to anyone (no token).';
   if (access === 'agent') return 'Any signed-in agent or API token.';
@@ -64,7 +72,7 @@ export function openApiDocument(routes: ApiRoutes, serverUrl: string, version: s
     const operation: Record<string, unknown> = {
       operationId: `${method}${path.replace(/^\/api/, '').replace(/\/(\w)/g, (_, c: string) => c.toUpperCase())}`,
       tags: [path.split('/')[2] ?? 'api'],
-      summary: key,
+      summary: accessSummary(access),
       description: `${describeAccess(access)}${routes.sessionOnly.has(key) ? ' Not with an API token: only for a person signed in.' : ''}`,
       'x-parley-access': typeof access === 'string' ? access : access.permission,
       security: access === 'public' ? [] : [{ bearer: [] }],

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import type { DefineRoute } from '../../lib/http.js';
+import { docsRoutes } from './docs.js';
 import { openApiDocument } from './document.js';
 
 /** The server package's version: src/ and dist/ sit at the same depth under it. */
@@ -16,4 +17,5 @@ export function openApiRoutes(app: FastifyInstance, route: DefineRoute, publicBa
       return reply.type('application/json; charset=utf-8').send(document);
     },
   });
+  docsRoutes(app, route);
 }
