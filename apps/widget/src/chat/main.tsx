@@ -1,9 +1,9 @@
+import { inkOn } from '@parley/protocol/contrast';
 import { render } from 'preact';
 import { BRIDGE_TAG, type ChatMessage, LINK_PATTERN, readHostMessage, TOKEN_PATTERN } from '../bridge';
 import { App } from './App';
 import { ChatClient } from './client';
 import { createApi } from './lib/api';
-import { inkOn } from './lib/contrast';
 import { pickLang, translator } from './lib/i18n';
 import { lookOf } from './lib/look';
 import './style.css';

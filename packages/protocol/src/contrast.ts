@@ -10,6 +10,7 @@ function luminance(rgb: number[]): number {
 /**
  * The theme colour, darkened just enough for white text on it to read at 4.5:1 (WCAG AA): the admin
  * picks any colour, and a light one would leave a button's white label unreadable. Not `#rrggbb`: as given.
+ * The chat window paints with it, and the console's previews of the chat window the same.
  */
 export function inkOn(color: string): string {
   const match = /^#([0-9a-f]{6})$/i.exec(color);
