@@ -45,11 +45,19 @@ function useTablistSemantics(container: RefObject<HTMLDivElement | null>, listLa
         role?.setAttribute('aria-keyshortcuts', 'Delete');
       } else role?.removeAttribute('aria-keyshortcuts');
     }
-    for (const more of root.querySelectorAll<HTMLElement>('.ant-tabs-nav-more')) {
-      more.setAttribute('aria-hidden', 'true');
-      more.tabIndex = -1;
-    }
+    hideOverflowButtons(root);
   });
+}
+
+/**
+ * antd draws a tab list's overflow button inside the list, which may own only tabs: it stays for the
+ * mouse, out of the accessibility tree and the Tab order; the arrow keys reach every tab anyway.
+ */
+export function hideOverflowButtons(root: ParentNode): void {
+  for (const more of root.querySelectorAll<HTMLElement>('.ant-tabs-nav-more')) {
+    more.setAttribute('aria-hidden', 'true');
+    more.tabIndex = -1;
+  }
 }
 
 /** Visited pages as tabs (seed §2/§4), with the right-click menu and close rules. */

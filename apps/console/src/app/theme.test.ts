@@ -1,3 +1,4 @@
+import { inkOn } from '@parley/protocol/contrast';
 import { describe, expect, it } from 'vitest';
 import { filterSuggestions, greetingKey, searchTarget } from './header/search';
 import { DEFAULT_THEME, drawerAvailability, effectiveLayout, PALETTES, randomTheme, restoreTheme, THEME_NAMES } from './theme';
@@ -90,5 +91,9 @@ describe('header helpers', () => {
     expect(filterSuggestions(list, 'LOG')).toEqual([list[0]]);
     expect(searchTarget('Roles', '#/service/role')).toBe('#/service/role');
     expect(searchTarget('a b', undefined)).toContain('q=a%20b');
+  });
+
+  it('draws white text on every palette primary at 4.5:1 or more (inkOn leaves it as it is)', () => {
+    for (const name of THEME_NAMES) expect(inkOn(PALETTES[name].primary), name).toBe(PALETTES[name].primary);
   });
 });

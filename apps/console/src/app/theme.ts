@@ -126,6 +126,10 @@ export function effectiveLayout(theme: Theme, device: Device): Layout {
 }
 
 export interface Palette {
+  /**
+   * Each hue a shade deeper than its brand colour (antd's #1677ff is 4.1:1): white on it, and it on white
+   * or on its own 12% tint (selected menu items, the active tab), read at 4.5:1 (WCAG AA).
+   */
   primary: string;
   /** Dark menus for the "-black" themes and ocean; light for the "-white" ones. */
   menu: 'dark' | 'light';
@@ -136,11 +140,11 @@ export interface Palette {
 }
 
 export const PALETTES: Record<ThemeName, Palette> = {
-  'blue-black': { primary: '#1677ff', menu: 'dark', menuBg: '#001529', menuItemBg: '#000c17', headerBg: '#001529', columnBg: '#000c17' },
-  'blue-white': { primary: '#1677ff', menu: 'light', menuBg: '#ffffff', menuItemBg: '#f7f9fc', headerBg: '#ffffff', columnBg: '#f0f5ff' },
-  'green-black': { primary: '#13a860', menu: 'dark', menuBg: '#0f1f1a', menuItemBg: '#0a1612', headerBg: '#0f1f1a', columnBg: '#0a1612' },
-  'green-white': { primary: '#13a860', menu: 'light', menuBg: '#ffffff', menuItemBg: '#f6fbf8', headerBg: '#ffffff', columnBg: '#edf8f2' },
-  'red-black': { primary: '#e0393e', menu: 'dark', menuBg: '#1f1416', menuItemBg: '#150d0e', headerBg: '#1f1416', columnBg: '#150d0e' },
-  'red-white': { primary: '#e0393e', menu: 'light', menuBg: '#ffffff', menuItemBg: '#fdf7f7', headerBg: '#ffffff', columnBg: '#fdeeee' },
-  ocean: { primary: '#0fa3b1', menu: 'dark', menuBg: '#0b2e4f', menuItemBg: '#082440', headerBg: '#0b2e4f', columnBg: '#082440' },
+  'blue-black': { primary: '#0061ea', menu: 'dark', menuBg: '#001529', menuItemBg: '#000c17', headerBg: '#001529', columnBg: '#000c17' },
+  'blue-white': { primary: '#0061ea', menu: 'light', menuBg: '#ffffff', menuItemBg: '#f7f9fc', headerBg: '#ffffff', columnBg: '#f0f5ff' },
+  'green-black': { primary: '#0e7a46', menu: 'dark', menuBg: '#0f1f1a', menuItemBg: '#0a1612', headerBg: '#0f1f1a', columnBg: '#0a1612' },
+  'green-white': { primary: '#0e7a46', menu: 'light', menuBg: '#ffffff', menuItemBg: '#f6fbf8', headerBg: '#ffffff', columnBg: '#edf8f2' },
+  'red-black': { primary: '#cd2025', menu: 'dark', menuBg: '#1f1416', menuItemBg: '#150d0e', headerBg: '#1f1416', columnBg: '#150d0e' },
+  'red-white': { primary: '#cd2025', menu: 'light', menuBg: '#ffffff', menuItemBg: '#fdf7f7', headerBg: '#ffffff', columnBg: '#fdeeee' },
+  ocean: { primary: '#0b7680', menu: 'dark', menuBg: '#0b2e4f', menuItemBg: '#082440', headerBg: '#0b2e4f', columnBg: '#082440' },
 };

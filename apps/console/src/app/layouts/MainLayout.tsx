@@ -1,6 +1,6 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Spin, Tabs } from 'antd';
-import { type ReactNode, useCallback, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useIndexInfo } from '../../features/workbench/queries';
@@ -17,7 +17,7 @@ import { RouteIcon } from '../icons';
 import { Logo } from '../Logo';
 import { type AppRoute, buildMenu, firstLeafPath, isExternal, topLevelRoutes } from '../routeTree';
 import { SideMenu } from '../SideMenu';
-import { TabsBar } from '../TabsBar';
+import { hideOverflowButtons, TabsBar } from '../TabsBar';
 import { ThemeDrawer } from '../ThemeDrawer';
 import { effectiveLayout, PALETTES } from '../theme';
 import { type RouteState, useRouteState } from '../useRouteState';
@@ -297,6 +297,10 @@ function ComprehensiveLayout({ state }: { state: RouteState }) {
   const chosen = tops.find((route) => route.fullPath === (extraFirst || currentTop)) ?? tops[0];
   const nodes = chosen ? buildMenu(chosen.children ?? []) : [];
   const width = collapse ? 64 : 220;
+  // The top-level tabs overflow into antd's "more" button, which their tab list may not own.
+  useLayoutEffect(() => {
+    for (const tabs of document.querySelectorAll('.comprehensive-tabs')) hideOverflowButtons(tabs);
+  });
   return (
     <div className="layout layout-comprehensive">
       <Sider width={width}>

@@ -139,7 +139,8 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
               max={100}
               marks={{ 0: '0%', 50: '50%', 100: '100%' }}
               tooltip={{ formatter: (value) => `${value ?? 0}%` }}
-              aria-label={label('threshold')}
+              // antd puts aria-label on the track; the handle is what takes focus and needs the name.
+              ariaLabelForHandle={label('threshold')}
               data-testid="robot-high-threshold"
             />
           </Form.Item>

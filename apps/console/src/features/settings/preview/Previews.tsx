@@ -1,5 +1,6 @@
 import { MessageFilled } from '@ant-design/icons';
 import { localized, type SettingsOf } from '@parley/protocol';
+import { inkOn } from '@parley/protocol/contrast';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../lib/format';
@@ -95,11 +96,11 @@ export function InvitationPreview({ box, device }: { box: SettingsOf<'invitation
   const { t } = useTranslation();
   return (
     <Screen device={device}>
-      <div className="mock-invite" style={{ opacity: box.enabled ? 1 : 0.5 }} data-testid="preview-invitation">
+      <div className={`mock-invite${box.enabled ? '' : ' off'}`} data-testid="preview-invitation">
         {box.image && <img className="mock-invite-image" src={box.image} alt="" />}
         <div>{shown(box.text)}</div>
         <div className="mock-invite-buttons">
-          <span style={{ background: '#1677ff', color: '#fff', borderColor: '#1677ff' }}>{shown(box.acceptText)}</span>
+          <span className="mock-invite-accept">{shown(box.acceptText)}</span>
           <span>{shown(box.laterText)}</span>
         </div>
         {!box.enabled && <div className="muted">{t('settings.preview.disabled')}</div>}
@@ -136,7 +137,7 @@ export function ChatWindowPreview({
   const { t } = useTranslation();
   return (
     <div className="mock-window" style={{ maxWidth: 340 }} data-testid="preview-window">
-      <div className="mock-window-head" style={{ background: style.color }}>
+      <div className="mock-window-head" style={{ background: inkOn(style.color) }}>
         {style.logo && <img className="mock-window-logo" src={style.logo} alt="" />}
         <span>{shown(style.title)}</span>
       </div>
@@ -157,7 +158,7 @@ export function ChatWindowPreview({
             {shown(window.welcome)}
           </div>
         )}
-        <div className="mock-bubble mine" style={{ background: style.color }}>
+        <div className="mock-bubble mine" style={{ background: inkOn(style.color) }}>
           {t('settings.preview.visitorSays')}
         </div>
       </div>
