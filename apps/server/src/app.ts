@@ -113,6 +113,11 @@ import { VisitorRecordService } from './modules/visitor-records/service.js';
 import { VisitorRepository } from './modules/visitors/repository.js';
 import { visitorRoutes } from './modules/visitors/routes.js';
 import { VisitorService } from './modules/visitors/service.js';
+import { WebhookPublisher } from './modules/webhooks/publisher.js';
+import { WebhookRepository } from './modules/webhooks/repository.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+import { WebhookService } from './modules/webhooks/service.js';
+import { WebhookWorker } from './modules/webhooks/worker.js';
 import { WeChatApi } from './modules/wechat/api.js';
 import { WeChatInbound } from './modules/wechat/inbound.js';
 import { WeChatOutbox } from './modules/wechat/outbox.js';
@@ -280,6 +285,10 @@ export async function buildApp({
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
   const censusRepo = new CensusRepository(db, storage.dialect);
   new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
+  const webhookRepo = new WebhookRepository(db);
+  const webhookWorker = new WebhookWorker(db, webhookRepo, outbound, sealer, notices, config.webhooks, app.log, now);
+  const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookWorker, now);
+  new WebhookPublisher(db, webhooks).subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
     robots.currentHigh(),
@@ -495,6 +504,7 @@ export async function buildApp({
   auth.apiTokens = apiTokens;
   const route = createRouter(app, auth, limits, declaredRoutes, (caller, key, req) => apiTokens.recordUse(caller, key, clientMeta(req).ip));
   apiTokenRoutes(route, apiTokens, app.apiRoutes);
+  webhookRoutes(route, webhooks);
   openApiRoutes(app, route, () => publicBaseUrl(config, app.server));
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
@@ -599,6 +609,7 @@ export async function buildApp({
   app.addHook('onReady', async () => retention.start());
   app.addHook('onReady', async () => timers.start());
   app.addHook('onReady', async () => wechatOutbox.start());
+  app.addHook('onReady', async () => webhookWorker.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language and with
   // its own region's rule; visitors alike share one serialised frame.
@@ -655,6 +666,7 @@ export async function buildApp({
     await mailSender.close();
     await retention.stop();
     await wechatOutbox.stop();
+    await webhookWorker.stop();
   });
   return app;
 }

@@ -181,6 +181,12 @@ const envSchema = z.object({
   WECHAT_RETRY_MS: milliseconds.default(2000),
   /** How often each process looks for WeChat sends that came due (a kick starts new ones at once). */
   WECHAT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** The first wait before a failed webhook delivery is tried again; later waits grow from it (§12). */
+  WEBHOOK_RETRY_BASE_MS: milliseconds.default(10_000),
+  /** How long a receiver has to answer a delivery; §12 gives it 10 s. */
+  WEBHOOK_TIMEOUT_MS: milliseconds.default(10_000),
+  /** How often each process looks for webhook deliveries that came due (a new event starts one at once). */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
 });
 
 export interface Config {
@@ -233,6 +239,13 @@ export interface Config {
   siteLanguage: 'zh' | 'en';
   mail: MailConfig;
   wechat: WeChatConfig;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  retryBaseMs: number;
+  timeoutMs: number;
+  pollMs: number;
 }
 
 export interface WeChatConfig {
@@ -363,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       retryMs: e.WECHAT_RETRY_MS,
       pollMs: e.WECHAT_POLL_MS,
     },
+    webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, pollMs: e.WEBHOOK_POLL_MS },
   };
 }
 

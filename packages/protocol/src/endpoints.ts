@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { accountEndpoints, type LoginAnswer } from './account.js';
-import { apiTokenEndpoints, openApiEndpoints } from './api-tokens.js';
 import {
   type Agent,
   deleteBody,
@@ -22,6 +21,7 @@ import {
   socialLoginBody,
   type UserInfo,
 } from './api.js';
+import { apiTokenEndpoints, openApiEndpoints } from './api-tokens.js';
 import { auditEndpoints } from './audit.js';
 import { backOfficeEndpoints } from './back-office.js';
 import { censusEndpoints } from './census.js';
@@ -56,6 +56,7 @@ import { recordEndpoints } from './records.js';
 import { robotEndpoints } from './robots.js';
 import type { RouteRecord } from './routes.js';
 import { settingsEndpoints } from './settings.js';
+import { webhookEndpoints } from './webhooks.js';
 
 export * from './endpoint.js';
 
@@ -174,6 +175,7 @@ export const endpoints = {
   ...auditEndpoints,
   ...labelEndpoints,
   ...apiTokenEndpoints,
+  ...webhookEndpoints,
   ...openApiEndpoints,
 };
 

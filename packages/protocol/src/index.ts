@@ -19,3 +19,4 @@ export * from './settings.js';
 export * from './socket.js';
 export * from './strings.js';
 export * from './text.js';
+export * from './webhooks.js';

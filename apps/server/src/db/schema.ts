@@ -523,6 +523,40 @@ export interface ApiTokensTable {
   revoked_at: string | null;
 }
 
+/** A webhook (CONTRACT §12); `secret` and `previous_secret` are sealed. */
+export interface WebhooksTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON list of the events it takes. */
+  events: string;
+  enabled: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_until: string | null;
+  failures: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event on its way to one webhook: the outbox the delivery worker drains. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  uuid: string;
+  webhook_id: number;
+  event_id: string;
+  event: string;
+  order_key: string | null;
+  body: string;
+  status: string;
+  attempts: Generated<number>;
+  response_code: number | null;
+  error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+  next_at: string | null;
+  claimed_until: string | null;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -530,6 +564,8 @@ export interface Database {
   login_log: LoginLogTable;
   audit_log: AuditLogTable;
   api_tokens: ApiTokensTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   visitors: VisitorsTable;
   messages: MessagesTable;
   visits: VisitsTable;

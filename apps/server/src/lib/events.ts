@@ -39,6 +39,8 @@ export interface DomainEvents {
   'message.delivery': { visitor: VisitorRow; update: DeliveryUpdate };
   /** Who waits, oldest first (public ids), after the queue changed. */
   'queue.changed': { queue: string[] };
+  /** A visitor was seen for the first time (its row was just made). */
+  'visitor.created': { visitor: VisitorRow };
   'visitor.online': { visitor: VisitorRow; view: Visitor };
   'visitor.offline': { visitor: VisitorRow };
   /** A visitor's widget (re)connected while an agent has its conversation. */

@@ -91,6 +91,14 @@ const messages = {
     en: 'Two-factor sign-in was turned off for your account from {ip}. If this was not you, change your password and tell an administrator at once.',
   },
   noticeAccountDelayedTitle: { zh: '账号登录失败过多', en: 'Many failed sign-ins' },
+  noticeWebhookDisabledTitle: { zh: 'Webhook 已停用', en: 'A webhook was disabled' },
+  noticeWebhookDisabled: {
+    zh: '发往 {url} 的 Webhook 连续 {failures} 次投递失败，已自动停用。请检查接收方后在集成页面重新启用。',
+    en: 'The webhook to {url} failed {failures} deliveries in a row and was disabled. Check the receiver, then enable it again on the integration page.',
+  },
+  webhookNotFound: { zh: 'Webhook 不存在', en: 'No such webhook' },
+  webhookDeliveryNotFound: { zh: '投递记录不存在', en: 'No such delivery' },
+  tooManyWebhooks: { zh: 'Webhook 最多 {max} 个', en: 'At most {max} webhooks' },
   noticeMentionedTitle: { zh: '有人在备注中提到了你', en: 'You were mentioned in a note' },
   noticeMentioned: {
     zh: '{name} 在与 {visitor} 的对话备注中提到了你',

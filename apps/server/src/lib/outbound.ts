@@ -24,6 +24,8 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** Bytes of answer read at most; a longer answer fails as `tooLarge`. */
   maxBytes?: number;
+  /** False: only the status and headers are wanted; the body is never read (a receiver's 100 MB costs nothing). */
+  readBody?: boolean;
 }
 
 export interface OutboundResponse {
@@ -191,6 +193,11 @@ export class OutboundClient {
         if (status >= 300 && status < 400) {
           res.destroy();
           reject(new OutboundError('redirect', `answered a redirect (${status}), which is not followed`));
+          return;
+        }
+        if (options.readBody === false) {
+          res.destroy();
+          resolve({ status, headers: res.headers, text: '' });
           return;
         }
         const chunks: Buffer[] = [];

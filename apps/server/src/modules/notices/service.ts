@@ -13,6 +13,7 @@ const KINDS = {
   mfaEnabled: { title: 'noticeMfaEnabledTitle', body: 'noticeMfaEnabled', url: '#/personal/personal' },
   mfaDisabled: { title: 'noticeMfaDisabledTitle', body: 'noticeMfaDisabled', url: '#/personal/personal' },
   accountDelayed: { title: 'noticeAccountDelayedTitle', body: 'noticeAccountDelayed', url: '#/service/record' },
+  webhookDisabled: { title: 'noticeWebhookDisabledTitle', body: 'noticeWebhookDisabled', url: '#/access/access' },
   // The conversation's id is appended from the notice's parameters (see `urlOf`).
   mentioned: { title: 'noticeMentionedTitle', body: 'noticeMentioned', url: '#/history/historyDetail?id=' },
 } as const satisfies Record<string, { title: MessageKey; body: MessageKey; url: string }>;
@@ -116,7 +117,8 @@ export class Notices {
       return [
         {
           id: `notice-${row.id}`,
-          kind: row.kind === 'mentioned' ? ('mention' as const) : ('security' as const),
+          kind:
+            row.kind === 'mentioned' ? ('mention' as const) : row.kind === 'webhookDisabled' ? ('system' as const) : ('security' as const),
           title: translate(lang, title),
           notice: translate(lang, body, params),
           url: urlOf(row.kind, params),

@@ -106,6 +106,7 @@ export class VisitorService {
         // A new visitor arriving through a known chat link is tagged with it (an unknown key: untagged).
         link_id: await this.links.linkIdOf(this.db, input.link),
       });
+      await this.events.emit('visitor.created', { visitor });
     }
     await this.recordVisit(visitor, input.url, input.title ?? '', now);
     const messages = await this.conversations.listMessages(visitor.id, { limit: INITIAL_MESSAGES });

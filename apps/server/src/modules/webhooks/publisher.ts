@@ -1,0 +1,121 @@
+import type { WebhookEvent } from '@parley/protocol';
+import type { Db } from '../../db/index.js';
+import type { EventHub } from '../../lib/events.js';
+import type { VisitorRow } from '../visitors/repository.js';
+import type { WebhookService } from './service.js';
+
+/**
+ * A visitor as a receiver sees it: its public id as `YQToken` (CONTRACT §5: never the visitor's
+ * credential) and what the history API shows of it.
+ */
+export function webhookVisitor(row: VisitorRow) {
+  return {
+    YQToken: row.public_id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    channel: row.channel,
+    region: row.region,
+    device: row.device,
+    browser: row.browser,
+    firstUrl: row.first_url,
+    referrer: row.referrer,
+    createdAt: row.created_at,
+  };
+}
+
+/** The key that keeps one visitor's conversation events in order for each webhook. */
+const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
+
+/**
+ * Turns domain events into webhook events (CONTRACT §12) and queues them for the webhooks that take them.
+ * It runs after the change was committed, as every subscriber does; the data is built only when some
+ * webhook takes the event, so a site without webhooks pays one small read per event.
+ */
+export class WebhookPublisher {
+  constructor(
+    private readonly db: Db,
+    private readonly webhooks: WebhookService,
+  ) {}
+
+  /** The visitor's conversation now (the last one opened): its history id. */
+  private async conversationId(visitor: VisitorRow): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('conversations')
+      .select('id')
+      .where('visitor_id', '=', visitor.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  private async conversation(visitor: VisitorRow) {
+    return { id: await this.conversationId(visitor), visitor: webhookVisitor(visitor) };
+  }
+
+  private async publish(type: WebhookEvent, orderKey: string | null, data: () => unknown): Promise<void> {
+    const takers = await this.webhooks.takers(type);
+    if (takers.length === 0) return;
+    await this.webhooks.enqueue(type, orderKey, await data(), takers);
+  }
+
+  subscribe(events: EventHub): void {
+    events.on('conversation.opened', ({ visitor, agent }) =>
+      this.publish('conversation.created', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), agent })),
+    );
+    events.on('conversation.assigned', ({ visitor, agent, by }) =>
+      this.publish('conversation.assigned', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), agent, by })),
+    );
+    events.on('conversation.handedOver', ({ visitor, agent }) =>
+      agent
+        ? this.publish('conversation.assigned', orderOf(visitor), async () => ({
+            conversation: await this.conversation(visitor),
+            agent,
+            by: 'robot',
+          }))
+        : undefined,
+    );
+    events.on('conversation.transferred', ({ visitor, from, to }) =>
+      this.publish('conversation.transferred', orderOf(visitor), async () => ({
+        conversation: await this.conversation(visitor),
+        from,
+        to,
+      })),
+    );
+    events.on('conversation.ended', ({ visitor, by }) =>
+      this.publish('conversation.ended', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), by })),
+    );
+    // Tips are the conversation's notices (an agent joined, it ended), told by the events above.
+    events.on('message.stored', ({ visitor, message }) =>
+      message.role === 'tip'
+        ? undefined
+        : this.publish('message.created', orderOf(visitor), async () => ({
+            conversationId: await this.conversationId(visitor),
+            visitor: webhookVisitor(visitor),
+            message,
+          })),
+    );
+    events.on('conversation.rated', ({ visitor, conversationId, score, comment }) =>
+      this.publish('rating.created', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), score, comment })),
+    );
+    events.on('conversation.labelled', ({ visitor, conversationId, labels, by }) =>
+      this.publish('conversation.labelled', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), labels, by })),
+    );
+    // Internal notes reach only the webhooks that take note events.
+    events.on('note.created', ({ visitor, note }) =>
+      this.publish('note.created', orderOf(visitor), () => ({
+        conversationId: note.conversationId,
+        visitor: webhookVisitor(visitor),
+        note,
+      })),
+    );
+    events.on('visitor.created', ({ visitor }) =>
+      this.publish('visitor.created', orderOf(visitor), () => ({ visitor: webhookVisitor(visitor) })),
+    );
+    events.on('letter.created', ({ letter }) => this.publish('letter.created', null, () => ({ letter })));
+    events.on('agent.stateChanged', ({ uuid, state, online }) =>
+      this.publish('agent.status', `agent:${uuid}`, () => ({ agent: { uuid }, state, online })),
+    );
+  }
+}

@@ -1,0 +1,158 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db, DbOrTx } from '../../db/index.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** Rows a look for due deliveries takes at most; the rest wait for the next look. */
+const BATCH = 20;
+
+/** Webhooks' and their deliveries' rows; SQL only. */
+export class WebhookRepository {
+  constructor(private readonly db: Db) {}
+
+  list() {
+    return this.db.selectFrom('webhooks').selectAll().orderBy('id', 'desc').execute();
+  }
+
+  find(db: DbOrTx, id: number) {
+    return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The enabled webhooks, each with the events it takes (JSON). */
+  enabled() {
+    return this.db.selectFrom('webhooks').select(['id', 'events']).where('enabled', '=', 1).execute();
+  }
+
+  async count(tx: DbOrTx): Promise<number> {
+    const row = await tx
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(tx: DbOrTx, row: Insertable<WebhooksTable>): Promise<number> {
+    return (await tx.insertInto('webhooks').values(row).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  async update(tx: DbOrTx, id: number, changes: Updateable<WebhooksTable>): Promise<void> {
+    await tx.updateTable('webhooks').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Deletes the webhooks among `ids` with their deliveries, pending ones included; answers the rows deleted. */
+  async delete(tx: DbOrTx, ids: number[]) {
+    const rows = await tx.selectFrom('webhooks').select(['id', 'url']).where('id', 'in', ids).execute();
+    if (rows.length === 0) return rows;
+    const found = rows.map((row) => row.id);
+    await tx.deleteFrom('webhook_deliveries').where('webhook_id', 'in', found).execute();
+    await tx.deleteFrom('webhooks').where('id', 'in', found).execute();
+    return rows;
+  }
+
+  async insertDeliveries(tx: DbOrTx, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+    if (rows.length > 0) await tx.insertInto('webhook_deliveries').values(rows).execute();
+  }
+
+  findDelivery(uuid: string) {
+    return this.db.selectFrom('webhook_deliveries').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
+  async deliveriesOf(webhookId: number, offset: number, limit: number) {
+    const list = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    const total = await this.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('webhook_id', '=', webhookId)
+      .executeTakeFirstOrThrow();
+    return { list, total: Number(total.n) };
+  }
+
+  /**
+   * Deliveries that may go now: pending, due, unclaimed (or their claim ran out), of an enabled webhook
+   * (a `ping` goes to a disabled one too: it is how one checks a receiver before enabling it again), and
+   * with no earlier delivery of the same webhook and conversation still pending.
+   */
+  due(now: string) {
+    return this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id'])
+      .where('d.status', '=', 'pending')
+      .where('d.next_at', '<=', now)
+      .where((eb) => eb.or([eb('w.enabled', '=', 1), eb('d.event', '=', 'ping')]))
+      .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<', now)]))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('webhook_deliveries as e')
+              .select('e.id')
+              .whereRef('e.webhook_id', '=', 'd.webhook_id')
+              .whereRef('e.order_key', '=', 'd.order_key')
+              .where('e.status', '=', 'pending')
+              .whereRef('e.id', '<', 'd.id'),
+          ),
+        ),
+      )
+      .orderBy('d.id')
+      .limit(BATCH)
+      .execute();
+  }
+
+  /**
+   * Takes a due delivery for this process until `until`, unless another process took it first: the
+   * conditional update succeeds for one of them, on SQLite and PostgreSQL alike. A process that dies
+   * holding it frees it when the claim runs out.
+   */
+  async claim(id: number, now: string, until: string): Promise<DeliveryRow | undefined> {
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: until })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('next_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    return this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async recordAttempt(tx: DbOrTx, id: number, changes: Updateable<WebhookDeliveriesTable>): Promise<void> {
+    await tx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Counts a failed attempt against the webhook; answers the failures in a row now. */
+  async failed(tx: DbOrTx, webhookId: number): Promise<number> {
+    await tx
+      .updateTable('webhooks')
+      .set((eb) => ({ failures: eb('failures', '+', 1) }))
+      .where('id', '=', webhookId)
+      .execute();
+    const row = await tx.selectFrom('webhooks').select('failures').where('id', '=', webhookId).executeTakeFirst();
+    return row?.failures ?? 0;
+  }
+
+  async succeeded(tx: DbOrTx, webhookId: number): Promise<void> {
+    await tx.updateTable('webhooks').set({ failures: 0 }).where('id', '=', webhookId).where('failures', '>', 0).execute();
+  }
+
+  /** Disables the webhook unless it already is; true for the one call that disabled it. */
+  async disable(tx: DbOrTx, webhookId: number, at: string): Promise<boolean> {
+    const result = await tx
+      .updateTable('webhooks')
+      .set({ enabled: 0, updated_at: at })
+      .where('id', '=', webhookId)
+      .where('enabled', '=', 1)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,252 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  WEBHOOK_EVENTS,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookDeliveryState,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookWithSecret,
+} from '@parley/protocol';
+import type { Db } from '../../db/index.js';
+import { ApiError, badRequest } from '../../lib/errors.js';
+import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
+import type { Sealer } from '../../lib/sealed.js';
+import type { AuditActor, AuditLog } from '../audit/audit-log.js';
+import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
+import { SECRET_PURPOSE, type WebhookWorker } from './worker.js';
+
+/** Webhooks a site may have: one per system it connects, not a flood of copies of each event. */
+export const MAX_WEBHOOKS = 20;
+/** How long the secret replaced by a rotation keeps signing beside the new one. */
+export const ROTATION_GRACE_MS = 24 * 3600_000;
+
+function eventsOf(stored: string): WebhookEvent[] {
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    return Array.isArray(parsed)
+      ? parsed.filter((event): event is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(event))
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+function view(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    events: eventsOf(row.events),
+    enabled: row.enabled === 1,
+    failures: row.failures,
+    previousSecretUntil: row.previous_secret ? row.previous_until : null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function deliveryView(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.uuid,
+    event: row.event as WebhookEventType,
+    status: row.status as WebhookDeliveryState,
+    attempts: row.attempts,
+    responseCode: row.response_code,
+    error: row.error,
+    createdAt: row.created_at,
+    lastAttemptAt: row.last_attempt_at,
+    nextAttemptAt: row.status === 'pending' ? row.next_at : null,
+  };
+}
+
+/** A signing secret: 32 random bytes, prefixed so a leaked one is easy to recognise. */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Webhooks (CONTRACT §12): managing them, and queueing events for them. An event is written once per
+ * webhook that takes it into `webhook_deliveries` (one statement, one transaction), which the worker
+ * drains; the envelope's body is fixed when queued, so every retry sends the same bytes.
+ */
+export class WebhookService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: WebhookRepository,
+    private readonly sealer: Sealer,
+    private readonly outbound: OutboundClient,
+    private readonly audit: AuditLog,
+    private readonly worker: WebhookWorker,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async list(): Promise<{ list: Webhook[]; total: number }> {
+    const list = (await this.repo.list()).map(view);
+    return { list, total: list.length };
+  }
+
+  /** A URL the outbound rule refuses is refused when saved, not at the first event. */
+  private async checkUrl(url: string): Promise<void> {
+    try {
+      await this.outbound.check(url);
+    } catch (error) {
+      if (error instanceof OutboundError) throw badRequest('outboundRefused', { field: 'url' });
+      throw error;
+    }
+  }
+
+  /** Creates a webhook (answering its secret this once) or changes one (its secret stays). */
+  async edit(body: { id?: number | undefined; url: string; events: WebhookEvent[]; enabled: boolean }, actor: AuditActor) {
+    await this.checkUrl(body.url);
+    const at = new Date(this.now()).toISOString();
+    const detail = { url: body.url, events: body.events, enabled: body.enabled };
+    if (body.id === undefined) {
+      const secret = newSecret();
+      const id = await this.db.transaction().execute(async (tx) => {
+        if ((await this.repo.count(tx)) >= MAX_WEBHOOKS) throw new ApiError(409, 'tooManyWebhooks', { max: MAX_WEBHOOKS });
+        const inserted = await this.repo.insert(tx, {
+          url: body.url,
+          events: JSON.stringify(body.events),
+          enabled: body.enabled ? 1 : 0,
+          secret: this.sealer.seal(secret, SECRET_PURPOSE),
+          previous_secret: null,
+          previous_until: null,
+          created_at: at,
+          updated_at: at,
+        });
+        await this.audit.record(tx, { ...actor, action: 'webhook.create', target: `webhook:${inserted}`, detail });
+        return inserted;
+      });
+      return { ...(await this.view(id)), secret };
+    }
+    const id = body.id;
+    await this.db.transaction().execute(async (tx) => {
+      const before = await this.repo.find(tx, id);
+      if (!before) throw new ApiError(404, 'webhookNotFound');
+      await this.repo.update(tx, id, {
+        url: body.url,
+        events: JSON.stringify(body.events),
+        enabled: body.enabled ? 1 : 0,
+        // Enabling again starts the count of failures in a row afresh.
+        ...(body.enabled && before.enabled === 0 ? { failures: 0 } : {}),
+        updated_at: at,
+      });
+      await this.audit.record(tx, { ...actor, action: 'webhook.update', target: `webhook:${id}`, detail });
+    });
+    if (body.enabled) this.worker.kick();
+    return this.view(id);
+  }
+
+  private async view(id: number): Promise<Webhook> {
+    const row = await this.repo.find(this.db, id);
+    if (!row) throw new ApiError(404, 'webhookNotFound');
+    return view(row);
+  }
+
+  /** Deletes webhooks; their pending deliveries go with them and are never sent. */
+  async remove(ids: number[], actor: AuditActor): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const deleted = await this.repo.delete(tx, [...new Set(ids)]);
+      for (const row of deleted)
+        await this.audit.record(tx, { ...actor, action: 'webhook.delete', target: `webhook:${row.id}`, detail: { url: row.url } });
+    });
+  }
+
+  /** A new secret, answered this once; the one it replaces keeps signing beside it for ROTATION_GRACE_MS. */
+  async rotateSecret(id: number, actor: AuditActor): Promise<WebhookWithSecret> {
+    const secret = newSecret();
+    const nowMs = this.now();
+    await this.db.transaction().execute(async (tx) => {
+      const before = await this.repo.find(tx, id);
+      if (!before) throw new ApiError(404, 'webhookNotFound');
+      await this.repo.update(tx, id, {
+        secret: this.sealer.seal(secret, SECRET_PURPOSE),
+        previous_secret: before.secret,
+        previous_until: new Date(nowMs + ROTATION_GRACE_MS).toISOString(),
+        updated_at: new Date(nowMs).toISOString(),
+      });
+      await this.audit.record(tx, { ...actor, action: 'webhook.update', target: `webhook:${id}`, detail: { secret: 'rotated' } });
+    });
+    return { ...(await this.view(id)), secret };
+  }
+
+  async deliveries(query: { id: number; pageNo: number; pageSize: number }): Promise<{ list: WebhookDelivery[]; total: number }> {
+    await this.view(query.id);
+    const { list, total } = await this.repo.deliveriesOf(query.id, (query.pageNo - 1) * query.pageSize, query.pageSize);
+    return { list: list.map(deliveryView), total };
+  }
+
+  /** Sends a `ping` to the webhook, through the queue like every event; answers its delivery. */
+  async test(id: number): Promise<WebhookDelivery> {
+    await this.view(id);
+    const [uuid] = await this.enqueue('ping', null, { webhookId: id }, [id]);
+    return this.deliveryOf(uuid ?? '');
+  }
+
+  /** Queues an earlier delivery's event again, as a new delivery (a new `Parley-Delivery`), outside the order. */
+  async redeliver(deliveryId: string): Promise<WebhookDelivery> {
+    const earlier = await this.repo.findDelivery(deliveryId);
+    if (!earlier) throw new ApiError(404, 'webhookDeliveryNotFound');
+    const uuid = randomUUID();
+    await this.repo.insertDeliveries(this.db, [
+      {
+        uuid,
+        webhook_id: earlier.webhook_id,
+        event_id: earlier.event_id,
+        event: earlier.event,
+        order_key: null,
+        body: earlier.body,
+        status: 'pending',
+        created_at: new Date(this.now()).toISOString(),
+        next_at: new Date(this.now()).toISOString(),
+        last_attempt_at: null,
+        response_code: null,
+        error: null,
+        claimed_until: null,
+      },
+    ]);
+    this.worker.kick();
+    return this.deliveryOf(uuid);
+  }
+
+  private async deliveryOf(uuid: string): Promise<WebhookDelivery> {
+    const row = await this.repo.findDelivery(uuid);
+    if (!row) throw new ApiError(404, 'webhookDeliveryNotFound');
+    return deliveryView(row);
+  }
+
+  /** Whether any enabled webhook takes this event: the caller builds its data only then. */
+  async takers(type: WebhookEvent): Promise<number[]> {
+    const hooks = await this.repo.enabled();
+    return hooks.filter((hook) => eventsOf(hook.events).includes(type)).map((hook) => hook.id);
+  }
+
+  /**
+   * Queues one event for the given webhooks: one row each, written together. `orderKey` (the visitor's
+   * conversation) keeps the events of one conversation in order for each webhook. Answers the deliveries' ids.
+   */
+  async enqueue(type: WebhookEventType, orderKey: string | null, data: unknown, webhookIds: number[]): Promise<string[]> {
+    if (webhookIds.length === 0) return [];
+    const at = new Date(this.now()).toISOString();
+    const eventId = randomUUID();
+    const body = JSON.stringify({ id: eventId, type, createdAt: at, data });
+    const rows = webhookIds.map((webhookId) => ({
+      uuid: randomUUID(),
+      webhook_id: webhookId,
+      event_id: eventId,
+      event: type,
+      order_key: orderKey,
+      body,
+      status: 'pending',
+      created_at: at,
+      next_at: at,
+      last_attempt_at: null,
+      response_code: null,
+      error: null,
+      claimed_until: null,
+    }));
+    await this.repo.insertDeliveries(this.db, rows);
+    this.worker.kick();
+    return rows.map((row) => row.uuid);
+  }
+}

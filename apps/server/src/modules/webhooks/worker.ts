@@ -1,0 +1,180 @@
+import { createHmac } from 'node:crypto';
+import { WEBHOOK_HEADERS } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebhookConfig } from '../../config.js';
+import type { Db } from '../../db/index.js';
+import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
+import { SealError, type Sealer } from '../../lib/sealed.js';
+import type { Notices } from '../notices/service.js';
+import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
+
+/** Attempts of one delivery before it is given up as `failed`: with the waits below, over a day and a half. */
+export const MAX_ATTEMPTS = 10;
+/** Failed attempts in a row (whatever the delivery) after which a webhook is disabled and Admins told. */
+export const DISABLE_AFTER = 20;
+/** The longest wait between two attempts, in units of the base wait (12 h at the default 10 s). */
+const MAX_WAIT_UNITS = 4320;
+/** The purpose webhook secrets are sealed for. */
+export const SECRET_PURPOSE = 'webhook.secret';
+
+/**
+ * The wait after the `attempt`-th failed attempt: the base × 4^(attempt-1), at most 12 h at the default
+ * base, with ±20 % jitter so that receivers coming back are not hit by every sender at once. At the
+ * default base, attempt 8 comes after about 15 h and attempt 10 after about 39 h: ≥ 8 attempts over ≥ 24 h.
+ */
+export function retryWait(attempt: number, baseMs: number, random: () => number = Math.random): number {
+  const units = Math.min(MAX_WAIT_UNITS, 4 ** (attempt - 1));
+  return Math.round(baseMs * units * (0.8 + 0.4 * random()));
+}
+
+/** `t=<unix s>,v1=<hex>` and, during a rotation, a second `v1=` under the secret being replaced. */
+export function signature(secrets: string[], unixSeconds: number, body: string): string {
+  const signed = `${unixSeconds}.${body}`;
+  return [`t=${unixSeconds}`, ...secrets.map((secret) => `v1=${createHmac('sha256', secret).update(signed).digest('hex')}`)].join(',');
+}
+
+/**
+ * Sends the deliveries of the outbox (`webhook_deliveries`). Each process looks for due rows every
+ * `pollMs` (and at once when an event is queued), claims each with a conditional update so that one
+ * process makes each attempt, posts it through the outbound guard within the time allowed, and records
+ * what came back: delivered on any 2xx, else tried again later (see `retryWait`) until MAX_ATTEMPTS.
+ */
+export class WebhookWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: WebhookRepository,
+    private readonly outbound: OutboundClient,
+    private readonly sealer: Sealer,
+    private readonly notices: Notices,
+    private readonly config: WebhookConfig,
+    private readonly log: FastifyBaseLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.config.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks for due deliveries now (again right after the current look, when one is running). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.log.error({ err: error }, 'webhook delivery failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const nowMs = this.now();
+      const now = new Date(nowMs).toISOString();
+      const due = await this.repo.due(now);
+      if (due.length === 0 || this.stopped) return;
+      // A claim outlives the longest attempt, so it never runs out while its attempt is under way.
+      const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
+      // The batch goes out side by side: a receiver that hangs holds up its own deliveries only. Two of one
+      // conversation are never in one batch, as the later waits while the earlier is pending.
+      const sent = await Promise.all(
+        due.map(async ({ id }) => {
+          const row = await this.repo.claim(id, now, until);
+          if (row) await this.attempt(row);
+          return row !== undefined;
+        }),
+      );
+      if (!sent.some(Boolean)) return;
+    }
+  }
+
+  private secretsOf(webhook: WebhookRow, nowMs: number): string[] {
+    const secrets = [this.sealer.open(webhook.secret, SECRET_PURPOSE)];
+    if (webhook.previous_secret && webhook.previous_until && Date.parse(webhook.previous_until) > nowMs)
+      secrets.push(this.sealer.open(webhook.previous_secret, SECRET_PURPOSE));
+    return secrets;
+  }
+
+  private async attempt(row: DeliveryRow): Promise<void> {
+    const webhook = await this.repo.find(this.db, row.webhook_id);
+    if (!webhook) return;
+    const startedMs = this.now();
+    let responseCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await this.outbound.request(webhook.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Parley-Webhooks/1',
+          [WEBHOOK_HEADERS.event]: row.event,
+          [WEBHOOK_HEADERS.delivery]: row.uuid,
+          [WEBHOOK_HEADERS.signature]: signature(this.secretsOf(webhook, startedMs), Math.floor(startedMs / 1000), row.body),
+        },
+        body: row.body,
+        timeoutMs: this.config.timeoutMs,
+        // Only the status counts: a receiver's answer is never read, however large.
+        readBody: false,
+      });
+      responseCode = response.status;
+      if (response.status < 200 || response.status > 299) error = 'http';
+    } catch (failure) {
+      if (failure instanceof OutboundError) error = failure.reason;
+      else if (failure instanceof SealError) {
+        // The secret was sealed under another key (SECRET_KEY differs between processes, or was changed).
+        this.log.error({ webhook: webhook.id }, 'a webhook secret cannot be opened with this key (SECRET_KEY or DATA_DIR/secret.key)');
+        error = 'secretUnreadable';
+      } else throw failure;
+    }
+    await this.record(row, webhook, responseCode, error);
+  }
+
+  private async record(row: DeliveryRow, webhook: WebhookRow, responseCode: number | null, error: string | null): Promise<void> {
+    const nowMs = this.now();
+    const at = new Date(nowMs).toISOString();
+    const attempts = row.attempts + 1;
+    const giveUp = error !== null && attempts >= MAX_ATTEMPTS;
+    const disabled = await this.db.transaction().execute(async (tx) => {
+      await this.repo.recordAttempt(tx, row.id, {
+        attempts,
+        response_code: responseCode,
+        error,
+        last_attempt_at: at,
+        claimed_until: null,
+        status: error === null ? 'delivered' : giveUp ? 'failed' : 'pending',
+        next_at: error === null || giveUp ? null : new Date(nowMs + retryWait(attempts, this.config.retryBaseMs)).toISOString(),
+      });
+      if (error === null) {
+        await this.repo.succeeded(tx, webhook.id);
+        return false;
+      }
+      const failures = await this.repo.failed(tx, webhook.id);
+      if (failures < DISABLE_AFTER || !(await this.repo.disable(tx, webhook.id, at))) return false;
+      await this.notices.toAdmins(tx, 'webhookDisabled', { url: webhook.url, failures });
+      return true;
+    });
+    if (error !== null)
+      this.log.info({ webhook: webhook.id, delivery: row.uuid, attempts, responseCode, reason: error }, 'webhook delivery failed');
+    if (disabled) this.log.warn({ webhook: webhook.id, failures: DISABLE_AFTER }, 'webhook disabled after failures in a row');
+  }
+}

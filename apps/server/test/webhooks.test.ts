@@ -1,0 +1,342 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWithSecret } from '@parley/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { visitor } from './chat-harness.js';
+import { backends, createAgent, startTestServer, type TestServer } from './harness.js';
+import { dropSchema } from './processes.js';
+import { waitFor } from './waiting.js';
+import { verifySignature, WebhookReceiver } from './webhook-receiver.js';
+
+/** Short waits, so that retries and timeouts happen within a test; the rule is the same as in production. */
+const FAST = { OUTBOUND_ALLOW: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_TIMEOUT_MS: '700', WEBHOOK_POLL_MS: '50' };
+
+let server: TestServer;
+let admin: string;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  server = await startTestServer(FAST);
+  admin = await server.login();
+});
+afterAll(() => server.close());
+afterEach(async () => {
+  if (!server.app.server.listening) return receiver?.close();
+  // Each test's webhooks go, so that the next test's events reach only its own.
+  const list = await server.get<{ list: Webhook[] }>('/api/webhook/getList', { token: admin });
+  const ids = list.body.data.list.map((hook) => hook.id);
+  if (ids.length > 0) await server.post('/api/webhook/doDelete', { ids }, { token: admin });
+  await receiver?.close();
+});
+
+async function makeWebhook(events: string[], url?: string, on: TestServer = server, token = admin): Promise<WebhookWithSecret> {
+  receiver = url ? receiver : await WebhookReceiver.start();
+  const made = await on.post<WebhookWithSecret>('/api/webhook/doEdit', { url: url ?? receiver.url, events, enabled: true }, { token });
+  expect(made.status, made.body.msg).toBe(200);
+  return made.body.data;
+}
+
+async function deliveriesOf(id: number, on: TestServer = server): Promise<WebhookDelivery[]> {
+  const response = await on.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${id}&pageSize=100`, { token: admin });
+  expect(response.status).toBe(200);
+  return response.body.data.list;
+}
+
+async function auditOf(action: string): Promise<AuditEntry[]> {
+  const response = await server.get<{ list: AuditEntry[] }>(`/api/audit/getList?action=${action}&pageSize=100`, { token: admin });
+  return response.body.data.list;
+}
+
+describe('webhooks', () => {
+  it('are created with a secret shown once and sealed, listed, edited and deleted by holders of access, audited', async () => {
+    const hook = await makeWebhook(['message.created']);
+    expect(hook.secret).toMatch(/^whsec_[\w-]{40,}$/);
+    const stored = await server.storage.db.selectFrom('webhooks').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(hook.secret.slice(6));
+
+    const list = await server.get<{ list: Webhook[] }>('/api/webhook/getList', { token: admin });
+    expect(list.body.data.list).toEqual([
+      expect.objectContaining({ id: hook.id, url: receiver.url, events: ['message.created'], enabled: true }),
+    ]);
+    expect(JSON.stringify(list.body)).not.toContain(hook.secret);
+
+    const edited = await server.post<Webhook>(
+      '/api/webhook/doEdit',
+      { id: hook.id, url: receiver.url, events: ['letter.created', 'rating.created'], enabled: false },
+      { token: admin },
+    );
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({ events: ['letter.created', 'rating.created'], enabled: false });
+    expect(edited.body.data).not.toHaveProperty('secret');
+
+    const agent = await createAgent(server, admin, { username: `plain-${randomBytes(3).toString('hex')}` });
+    for (const [path, body] of [
+      ['/api/webhook/doEdit', { url: receiver.url, events: ['message.created'], enabled: true }],
+      ['/api/webhook/test', { id: hook.id }],
+      ['/api/webhook/doDelete', { ids: [hook.id] }],
+    ] as const)
+      expect((await server.post(path, body, { token: agent.token ?? '' })).status).toBe(403);
+    expect((await server.get('/api/webhook/getList', { token: agent.token ?? '' })).status).toBe(403);
+    expect((await server.get(`/api/webhook/deliveries?id=${hook.id}`, { token: agent.token ?? '' })).status).toBe(403);
+
+    const bad = await server.post('/api/webhook/doEdit', { url: receiver.url, events: ['no.such'], enabled: true }, { token: admin });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('events');
+
+    expect((await server.post('/api/webhook/doDelete', { ids: [hook.id] }, { token: admin })).status).toBe(200);
+    expect((await server.get<{ list: Webhook[] }>('/api/webhook/getList', { token: admin })).body.data.list).toEqual([]);
+    const target = `webhook:${hook.id}`;
+    expect((await auditOf('webhook.create')).some((entry) => entry.target === target)).toBe(true);
+    expect((await auditOf('webhook.update')).some((entry) => entry.target === target)).toBe(true);
+    expect((await auditOf('webhook.delete')).some((entry) => entry.target === target)).toBe(true);
+    expect(JSON.stringify(await auditOf('webhook.create'))).not.toContain(hook.secret);
+  });
+
+  it('delivers a visitor message as message.created, signed with the secret, with the public id and no credential', async () => {
+    const hook = await makeWebhook(['message.created']);
+    const v = await visitor(server);
+    const sent = await v.say('where is my order?');
+    await waitFor(() => receiver.of('message.created').length > 0, 10_000, 'message.created');
+    const [request] = receiver.of('message.created');
+    if (!request) throw new Error('none');
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(verifySignature(request.headers['parley-signature'], request.body, hook.secret)).toBe(true);
+    expect(verifySignature(request.headers['parley-signature'], request.body, 'whsec_other')).toBe(false);
+    expect(request.headers['parley-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    const envelope = JSON.parse(request.body) as {
+      id: string;
+      type: string;
+      createdAt: string;
+      data: { message: Message; visitor: { YQToken: string } };
+    };
+    expect(envelope).toMatchObject({ type: 'message.created', id: expect.any(String), createdAt: expect.any(String) });
+    expect(envelope.data.message).toMatchObject({ id: sent.id, msg: 'where is my order?', role: 'user' });
+    expect(envelope.data.visitor.YQToken).toBe(v.id);
+    expect(request.body).not.toContain(v.credential);
+    expect(request.headers['parley-delivery']).toEqual((await deliveriesOf(hook.id))[0]?.id);
+    await waitFor(async () => (await deliveriesOf(hook.id))[0]?.status === 'delivered', 5000, 'delivered');
+    expect((await deliveriesOf(hook.id))[0]).toMatchObject({ attempts: 1, responseCode: 200, nextAttemptAt: null });
+    v.socket.close();
+  });
+
+  it('refuses a URL to a private address unless OUTBOUND_ALLOW lists it', async () => {
+    const strict = await startTestServer({});
+    try {
+      const token = await strict.login();
+      for (const url of [
+        'http://127.0.0.1:9/hook',
+        'http://10.0.0.8/hook',
+        'http://[::1]/hook',
+        'http://169.254.169.254/latest',
+        'ftp://example.com/',
+      ])
+        expect((await strict.post('/api/webhook/doEdit', { url, events: ['message.created'], enabled: true }, { token })).status).toBe(400);
+      const refused = await strict.post(
+        '/api/webhook/doEdit',
+        { url: 'http://127.0.0.1:9/hook', events: ['message.created'], enabled: true },
+        { token },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.msg).toContain('url');
+    } finally {
+      await strict.close();
+    }
+    // This server lists 127.0.0.1.
+    const allowed = await makeWebhook(['message.created']);
+    expect(allowed.url).toBe(receiver.url);
+  });
+
+  it('retries a 5xx with the same Parley-Delivery until a 2xx', async () => {
+    const hook = await makeWebhook(['message.created']);
+    receiver.plan = [{ status: 503 }, { status: 500 }];
+    const v = await visitor(server);
+    await v.say('retry me');
+    await waitFor(() => receiver.of('message.created').length >= 3, 10_000, 'three attempts');
+    const ids = new Set(receiver.of('message.created').map((request) => request.headers['parley-delivery']));
+    expect(ids.size).toBe(1);
+    const bodies = new Set(receiver.of('message.created').map((request) => request.body));
+    expect(bodies.size).toBe(1);
+    await waitFor(async () => (await deliveriesOf(hook.id))[0]?.status === 'delivered', 5000, 'delivered');
+    expect((await deliveriesOf(hook.id))[0]).toMatchObject({ attempts: 3, responseCode: 200 });
+    v.socket.close();
+  });
+
+  it('gives up on a receiver that hangs after the time allowed, and tries again', async () => {
+    const hook = await makeWebhook(['message.created']);
+    receiver.plan = ['hang'];
+    const v = await visitor(server);
+    await v.say('are you there?');
+    await waitFor(async () => (await deliveriesOf(hook.id))[0]?.status === 'delivered', 10_000, 'delivered after a timeout');
+    const [delivery] = await deliveriesOf(hook.id);
+    expect(delivery).toMatchObject({ attempts: 2, responseCode: 200 });
+    expect(receiver.of('message.created')).toHaveLength(2);
+    v.socket.close();
+  });
+
+  it('does not follow a redirect, and reads nothing of a 100 MB answer', async () => {
+    const hook = await makeWebhook(['message.created']);
+    receiver.plan = ['redirect', 'huge'];
+    const v = await visitor(server);
+    await v.say('redirect then huge');
+    await waitFor(async () => (await deliveriesOf(hook.id))[0]?.status === 'delivered', 10_000, 'delivered');
+    // The redirect counted as a failure and was not followed: no request reached its target.
+    expect(receiver.received.map((request) => request.headers['parley-event'])).toEqual(['message.created', 'message.created']);
+    expect(receiver.received.every((request) => !request.headers.host?.includes('elsewhere'))).toBe(true);
+    const [delivery] = await deliveriesOf(hook.id);
+    expect(delivery).toMatchObject({ attempts: 2, responseCode: 200, status: 'delivered' });
+    expect(receiver.hugeBytesSent).toBeLessThan(100 * 1024 * 1024);
+    const memory = process.memoryUsage().rss;
+    expect(memory).toBeLessThan(1024 * 1024 * 1024);
+    v.socket.close();
+  });
+
+  it('keeps one conversation in order: a later event waits while an earlier one is retried', async () => {
+    await makeWebhook(['message.created']);
+    receiver.plan = [{ status: 500 }, { status: 500 }];
+    const v = await visitor(server);
+    for (const text of ['one', 'two', 'three']) await v.say(text);
+    await waitFor(() => receiver.of('message.created').length >= 5, 10_000, 'five requests');
+    const order = receiver
+      .of('message.created')
+      .map((request) => (JSON.parse(request.body) as { data: { message: Message } }).data.message.msg);
+    expect(order).toEqual(['one', 'one', 'one', 'two', 'three']);
+    v.socket.close();
+  });
+
+  it('sends a ping on test, redelivers a delivery under a new id, and drops a deleted webhook’s pending ones', async () => {
+    const hook = await makeWebhook(['letter.created']);
+    const tested = await server.post<WebhookDelivery>('/api/webhook/test', { id: hook.id }, { token: admin });
+    expect(tested.status).toBe(200);
+    expect(tested.body.data).toMatchObject({ event: 'ping', status: 'pending' });
+    await waitFor(() => receiver.of('ping').length === 1, 5000, 'ping');
+    const ping = receiver.of('ping')[0];
+    expect(ping?.headers['parley-delivery']).toBe(tested.body.data.id);
+    expect(JSON.parse(ping?.body ?? '{}')).toMatchObject({ type: 'ping', data: { webhookId: hook.id } });
+    expect(verifySignature(ping?.headers['parley-signature'], ping?.body ?? '', hook.secret)).toBe(true);
+
+    const again = await server.post<WebhookDelivery>('/api/webhook/redeliver', { deliveryId: tested.body.data.id }, { token: admin });
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).not.toBe(tested.body.data.id);
+    await waitFor(() => receiver.of('ping').length === 2, 5000, 'redelivered ping');
+    expect(receiver.of('ping')[1]?.body).toBe(ping?.body);
+    expect(receiver.of('ping')[1]?.headers['parley-delivery']).toBe(again.body.data.id);
+    expect(
+      (await server.post('/api/webhook/redeliver', { deliveryId: '00000000-0000-4000-8000-000000000000' }, { token: admin })).status,
+    ).toBe(404);
+    expect((await server.post('/api/webhook/test', { id: 999_999 }, { token: admin })).status).toBe(404);
+
+    // A receiver that fails keeps a delivery pending; deleting the webhook drops it, it is never sent again.
+    receiver.otherwise = { status: 500 };
+    await server.post('/api/webhook/test', { id: hook.id }, { token: admin });
+    await waitFor(() => receiver.of('ping').length === 3, 5000, 'failing ping');
+    expect((await server.post('/api/webhook/doDelete', { ids: [hook.id] }, { token: admin })).status).toBe(200);
+    const left = await server.storage.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).execute();
+    expect(left).toEqual([]);
+    const before = receiver.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it('signs with both secrets while a rotation is under way', async () => {
+    const hook = await makeWebhook(['letter.created']);
+    const rotated = await server.post<WebhookWithSecret>('/api/webhook/rotateSecret', { id: hook.id }, { token: admin });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.secret).not.toBe(hook.secret);
+    expect(rotated.body.data.previousSecretUntil).toEqual(expect.any(String));
+    await server.post('/api/webhook/test', { id: hook.id }, { token: admin });
+    await waitFor(() => receiver.of('ping').length === 1, 5000, 'ping');
+    const ping = receiver.of('ping')[0];
+    expect(ping?.headers['parley-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(verifySignature(ping?.headers['parley-signature'], ping?.body ?? '', hook.secret)).toBe(true);
+    expect(verifySignature(ping?.headers['parley-signature'], ping?.body ?? '', rotated.body.data.secret)).toBe(true);
+  });
+
+  it('disables a webhook after 20 failures in a row and tells Admins', async () => {
+    const hook = await makeWebhook(['letter.created']);
+    receiver.otherwise = { status: 500 };
+    for (let i = 0; i < 20; i += 1) await server.post('/api/webhook/test', { id: hook.id }, { token: admin });
+    await waitFor(
+      async () => (await server.get<{ list: Webhook[] }>('/api/webhook/getList', { token: admin })).body.data.list[0]?.enabled === false,
+      15_000,
+      'disabled',
+    );
+    const notices = await server.get<{ list: Notice[] }>('/api/notice/getList', { token: admin });
+    expect(notices.body.data.list.some((notice) => notice.notice.includes(receiver.url) && notice.title === 'A webhook was disabled')).toBe(
+      true,
+    );
+  });
+
+  it('keeps pending deliveries over a restart and sends them after it', async () => {
+    const hook = await makeWebhook(['message.created']);
+    receiver.otherwise = { status: 503 };
+    const v = await visitor(server);
+    await v.say('survive a restart');
+    await waitFor(() => receiver.of('message.created').length >= 1, 5000, 'first attempt');
+    v.socket.close();
+    await server.app.close();
+    expect((await deliveriesOfDb(hook.id))[0]?.status).toBe('pending');
+    receiver.otherwise = { status: 200 };
+    const again = await buildApp({ config: server.config, storage: server.storage, bus: server.bus, logger: false });
+    await again.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      await waitFor(async () => (await deliveriesOfDb(hook.id))[0]?.status === 'delivered', 10_000, 'delivered after restart');
+      const ids = new Set(receiver.of('message.created').map((request) => request.headers['parley-delivery']));
+      expect(ids.size).toBe(1);
+    } finally {
+      await again.close();
+    }
+    // The rest of this file's clean-up talks to the server: it stays closed, so its webhooks go directly.
+    await server.storage.db.deleteFrom('webhook_deliveries').execute();
+    await server.storage.db.deleteFrom('webhooks').execute();
+  });
+});
+
+function deliveriesOfDb(webhookId: number) {
+  return server.storage.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').execute();
+}
+
+// Two processes of one deployment share a database server: this runs where the CI variables provide one
+// (SQLite serves one process by design).
+describe.runIf(backends.postgres && backends.redis)('webhooks with two server processes', () => {
+  const schema = `wh_${randomBytes(6).toString('hex')}`;
+  // One deployment's processes share the sealing key, as they share the database.
+  const shared = { ...FAST, DATABASE_SCHEMA: schema, REDIS_PREFIX: `parley-${schema}`, SECRET_KEY: randomBytes(24).toString('hex') };
+  let a: TestServer;
+  let b: TestServer;
+  let hooks: WebhookReceiver;
+
+  beforeAll(async () => {
+    a = await startTestServer(shared);
+    b = await startTestServer(shared);
+    hooks = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await hooks.close();
+    await dropSchema(schema);
+  });
+
+  it('delivers each event once, whichever process queued it', async () => {
+    const token = await a.login();
+    const made = await a.post<WebhookWithSecret>(
+      '/api/webhook/doEdit',
+      { url: hooks.url, events: ['message.created'], enabled: true },
+      { token },
+    );
+    expect(made.status).toBe(200);
+    const va = await visitor(a);
+    const vb = await visitor(b);
+    for (let i = 0; i < 15; i += 1) {
+      await va.say(`a${i}`);
+      await vb.say(`b${i}`);
+    }
+    await waitFor(() => hooks.of('message.created').length >= 30, 20_000, 'thirty deliveries');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const ids = hooks.of('message.created').map((request) => request.headers['parley-delivery']);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    va.socket.close();
+    vb.socket.close();
+  });
+});
