@@ -106,8 +106,9 @@ async function visitorSays(page: Page, text: string): Promise<void> {
 }
 
 /** Opens the conversation of the visitor whose last message is this text, accepting it if it waits. */
-async function openConversationOf(agent: Page, text: string): Promise<void> {
-  const item = agent.getByTestId('wb-visitor').filter({ hasText: text });
+/** Opens the conversation whose list line shows `line` (by default the visitor's `text`), and takes it. */
+async function openConversationOf(agent: Page, text: string, line: string | RegExp = text): Promise<void> {
+  const item = agent.getByTestId('wb-visitor').filter({ hasText: line });
   await expect(item).toBeVisible();
   await item.click();
   await expect(agent.getByTestId('wb-bubble').filter({ hasText: text })).toBeVisible();
@@ -444,8 +445,9 @@ test('a plain agent transfers their own conversation to another agent, who recei
   await expect(agent.page.getByTestId('wb-tip').filter({ hasText: `Conversation transferred to ${receiverName}` })).toBeVisible();
   await expect(agent.page.getByTestId('wb-input')).toBeDisabled();
 
-  // The receiver has it as their own conversation and answers it; the visitor reads the answer.
-  await openConversationOf(receiver.page, hello);
+  // The receiver has it as their own conversation and answers it; the visitor reads the answer. Its line
+  // in the list previews the newest message, the visitor's or the transfer's tip, whichever came last.
+  await openConversationOf(receiver.page, hello, new RegExp(`${hello.replace(/[?]/g, '\\?')}|Conversation transferred to ${receiverName}`));
   await expect(receiver.page.getByTestId('wb-tip').filter({ hasText: `Conversation transferred to ${receiverName}` })).toBeVisible();
   const answer = 'I take it from here';
   await agentSays(receiver.page, answer);
