@@ -64,6 +64,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_DOUBLE_PORT}`,
+      // The webhook suite's receiver listens on loopback, which the outbound rule refuses unless listed.
+      OUTBOUND_ALLOW: '127.0.0.1',
       ...served,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
 import { ApiTokens } from './ApiTokens';
+import { Webhooks } from './Webhooks';
 import './access.css';
 
 /** `/access/access`: how to put the chat on a site — the embed script, the chat page, its QR code and the chat links. */
@@ -83,6 +84,9 @@ export default function AccessPage() {
       </Col>
       <Col xs={24}>
         <ApiTokens />
+      </Col>
+      <Col xs={24}>
+        <Webhooks />
       </Col>
     </Row>
   );
