@@ -17,7 +17,7 @@ beforeAll(async () => {
   const response = await fetch(`${server.url}/api/openapi.json`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  document = await response.json();
+  document = (await response.json()) as typeof document;
 });
 afterAll(() => server.close());
 
