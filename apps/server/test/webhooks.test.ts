@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWithSecret } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { MAX_ATTEMPTS, retryWait } from '../src/modules/webhooks/worker.js';
 import { visitor } from './chat-harness.js';
 import { backends, createAgent, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
@@ -288,6 +289,22 @@ describe('webhooks', () => {
     // The rest of this file's clean-up talks to the server: it stays closed, so its webhooks go directly.
     await server.storage.db.deleteFrom('webhook_deliveries').execute();
     await server.storage.db.deleteFrom('webhooks').execute();
+  });
+});
+
+describe('the retry schedule', () => {
+  it('makes at least 8 attempts over at least 24 hours at the default base, whatever the jitter', () => {
+    const DAY_MS = 24 * 3600_000;
+    for (const jitter of [0, 0.5, 1]) {
+      const waits = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, i) => retryWait(i + 1, 10_000, () => jitter));
+      expect(MAX_ATTEMPTS).toBeGreaterThanOrEqual(8);
+      expect(waits.reduce((sum, wait) => sum + wait, 0)).toBeGreaterThanOrEqual(DAY_MS);
+      // Growing, never a tight loop, and no wait beyond half a day and its jitter.
+      for (let i = 1; i < waits.length; i += 1) expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1] ?? 0);
+      expect(Math.max(...waits)).toBeLessThanOrEqual(12 * 3600_000 * 1.2);
+    }
+    // The jitter spreads senders: two draws differ.
+    expect(retryWait(3, 10_000, () => 0)).not.toBe(retryWait(3, 10_000, () => 1));
   });
 });
 

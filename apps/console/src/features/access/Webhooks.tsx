@@ -41,7 +41,7 @@ function EditWebhook({
   return (
     <Modal
       open={editing !== null}
-      title={existing ? t('webhooks.edit') : t('webhooks.create')}
+      title={existing ? t('webhooks.editTitle') : t('webhooks.create')}
       okText={t('webhooks.save')}
       cancelText={t('common.cancel')}
       onCancel={onClose}
