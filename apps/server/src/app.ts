@@ -265,7 +265,7 @@ export async function buildApp({
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
   const wechatApi = new WeChatApi(db, sealer, config.wechat);
-  const wechatStatus = new WeChatStatus(db);
+  const wechatStatus = new WeChatStatus(db, (error) => app.log.warn({ err: error }, 'WeChat status not recorded'));
   const wechatOutbox = new WeChatOutbox(
     db,
     wechatApi,

@@ -7,8 +7,9 @@ import { idColumn } from './helpers.js';
  *
  * - `wechat_users`: one row per openid and channel, naming its visitor. The visitor's credential is kept
  *   sealed, so that a push can write as the visitor through the same path as the widget.
- * - `wechat_pushes`: the key of each push taken (`MsgId`, or `FromUserName` + `CreateTime` for events),
- *   unique, so that WeChat's repeated pushes are stored once, across processes.
+ * - `wechat_pushes`: the key of each event taken (`FromUserName` + `CreateTime`), unique, so that WeChat's
+ *   repeated pushes of it are recorded once, across processes (a message is kept once by its onlyID,
+ *   `wx-<MsgId>`, unique per visitor in `messages`).
  * - `wechat_outbox`: messages waiting to reach WeChat; a row is claimed by one process at a time
  *   (`claimed_until`) and tried again at `next_at` after a failure that may pass. It survives a restart.
  * - `wechat_tokens`: the access token of each app, sealed, shared by every process until it expires.

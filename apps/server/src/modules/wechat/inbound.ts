@@ -77,32 +77,34 @@ export class WeChatInbound {
     const type = push.MsgType ?? '';
     if (!/^[\w-]{1,128}$/.test(openid) || !type || !/^\d{1,12}$/.test(push.CreateTime ?? '')) throw new BadPush('a field is missing');
     const key = push.MsgId ? `m:${push.MsgId}` : `e:${openid}:${push.CreateTime}`;
-    if (await this.seen(channel, key)) return;
-    const { credential, visitorId, publicId } = await this.visitorOf(channel, openid, push.UnionId ?? '');
+    const { credential, visitorId, publicId, online } = await this.visitorOf(channel, openid, push.UnionId ?? '');
     // A WeChat user is reachable while they write (WeChat has no page to leave): present, as a widget that is open.
-    await this.visitors.markOnline(publicId);
+    if (!online) await this.visitors.markOnline(publicId);
     const wechatApp: WeChatApp = { channel, appId: app.appId, appSecret: app.appSecret };
     if (type === 'event') {
+      // Events have no id of their own: their key, unique in wechat_pushes, keeps a repeated one out.
       if (!(await this.remember(channel, key))) return;
       const event = push.Event ?? '';
       const title = EVENTS[event] ?? event.slice(0, 64);
       const detail = push.EventKey ? ` ${push.EventKey.slice(0, 200)}` : '';
       await this.visitors.visit(credential, `wechat://event/${encodeURIComponent(event.slice(0, 64))}`, `${title}${detail}`);
     } else {
-      const content = await this.contentOf(wechatApp, visitorId, push);
+      // A message's onlyID is unique per visitor: storing a repeated push answers the stored message. Asked
+      // first only so that a repeated push does not fetch its media again.
       const onlyID = `wx-${push.MsgId && /^\d{1,40}$/.test(push.MsgId) ? push.MsgId : createHash('sha1').update(key).digest('hex').slice(0, 40)}`;
+      if (await this.stored(visitorId, onlyID)) return;
+      const content = await this.contentOf(wechatApp, visitorId, push);
       await this.conversations.visitorMessage(credential, { ...content, onlyID });
-      await this.remember(channel, key);
     }
-    await this.status.received(channel);
+    this.status.received(channel);
   }
 
-  private async seen(channel: WeChatChannel, key: string): Promise<boolean> {
+  private async stored(visitorId: number, onlyID: string): Promise<boolean> {
     const row = await this.db
-      .selectFrom('wechat_pushes')
-      .select('push_key')
-      .where('channel', '=', channel)
-      .where('push_key', '=', key)
+      .selectFrom('messages')
+      .select('id')
+      .where('visitor_id', '=', visitorId)
+      .where('only_id', '=', onlyID)
       .executeTakeFirst();
     return row !== undefined;
   }
@@ -122,11 +124,11 @@ export class WeChatInbound {
     channel: WeChatChannel,
     openid: string,
     unionid: string,
-  ): Promise<{ credential: string; visitorId: number; publicId: string }> {
+  ): Promise<{ credential: string; visitorId: number; publicId: string; online: boolean }> {
     const known = await this.db
       .selectFrom('wechat_users')
       .innerJoin('visitors', 'visitors.id', 'wechat_users.visitor_id')
-      .select(['wechat_users.visitor_id', 'wechat_users.credential', 'wechat_users.unionid', 'visitors.public_id'])
+      .select(['wechat_users.visitor_id', 'wechat_users.credential', 'wechat_users.unionid', 'visitors.public_id', 'visitors.online'])
       .where('wechat_users.channel', '=', channel)
       .where('wechat_users.openid', '=', openid)
       .executeTakeFirst();
@@ -141,6 +143,7 @@ export class WeChatInbound {
         credential: this.sealer.open(known.credential, `${CREDENTIAL_PURPOSE}:${known.visitor_id}`),
         visitorId: known.visitor_id,
         publicId: known.public_id,
+        online: known.online === 1,
       };
     }
     const made = await this.visitors.init(
@@ -178,7 +181,7 @@ export class WeChatInbound {
       await this.db.deleteFrom('visitors').where('id', '=', row.id).execute();
       return this.visitorOf(channel, openid, unionid);
     }
-    return { credential: made.YQToken, visitorId: row.id, publicId: made.id };
+    return { credential: made.YQToken, visitorId: row.id, publicId: made.id, online: false };
   }
 
   /** What a pushed message becomes: text as is, media fetched into the visitor's uploads, the rest as text. */

@@ -3,10 +3,26 @@ import type { Db } from '../../db/index.js';
 import { isoNow } from '../../lib/time.js';
 
 /** When each channel last received a push, and its last error: what the settings page shows (§11). */
-export class WeChatStatus {
-  constructor(private readonly db: Db) {}
+const RECEIPT_EVERY_MS = 1000;
 
-  async received(channel: WeChatChannel): Promise<void> {
+export class WeChatStatus {
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  /** The last time each channel's receipt was written: at most once a second, so a busy channel costs no write a push. */
+  private readonly written = new Map<WeChatChannel, number>();
+
+  /** Notes a push received; written in the background, a failure only logged (the push is stored already). */
+  received(channel: WeChatChannel): void {
+    const last = this.written.get(channel) ?? 0;
+    if (Date.now() - last < RECEIPT_EVERY_MS) return;
+    this.written.set(channel, Date.now());
+    this.writeReceived(channel).catch((error: unknown) => this.onError(error));
+  }
+
+  private async writeReceived(channel: WeChatChannel): Promise<void> {
     const now = isoNow();
     await this.db
       .insertInto('wechat_status')
