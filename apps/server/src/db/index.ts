@@ -1,19 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { startCheckpointer } from './checkpointer.js';
 import type { DialectName } from './dialect.js';
+import type { Db } from './handles.js';
 import { migrations } from './migrations/index.js';
 import { runDirectlyInTransactions, statementName } from './prepared.js';
 import type { Database } from './schema.js';
 
-export type Db = Kysely<Database>;
-
-/** The database or an open transaction: repositories take it so a service decides where a query runs. */
-export type DbOrTx = Db | Transaction<Database>;
+export type { Db, DbOrTx } from './handles.js';
 
 export interface Storage {
   db: Db;

@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery, type DialectAdapter, type RawBuilder } from 'kysely';
-import type { Db, DbOrTx } from './index.js';
+import type { Db, DbOrTx } from './handles.js';
 
 /** Marks where a named value goes; a string, so the query builder takes it as an ordinary value. */
 const MARK = '\u0000prepared:';

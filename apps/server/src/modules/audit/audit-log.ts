@@ -1,8 +1,6 @@
 import { SYSTEM_ACTOR } from '@parley/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/index.js';
-import { clientMeta } from '../../lib/http.js';
-import type { AuthContext } from '../auth/service.js';
 import type { AuditRepository } from './repository.js';
 
 /** Who made a change, and from where: every entry's first three fields. */
@@ -23,8 +21,8 @@ export interface AuditRecord extends AuditActor {
 }
 
 /** The signed-in caller of a route as an audit actor: their username, id and the request's address. */
-export function auditActor(auth: Pick<AuthContext, 'username' | 'agentId'>, req: FastifyRequest): AuditActor {
-  return { actor: auth.username, actorId: auth.agentId, ip: clientMeta(req).ip };
+export function auditActor(auth: { username: string; agentId: number }, req: FastifyRequest): AuditActor {
+  return { actor: auth.username, actorId: auth.agentId, ip: req.ip };
 }
 
 /** A change no person made (a migration, a scheduled job). */

@@ -1,45 +1,12 @@
 import type { MfaEnabled, MfaSetup } from '@parley/protocol';
-import type { Db, DbOrTx } from '../../db/index.js';
+import type { Db } from '../../db/index.js';
 import { ApiError, conflict, unauthorized } from '../../lib/errors.js';
-import type { Sealer } from '../../lib/sealed.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Notices } from '../notices/service.js';
+import type { MfaCodes } from './mfa-codes.js';
 import type { MfaRepository } from './mfa-repository.js';
 import type { AuthContext, AuthService, ClientMeta } from './service.js';
-import { enrolment, isTotpCode, MFA_SEAL_PURPOSE, matchingStep, newRecoveryCodes, newTotpSecret, recoveryCodeHash } from './totp.js';
-
-/**
- * Checks two-factor codes. Seeds are stored sealed; recovery codes as hashes. A code, TOTP or recovery, is
- * taken once: a TOTP code's time step must be later than the last one taken, a recovery code is used up.
- */
-export class MfaCodes {
-  constructor(
-    private readonly repo: MfaRepository,
-    private readonly sealer: Sealer,
-    private readonly now: () => number,
-  ) {}
-
-  seal(secret: string): string {
-    return this.sealer.seal(secret, MFA_SEAL_PURPOSE);
-  }
-
-  /** The step of a right code for a sealed seed, not yet taken; undefined for a wrong code. */
-  stepOf(sealed: string, code: string): number | undefined {
-    return matchingStep(this.sealer.open(sealed, MFA_SEAL_PURPOSE), code, this.now());
-  }
-
-  /**
-   * Whether `code` is a right code for the agent now, taking it (its time step, or the recovery code) in
-   * `tx`: a code already taken is wrong.
-   */
-  async verify(tx: DbOrTx, agent: { id: number; mfa_secret: string }, code: string): Promise<boolean> {
-    if (isTotpCode(code)) {
-      const step = this.stepOf(agent.mfa_secret, code);
-      return step !== undefined && (await this.repo.takeStep(tx, agent.id, step));
-    }
-    return this.repo.useRecoveryCode(tx, agent.id, recoveryCodeHash(code), new Date(this.now()).toISOString());
-  }
-}
+import { enrolment, newRecoveryCodes, newTotpSecret, recoveryCodeHash } from './totp.js';
 
 /**
  * Two-factor sign-in (TOTP, RFC 6238) of one's own account: setting it up, turning it on and off. Each

@@ -16,7 +16,7 @@ import { hashToken, newToken } from '../../lib/tokens.js';
 import type { Bus } from '../../realtime/bus.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Notices } from '../notices/service.js';
-import type { MfaCodes } from './mfa.js';
+import type { MfaCodes } from './mfa-codes.js';
 import type { MfaRepository } from './mfa-repository.js';
 import type { AuthRepository } from './repository.js';
 
