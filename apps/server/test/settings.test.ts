@@ -84,6 +84,15 @@ function answeredDefaults(page: SettingsPage): unknown {
     for (const step of keys) holder = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[step] : undefined;
     if (typeof holder === 'object' && holder !== null) (holder as Record<string, unknown>)[secretFlag(key)] = false;
   }
+  // The WeChat page also answers each channel's push URL and status, read-only (§11).
+  if (page === 'weChatSetting') {
+    for (const channel of ['officialAccount', 'miniProgram']) {
+      Object.assign(copy[channel] as object, {
+        serverUrl: expect.stringMatching(new RegExp(`/wechat/${channel}$`)),
+        status: { lastReceivedAt: null, lastError: null },
+      });
+    }
+  }
   return copy;
 }
 
