@@ -658,6 +658,7 @@ export async function buildApp({
   pruner.unref();
   app.addHook('onClose', async () => {
     clearInterval(pruner);
+    robots.close();
     liveness.stop();
     visitorSockets.stop();
     await visitorSockets.shared?.stop();

@@ -152,9 +152,12 @@ describe('POST /api/robot/try', () => {
     const created = await save({ questions: ['Do you sell gift cards?'], answer: 'Yes, from $10.' });
     const id = created.body.data?.id;
     expect((await ask('do you sell gift cards')).body.data).toMatchObject({ id, answer: 'Yes, from $10.' });
+    // The edit changes what the pair is about (a voucher would still mean a gift card to the robot).
     await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.' });
     expect((await ask('buy a voucher for a friend')).body.data).toMatchObject({ id, answer: 'Yes, vouchers from $10.' });
+    await save({ id, questions: ['Can I bring my dog?'], answer: 'Dogs are welcome.' });
     expect((await ask('do you sell gift cards')).body.data?.id).not.toBe(id);
+    await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.' });
     await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.', enabled: false });
     expect((await ask('buy a voucher for a friend')).body.data?.id).not.toBe(id);
     await save({ id, questions: ['Can I buy a voucher for a friend?'], answer: 'Yes, vouchers from $10.', enabled: true });

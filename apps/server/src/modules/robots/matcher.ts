@@ -495,7 +495,9 @@ const ANSWER = 0.25;
 export class Matcher {
   private readonly questions = new VectorIndex();
   private readonly answers = new VectorIndex();
-  private readonly byPair = new Map<number, { phrasings: number[]; answer: number | null }>();
+  private readonly byPair = new Map<number, { pair: MatchablePair; phrasings: number[]; answer: number | null }>();
+  /** Counts the changes, so a companion index (the semantic one) knows when to follow. */
+  private changes = 0;
 
   constructor(pairs: Iterable<MatchablePair>) {
     for (const pair of pairs) this.add(pair);
@@ -504,6 +506,16 @@ export class Matcher {
   /** How many phrasings are indexed. */
   get size(): number {
     return this.questions.size;
+  }
+
+  /** A number that changes whenever a pair is added, replaced or removed. */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /** The indexed pairs. */
+  *pairs(): Generator<MatchablePair> {
+    for (const { pair } of this.byPair.values()) yield pair;
   }
 
   /** Indexes a pair; a pair with the same id is replaced. */
@@ -517,7 +529,8 @@ export class Matcher {
     }
     const answerTerms = weightedTerms(pair.answer);
     const answer = answerTerms.size > 0 ? this.answers.add(pair, '', answerTerms, new Set()) : null;
-    this.byPair.set(pair.id, { phrasings, answer });
+    this.byPair.set(pair.id, { pair, phrasings, answer });
+    this.changes += 1;
   }
 
   /** Drops a pair from the index (nothing happens for an id it does not hold). */
@@ -527,6 +540,7 @@ export class Matcher {
     for (const phrasing of entry.phrasings) this.questions.remove(phrasing);
     if (entry.answer !== null) this.answers.remove(entry.answer);
     this.byPair.delete(id);
+    this.changes += 1;
   }
 
   /**
@@ -561,10 +575,28 @@ export class Matcher {
   }
 
   /**
-   * The closest pair to `text` if its score reaches `threshold`, and up to `suggestions` other pairs
-   * (each pair once, by its closest phrasing), best first.
+   * Hybrid ranking: each pair scores its meaning score, or its lexical one where that is sure and higher.
+   * A pair the semantic index did not bring back keeps only a sure lexical score.
    */
-  match(text: string, threshold: number, suggestions = 3): MatchResult {
+  private fuse(byPair: Map<number, Match>, meaning: Map<number, number>): void {
+    for (const [id, match] of byPair) {
+      const score = Math.max(match.score >= LEXICAL_SURE ? match.score : 0, meaning.get(id) ?? 0);
+      if (score > 0) byPair.set(id, { ...match, score });
+      else byPair.delete(id);
+    }
+    for (const [id, score] of meaning) {
+      const pair = this.byPair.get(id)?.pair;
+      if (!pair || byPair.has(id)) continue;
+      byPair.set(id, { id, question: pair.questions[0] ?? '', answer: pair.answer, image: pair.image, score });
+    }
+  }
+
+  /**
+   * The closest pair to `text` if its score reaches `threshold`, and up to `suggestions` other pairs
+   * (each pair once, by its closest phrasing), best first. `meaning`, when given, is the closest pairs'
+   * scores from the semantic index (semantic.ts), fused as `fuse` says.
+   */
+  match(text: string, threshold: number, suggestions = 3, meaning?: Map<number, number>): MatchResult {
     const raw = weightedTerms(text);
     if (raw.size === 0 || this.questions.size === 0) return { best: null, suggestions: [] };
     const terms = this.corrected(raw);
@@ -596,6 +628,7 @@ export class Matcher {
         score: ANSWER * (answerScore.get(id) ?? 0),
       });
     }
+    if (meaning) this.fuse(byPair, meaning);
     const ranked = [...byPair.values()]
       .filter((match) => match.score > 0)
       .sort((a, b) => b.score - a.score)
@@ -605,6 +638,14 @@ export class Matcher {
     return { best: null, suggestions: ranked.slice(0, suggestions) };
   }
 }
+
+/**
+ * A lexical score at least this high is a question that says a phrasing's own words: it stands beside the
+ * meaning score. Below it, shared words are as often a coincidence as not (on bench/robot-eval/dev.json,
+ * English questions answered on shared words alone were wrong as often as right), so the meaning score
+ * decides.
+ */
+const LEXICAL_SURE = 0.6;
 
 /** 2|A∩B| / (|A| + |B|). */
 function dice(a: Set<string>, b: Set<string>): number {

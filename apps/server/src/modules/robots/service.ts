@@ -28,6 +28,7 @@ import { ROBOT_HIGH_KEY } from '../settings/secrets.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
 import { type MatchablePair, Matcher, type MatchResult, normalize } from './matcher.js';
 import type { RobotAskFilter, RobotAskRow, RobotRepository } from './repository.js';
+import { SemanticScorer } from './semantic.js';
 
 type EditBody = z.output<typeof robotAskEditBody>;
 
@@ -63,6 +64,13 @@ const IMPORT_CHECK_SLICE = 500;
 const IMPORT_CHUNK = 200;
 /** Pairs added to the index per slice while it is built: a few milliseconds. */
 const INDEX_SLICE = 200;
+/** How many pairs' meaning scores a question brings back to fuse with the lexical ones. */
+const MEANING_CANDIDATES = 40;
+/**
+ * How long a question waits for the pairs' meaning vectors after a change (a few pairs take well under a
+ * second); past it, it is answered by the lexical matcher alone while the vectors are computed.
+ */
+const MEANING_WAIT_MS = 3000;
 
 function matchable(row: Pick<RobotAskRow, 'id' | 'questions' | 'answer' | 'image'>): MatchablePair {
   return { id: row.id, questions: row.questions.split('\n'), answer: row.answer, image: row.image };
@@ -79,6 +87,8 @@ export class RobotService {
   private high: RobotHighSettings = robotHighSettings.parse({});
   /** Run once this process has read settings saved anywhere: open widgets learn whether the robot answers. */
   private readonly highListeners: (() => Promise<void>)[] = [];
+  /** English questions' meaning scores (semantic.ts); null when ROBOT_SEMANTIC=off. */
+  private readonly semantic: SemanticScorer | null;
 
   constructor(
     private readonly db: Db,
@@ -90,6 +100,7 @@ export class RobotService {
     private readonly outbound: OutboundClient,
     private readonly audit: AuditLog,
   ) {
+    this.semantic = process.env.ROBOT_SEMANTIC === 'off' ? null : new SemanticScorer(MEANING_WAIT_MS, onError);
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
       if (event.what === 'pairs') this.pairsChanged(event.ids);
@@ -250,9 +261,23 @@ export class RobotService {
     return robotCsv(pages());
   }
 
-  /** The closest pair and the runners-up, with the smart robot's threshold. Never counts a hit. */
+  /**
+   * The closest pair and the runners-up, with the smart robot's threshold: the lexical score fused with
+   * the meaning score where the question is English. Never counts a hit.
+   */
   async match(text: string): Promise<MatchResult> {
-    return (await this.index()).match(text, this.high.threshold);
+    const matcher = await this.index();
+    let meaning: Map<number, number> | null = null;
+    if (this.semantic && matcher.size > 0) {
+      this.semantic.sync(matcher, matcher.generation, () => matcher.pairs());
+      meaning = await this.semantic.scores(text, MEANING_CANDIDATES);
+    }
+    return matcher.match(text, this.high.threshold, 3, meaning ?? undefined);
+  }
+
+  /** Ends the semantic index's worker (the server is closing). */
+  close(): void {
+    this.semantic?.stop();
   }
 
   async try(text: string): Promise<RobotTryResult> {
