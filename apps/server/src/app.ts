@@ -289,7 +289,8 @@ export async function buildApp({
   const webhookRepo = new WebhookRepository(db);
   const webhookWorker = new WebhookWorker(db, webhookRepo, outbound, sealer, notices, config.webhooks, app.log, now);
   const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookWorker, now);
-  new WebhookPublisher(db, webhooks).subscribe(events);
+  const webhookPublisher = new WebhookPublisher(db, webhooks, (error) => app.log.error({ err: error }, 'webhook event not queued'));
+  webhookPublisher.subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
     robots.currentHigh(),
@@ -668,6 +669,7 @@ export async function buildApp({
     await mailSender.close();
     await retention.stop();
     await wechatOutbox.stop();
+    await webhookPublisher.flush();
     await webhookWorker.stop();
   });
   return app;

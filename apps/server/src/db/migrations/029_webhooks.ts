@@ -42,7 +42,8 @@ export function webhooks(dialect: DialectName) {
         .addColumn('next_at', 'varchar(32)')
         .addColumn('claimed_until', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_at']).execute();
+      // Pending rows in the order they go out: a look for due ones stops at the first few it finds.
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'id']).execute();
       await db.schema.createIndex('webhook_deliveries_of').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();
       await db.schema
         .createIndex('webhook_deliveries_order')

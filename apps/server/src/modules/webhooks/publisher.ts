@@ -29,14 +29,25 @@ const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
 
 /**
  * Turns domain events into webhook events (CONTRACT §12) and queues them for the webhooks that take them.
- * It runs after the change was committed, as every subscriber does; the data is built only when some
- * webhook takes the event, so a site without webhooks pays one small read per event.
+ * It runs after the change was committed, as every subscriber does, and off the path of the request that
+ * made it: an event is queued a moment after its change is answered, in the order the events came. The
+ * data is built only when some webhook takes the event, so a site without webhooks pays one small read
+ * per event.
  */
 export class WebhookPublisher {
+  /** The events being queued, one after another: the message path does not wait for them, and their order holds. */
+  private tail: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly db: Db,
     private readonly webhooks: WebhookService,
+    private readonly onError: (error: unknown) => void,
   ) {}
+
+  /** Resolves once every event told so far is queued (before the database closes). */
+  flush(): Promise<void> {
+    return this.tail;
+  }
 
   /** The visitor's conversation now (the last one opened): its history id. */
   private async conversationId(visitor: VisitorRow): Promise<number | null> {
@@ -54,10 +65,14 @@ export class WebhookPublisher {
     return { id: await this.conversationId(visitor), visitor: webhookVisitor(visitor) };
   }
 
-  private async publish(type: WebhookEvent, orderKey: string | null, data: () => unknown): Promise<void> {
-    const takers = await this.webhooks.takers(type);
-    if (takers.length === 0) return;
-    await this.webhooks.enqueue(type, orderKey, await data(), takers);
+  private publish(type: WebhookEvent, orderKey: string | null, data: () => unknown): void {
+    this.tail = this.tail
+      .then(async () => {
+        const takers = await this.webhooks.takers(type);
+        if (takers.length === 0) return;
+        await this.webhooks.enqueue(type, orderKey, await data(), takers);
+      })
+      .catch(this.onError);
   }
 
   subscribe(events: EventHub): void {

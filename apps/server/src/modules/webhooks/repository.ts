@@ -85,7 +85,7 @@ export class WebhookRepository {
     return this.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id'])
+      .select(['d.id', 'd.webhook_id'])
       .where('d.status', '=', 'pending')
       .where('d.next_at', '<=', now)
       .where((eb) => eb.or([eb('w.enabled', '=', 1), eb('d.event', '=', 'ping')]))
@@ -113,17 +113,20 @@ export class WebhookRepository {
    * conditional update succeeds for one of them, on SQLite and PostgreSQL alike. A process that dies
    * holding it frees it when the claim runs out.
    */
-  async claim(id: number, now: string, until: string): Promise<DeliveryRow | undefined> {
-    const result = await this.db
+  claim(id: number, now: string, until: string): Promise<DeliveryRow | undefined> {
+    return this.db
       .updateTable('webhook_deliveries')
       .set({ claimed_until: until })
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .where('next_at', '<=', now)
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .returningAll()
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return undefined;
-    return this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byIds(ids: number[]) {
+    return ids.length === 0 ? Promise.resolve([]) : this.db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
   }
 
   async recordAttempt(tx: DbOrTx, id: number, changes: Updateable<WebhookDeliveriesTable>): Promise<void> {

@@ -93,6 +93,8 @@ export class WebhookWorker {
       const now = new Date(nowMs).toISOString();
       const due = await this.repo.due(now);
       if (due.length === 0 || this.stopped) return;
+      // Each webhook read once for the batch, not once per delivery.
+      const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
       // A claim outlives the longest attempt, so it never runs out while its attempt is under way.
       const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
       // The batch goes out side by side: a receiver that hangs holds up its own deliveries only. Two of one
@@ -100,7 +102,8 @@ export class WebhookWorker {
       const sent = await Promise.all(
         due.map(async ({ id }) => {
           const row = await this.repo.claim(id, now, until);
-          if (row) await this.attempt(row);
+          const webhook = row && webhooks.get(row.webhook_id);
+          if (row && webhook) await this.attempt(row, webhook);
           return row !== undefined;
         }),
       );
@@ -115,9 +118,7 @@ export class WebhookWorker {
     return secrets;
   }
 
-  private async attempt(row: DeliveryRow): Promise<void> {
-    const webhook = await this.repo.find(this.db, row.webhook_id);
-    if (!webhook) return;
+  private async attempt(row: DeliveryRow, webhook: WebhookRow): Promise<void> {
     const startedMs = this.now();
     let responseCode: number | null = null;
     let error: string | null = null;

@@ -1,0 +1,112 @@
+// Webhooks (§12) under load, against a receiver started here on loopback (listed in OUTBOUND_ALLOW).
+// Two servers in turn, each on a fresh DATA_DIR: one with K webhooks subscribed to message.created, one
+// without. On each, V visitors send M messages over HTTP at R a second; it reports the send's p50/p99 (the
+// message path, stored and acknowledged) and, with webhooks, the deliveries a second from the first
+// send until the receiver has every one (M × K), and whether any came twice.
+//
+//   node bench/webhooks.mjs [--webhooks 3] [--visitors 100] [--messages 3000] [--rate 300] [--json]
+import { createServer } from 'node:http';
+import { ADMIN_PASSWORD, startServer } from './server.mjs';
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return Number(at >= 0 ? process.argv[at + 1] : fallback);
+}
+const hooks = option('webhooks', 3);
+const visitors = option('visitors', 100);
+const messages = option('messages', 3000);
+const rate = option('rate', 300);
+
+let received = 0;
+const seen = new Set();
+let duplicates = 0;
+let lastAt = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const id = req.headers['parley-delivery'];
+    if (seen.has(id)) duplicates += 1;
+    seen.add(id);
+    received += 1;
+    lastAt = performance.now();
+    res.writeHead(204).end();
+  });
+});
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+async function run(webhookCount) {
+  received = 0;
+  seen.clear();
+  duplicates = 0;
+  const server = await startServer({ env: { OUTBOUND_ALLOW: '127.0.0.1' } });
+  const call = async (path, body, token) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, data: (await response.json()).data };
+  };
+  try {
+    const { token } = (await call('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).data;
+    for (let i = 0; i < webhookCount; i += 1)
+      await call('/api/webhook/doEdit', { url: `${receiverUrl}/${i}`, events: ['message.created'], enabled: true }, token);
+    const credentials = [];
+    for (let i = 0; i < visitors; i += 1)
+      credentials.push((await call('/api/visitor/init', { url: 'https://shop.example/', lang: 'en' })).data.YQToken);
+    // The visitors' own events (visitor.created) are not subscribed: only messages count.
+    const timings = [];
+    let failed = 0;
+    const pending = [];
+    const started = performance.now();
+    for (let sent = 0; sent < messages; sent += 1) {
+      const due = started + (sent / rate) * 1000;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const credential = credentials[sent % credentials.length];
+      const at = performance.now();
+      pending.push(
+        call('/api/visitor/message', { YQToken: credential, msg: `bench ${sent}`, onlyID: `b-${sent}-${Date.now()}` }).then(
+          ({ status }) => (status === 200 ? timings.push(performance.now() - at) : (failed += 1)),
+          () => (failed += 1),
+        ),
+      );
+    }
+    await Promise.all(pending);
+    const expected = timings.length * webhookCount;
+    const deadline = performance.now() + 120_000;
+    while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    timings.sort((a, b) => a - b);
+    return {
+      webhooks: webhookCount,
+      sent: timings.length,
+      failed,
+      p50: Number(percentile(timings, 50).toFixed(1)),
+      p99: Number(percentile(timings, 99).toFixed(1)),
+      delivered: received,
+      expected,
+      duplicates,
+      deliveriesPerSecond: webhookCount > 0 ? Math.round(received / ((lastAt - started) / 1000)) : null,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+const withHooks = await run(hooks);
+const without = await run(0);
+receiver.close();
+if (process.argv.includes('--json')) console.log(JSON.stringify({ withHooks, without }));
+else {
+  for (const result of [withHooks, without])
+    console.log(
+      `${result.webhooks} webhooks: ${result.sent} sent (${result.failed} failed), send p50 ${result.p50} ms p99 ${result.p99} ms` +
+        (result.webhooks > 0
+          ? `; ${result.delivered}/${result.expected} delivered, ${result.deliveriesPerSecond}/s, ${result.duplicates} twice`
+          : ''),
+    );
+  console.log(`p99 with webhooks / without: ${(withHooks.p99 / without.p99).toFixed(2)}`);
+}
