@@ -329,6 +329,19 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     expect(double.uploaded.get(mediaId)?.bytes.includes(PNG)).toBe(true);
   });
 
+  it('keeps a visitor messages in their order when the first one must wait for its retry', async () => {
+    const { openid, publicId } = await userWhoWrote();
+    // The auto answer to the user's message goes first; the failure is meant for the agent's first reply.
+    await double.until(() => double.sent.find((item) => item.body.touser === openid));
+    double.failSends({ status: 503 });
+    await reply(publicId, 'first of two');
+    await reply(publicId, 'second of two');
+    await double.until(() => double.sent.find((item) => item.body.touser === openid && item.body.text?.content === 'second of two'));
+    const order = double.sent.filter((item) => item.body.touser === openid).map((item) => item.body.text?.content);
+    expect(order.indexOf('first of two')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('first of two')).toBeLessThan(order.indexOf('second of two'));
+  });
+
   it('tests the stored credentials for an administrator, saying what WeChat answered', async () => {
     const good = await server.post<{ ok: boolean }>('/api/wechat/test', { channel: 'officialAccount' }, { token: admin });
     expect(good.body.data).toMatchObject({ ok: true });

@@ -45,6 +45,7 @@ export function wechat(dialect: DialectName) {
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('wechat_outbox_due').on('wechat_outbox').column('next_at').execute();
+      await db.schema.createIndex('wechat_outbox_visitor').on('wechat_outbox').columns(['visitor_id', 'id']).execute();
       await db.schema
         .createTable('wechat_tokens')
         .addColumn('app_key', 'varchar(100)', (c) => c.primaryKey())

@@ -114,22 +114,36 @@ export class WeChatOutbox {
     for (;;) {
       const now = new Date(this.now()).toISOString();
       const due = await this.db
-        .selectFrom('wechat_outbox')
-        .select(['id', 'message_id', 'visitor_id', 'attempts'])
-        .where('next_at', '<=', now)
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-        .orderBy('id')
+        .selectFrom('wechat_outbox as o')
+        .select(['o.id', 'o.message_id', 'o.visitor_id', 'o.attempts'])
+        .where('o.next_at', '<=', now)
+        .where((eb) => eb.or([eb('o.claimed_until', 'is', null), eb('o.claimed_until', '<', now)]))
+        // Each visitor's messages reach WeChat in their order: only the oldest waiting one of each is
+        // taken, so one waiting for its retry holds the later ones back.
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('wechat_outbox as earlier')
+                .select('earlier.id')
+                .whereRef('earlier.visitor_id', '=', 'o.visitor_id')
+                .whereRef('earlier.id', '<', 'o.id'),
+            ),
+          ),
+        )
+        .orderBy('o.id')
         .limit(BATCH)
         .execute();
       if (due.length === 0) return;
-      let claimedAny = false;
-      for (const row of due) {
-        if (this.stopped) return;
-        if (!(await this.claim(row.id, now))) continue;
-        claimedAny = true;
-        await this.deliver({ ...row, attempts: row.attempts + 1 });
-      }
-      if (!claimedAny) return;
+      // Different visitors' messages go side by side.
+      const sent = await Promise.all(
+        due.map(async (row) => {
+          if (this.stopped || !(await this.claim(row.id, now))) return false;
+          await this.deliver({ ...row, attempts: row.attempts + 1 });
+          return true;
+        }),
+      );
+      if (!sent.some(Boolean)) return;
     }
   }
 
