@@ -5,9 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { routeTitle } from '../lib/i18n';
 import { settings } from '../lib/settings';
-import { routeTree } from '../routes';
+import { attachBusinessPages, businessRoutes, routeTree } from '../routes';
 import { useSettings } from '../stores/settings';
+import { type BusinessRoutes, BusinessRoutesContext } from './businessRoutes';
 import { buildTitle, findChain } from './routeTree';
+
+const BUSINESS: BusinessRoutes = { routes: businessRoutes, attach: attachBusinessPages };
 
 NProgress.configure({
   minimum: settings.progress.minimum,
@@ -40,5 +43,9 @@ export function RootFrame() {
     window.scrollTo(0, 0);
   }, [location.pathname]);
 
-  return <Outlet />;
+  return (
+    <BusinessRoutesContext.Provider value={BUSINESS}>
+      <Outlet />
+    </BusinessRoutesContext.Provider>
+  );
 }

@@ -7,8 +7,8 @@ import { call } from '../lib/api';
 import { HttpError } from '../lib/http';
 import { i18n } from '../lib/i18n';
 import { settings } from '../lib/settings';
-import { attachBusinessPages, businessRoutes } from '../routes';
 import { useRoutes } from '../stores/routes';
+import { useBusinessRoutes } from './businessRoutes';
 import { type AppRoute, activeMenuKey, buildMenu, changeMenuMeta, filterRoutes, findChain, type MenuNode } from './routeTree';
 
 export interface RouteState {
@@ -24,7 +24,7 @@ export interface RouteState {
 
 /** Menu, matched chain and active key of the current page, for the signed-in user. */
 /** In 'all' authentication mode the route list comes from the server (seed §2); it must be an array. */
-function useServerRoutes(): AppRoute[] | undefined {
+function useServerRoutes(attach: (records: RouteRecord[]) => AppRoute[]): AppRoute[] | undefined {
   const { data } = useQuery({
     queryKey: ['router', 'list'],
     enabled: settings.authentication === 'all',
@@ -33,7 +33,7 @@ function useServerRoutes(): AppRoute[] | undefined {
       // Checked, not trusted: a route list of the wrong shape is an error page, not a crash.
       const answer: { list?: unknown } = await call('GET /api/router/getList');
       if (!Array.isArray(answer?.list)) throw new HttpError(500, i18n.t('errors.routeFormat'));
-      return attachBusinessPages(answer.list as RouteRecord[]);
+      return attach(answer.list as RouteRecord[]);
     },
   });
   return data;
@@ -44,8 +44,9 @@ const NO_ROUTES: AppRoute[] = [];
 export function useRouteState(): RouteState {
   const holder = useAccess();
   const { pathname } = useLocation();
-  const serverRoutes = useServerRoutes();
-  const source = settings.authentication === 'all' ? (serverRoutes ?? NO_ROUTES) : businessRoutes;
+  const business = useBusinessRoutes();
+  const serverRoutes = useServerRoutes(business.attach);
+  const source = settings.authentication === 'all' ? (serverRoutes ?? NO_ROUTES) : business.routes;
   const overrides = useRoutes((state) => state.overrides);
   const routes = useMemo(() => {
     const changed = Object.entries(overrides).reduce((tree, [name, meta]) => changeMenuMeta(tree, name, meta), source);

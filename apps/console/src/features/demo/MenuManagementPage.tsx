@@ -1,19 +1,19 @@
 import { Table, Tag } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBusinessRoutes } from '../../app/businessRoutes';
 import { RouteIcon } from '../../app/icons';
 import { routeTitle } from '../../lib/i18n';
-import { businessRoutes } from '../../routes';
 import { DemoList } from './DemoList';
 import { demoPagination, filterTree, type MenuRow, matches, menuRows } from './listKit';
-
-const ROWS = menuRows(businessRoutes);
 
 /** Sample content (VITE_PARLEY_DEMO=1 only): menu management, read-only, over the console's route tree. */
 export default function MenuManagementPage() {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
-  const shown = filterTree(ROWS, (row) => matches(keyword, row.name, row.path, routeTitle(row.title)));
+  const { routes } = useBusinessRoutes();
+  const rows = useMemo(() => menuRows(routes), [routes]);
+  const shown = filterTree(rows, (row) => matches(keyword, row.name, row.path, routeTitle(row.title)));
   return (
     <DemoList testId="demo-menus" placeholder={t('demo.menu.search')} onSearch={setKeyword}>
       <Table<MenuRow>
