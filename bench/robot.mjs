@@ -5,8 +5,12 @@
 // A negative set (questions the knowledge base cannot answer) measures how often the robot would answer
 // anyway, and a sweep over thresholds shows what each would do to right, wrong and unsure answers.
 //
-//   node bench/robot.mjs [--pairs 5000] [--queries 5000] [--threshold 0.5] [--verbose]
-import { readFileSync } from 'node:fs';
+// `--semantic` then measures the meaning index (semantic.ts) at the same size: the time its worker takes to
+// embed every pair, the process's memory after, and the latency of an English question through it and
+// the matcher, as a server answers one.
+//
+//   node bench/robot.mjs [--pairs 5000] [--queries 5000] [--threshold 0.5] [--verbose] [--semantic]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,6 +22,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '5000' },
     threshold: { type: 'string', default: '0.5' },
     verbose: { type: 'boolean', default: false },
+    semantic: { type: 'boolean', default: false },
   },
 });
 const totalPairs = Number(values.pairs);
@@ -228,3 +233,46 @@ console.log(
   `load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores; latency at ${all.length} pairs over ${queryCount} questions: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; index rebuilt in ${buildMs.toFixed(0)} ms (${buildCpuMs.toFixed(0)} ms of CPU), ` +
     `one pair replaced in place in ${edits[Math.floor(edits.length / 2)].toFixed(2)} ms (median of ${edits.length})`,
 );
+
+if (values.semantic) {
+  // Bundled to a file under node_modules, so that the module resolves the model's packages as the server does.
+  const out = fileURLToPath(new URL('../node_modules/.cache/robot-bench/semantic.mjs', import.meta.url));
+  const semanticBundle = await build({
+    entryPoints: [fileURLToPath(new URL('../apps/server/src/modules/robots/semantic.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'warning',
+  });
+  mkdirSync(new URL('.', `file://${out}`), { recursive: true });
+  writeFileSync(out, semanticBundle.outputFiles[0].text);
+  const { SemanticScorer } = await import(out);
+  const rssBefore = process.memoryUsage().rss;
+  const scorer = new SemanticScorer(3_600_000, (error) => console.error(error));
+  started = performance.now();
+  scorer.sync(big, big.generation, () => big.pairs());
+  await scorer.scores('warm up', 1);
+  const embedMs = performance.now() - started;
+  const english = tests.filter((test) => !/\p{Script=Han}/u.test(test.text));
+  const semanticTimes = [];
+  let right = 0;
+  const rounds = Math.min(queryCount, 300);
+  for (let n = 0; n < rounds; n += 1) {
+    const test = english[n % english.length];
+    started = performance.now();
+    const meaning = await scorer.scores(test.text, 40);
+    const { best } = big.match(test.text, threshold, 3, meaning ?? undefined);
+    semanticTimes.push(performance.now() - started);
+    if (n < english.length && best?.id === test.expect) right += 1;
+  }
+  semanticTimes.sort((a, b) => a - b);
+  const sat = (q) => semanticTimes[Math.min(semanticTimes.length - 1, Math.floor(q * semanticTimes.length))].toFixed(2);
+  console.log(
+    `with the meaning index: every pair's English texts embedded in ${(embedMs / 1000).toFixed(1)} s, process RSS ${(rssBefore / 1e6).toFixed(0)} → ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB; ` +
+      `an English question at ${all.length} pairs over ${rounds} questions: p50 ${sat(0.5)} ms, p99 ${sat(0.99)} ms, max ${sat(1)} ms; ` +
+      `answered right ${right} of ${english.length} English test questions at ${threshold} (load average ${loadavg()[0].toFixed(1)})`,
+  );
+  scorer.stop();
+}
