@@ -3,7 +3,7 @@ import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWith
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { MAX_ATTEMPTS, retryWait } from '../src/modules/webhooks/worker.js';
-import { visitor } from './chat-harness.js';
+import { agentSocket, onlyId, visitor } from './chat-harness.js';
 import { backends, createAgent, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
 import { waitFor } from './waiting.js';
@@ -117,6 +117,81 @@ describe('webhooks', () => {
     expect(request.headers['parley-delivery']).toEqual((await deliveriesOf(hook.id))[0]?.id);
     await waitFor(async () => (await deliveriesOf(hook.id))[0]?.status === 'delivered', 5000, 'delivered');
     expect((await deliveriesOf(hook.id))[0]).toMatchObject({ attempts: 1, responseCode: 200, nextAttemptAt: null });
+    v.socket.close();
+  });
+
+  it('tells a conversation from first message to rating in order, with letters and agent status, and notes only to note subscribers', async () => {
+    const everything = await makeWebhook([
+      'visitor.created',
+      'conversation.created',
+      'conversation.assigned',
+      'conversation.ended',
+      'message.created',
+      'rating.created',
+      'letter.created',
+      'agent.status',
+    ]);
+    const notesOnly = await server.post<WebhookWithSecret>(
+      '/api/webhook/doEdit',
+      { url: `${receiver.url}/notes`, events: ['note.created'], enabled: true },
+      { token: admin },
+    );
+    expect(notesOnly.status).toBe(200);
+    const agent = await agentSocket(server, admin);
+    const v = await visitor(server);
+    await v.say('hello');
+    const reply = await server.post('/api/talk/send', { YQToken: v.id, msg: 'hi, how can I help?', onlyID: onlyId() }, { token: admin });
+    expect(reply.status).toBe(200);
+    expect(
+      (await server.post('/api/talk/note', { YQToken: v.id, msg: 'a good customer', onlyID: onlyId() }, { token: admin })).status,
+    ).toBe(200);
+    expect((await server.post('/api/talk/end', { YQToken: v.id }, { token: admin })).status).toBe(200);
+    expect((await server.post('/api/visitor/rate', { YQToken: v.credential, score: 5, comment: 'great' })).status).toBe(200);
+    expect((await server.post('/api/visitor/letter', { name: 'Ann', email: 'ann@example.com', content: 'call me' })).status).toBe(200);
+    expect((await server.post('/api/index/state', { state: '0' }, { token: admin })).status).toBe(200);
+
+    const envelopes = () =>
+      receiver.received
+        .filter((request) => request.headers['parley-signature'] && !request.body.includes('"note.created"'))
+        .map((request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> });
+    await waitFor(
+      () =>
+        ['agent.status', 'rating.created', 'letter.created'].every((type) => envelopes().some((envelope) => envelope.type === type)) &&
+        receiver.of('note.created').length === 1,
+      10_000,
+      'every event',
+    );
+    const mine = envelopes().filter(
+      (envelope) => JSON.stringify(envelope.data).includes(v.id) || envelope.type === 'letter.created' || envelope.type === 'agent.status',
+    );
+    const types = mine.map((envelope) => envelope.type);
+    // One conversation's events arrive in the order they happened; a note is never among them.
+    const conversation = types.filter((type) => type !== 'letter.created' && type !== 'agent.status');
+    expect(conversation).toEqual([
+      'visitor.created',
+      'conversation.created',
+      'message.created',
+      'message.created',
+      'conversation.ended',
+      'rating.created',
+    ]);
+    expect(types).toContain('letter.created');
+    expect(types).toContain('agent.status');
+    const created = mine.find((envelope) => envelope.type === 'conversation.created');
+    expect(created?.data).toMatchObject({ conversation: { id: expect.any(Number), visitor: { YQToken: v.id } } });
+    expect(mine.find((envelope) => envelope.type === 'rating.created')?.data).toMatchObject({ score: 5, comment: 'great' });
+    expect(mine.find((envelope) => envelope.type === 'letter.created')?.data).toMatchObject({
+      letter: { name: 'Ann', content: 'call me' },
+    });
+    expect(JSON.stringify(mine)).not.toContain(v.credential);
+    expect(JSON.stringify(mine)).not.toContain('a good customer');
+    const [note] = receiver.of('note.created');
+    expect(note?.headers['parley-event']).toBe('note.created');
+    expect(JSON.parse(note?.body ?? '{}')).toMatchObject({ data: { note: { msg: 'a good customer' } } });
+    expect(verifySignature(note?.headers['parley-signature'], note?.body ?? '', notesOnly.body.data.secret)).toBe(true);
+    expect(verifySignature(note?.headers['parley-signature'], note?.body ?? '', everything.secret)).toBe(false);
+    await server.post('/api/index/state', { state: '1' }, { token: admin });
+    agent.close();
     v.socket.close();
   });
 
