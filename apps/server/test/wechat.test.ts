@@ -262,6 +262,8 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
       body: `<xml><Encrypt><![CDATA[${tampered}]]></Encrypt></xml>`,
     });
     expect([400, 401]).toContain(bad.status);
+    const entities = `<?xml version="1.0"?><!DOCTYPE xml [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${textPush(openid, '&b;', nextMsgId())}`;
+    expect((await push('officialAccount', entities)).status).toBe(400);
     const huge = await push('officialAccount', textPush(openid, 'x'.repeat(200 * 1024), nextMsgId()));
     expect(huge.status).toBe(413);
     const odd = `<xml><ToUserName>gh</ToUserName><FromUserName>${openid}</FromUserName><CreateTime>${Math.floor(Date.now() / 1000)}</CreateTime><MsgType>hologram</MsgType><MsgId>${nextMsgId()}</MsgId></xml>`;

@@ -37,6 +37,8 @@ const xml = new XMLParser({ parseTagValue: false, parseAttributeValue: false, ig
 
 /** The fields of a push body, XML (`<xml>…</xml>`) or JSON; throws BadPush when it is neither. */
 export function parsePush(body: string, format: 'xml' | 'json'): Push {
+  // WeChat never sends a document type; one could define entities that expand without bound.
+  if (format === 'xml' && /<!(DOCTYPE|ENTITY)/i.test(body)) throw new BadPush('the body declares a document type');
   let value: unknown;
   try {
     if (format === 'json') value = JSON.parse(body);
