@@ -294,6 +294,9 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     );
     expect(delivered.body.msgtype).toBe('text');
     await expect.poll(async () => (await messagesOf(publicId)).find((message) => message.id === sent.id)?.delivery).toBe('sent');
+    // WeChat cannot take it back: withdrawing it is refused rather than hiding it from the workbench alone.
+    const withdraw = await server.post('/api/talk/withdraw', { YQToken: publicId, onlyID: sent.onlyID }, { token: admin });
+    expect(withdraw.status).toBe(409);
     const tokensBefore = double.tokenCalls.stable_token;
     await reply(publicId, 'second');
     await double.until(() => double.sent.find((item) => item.body.text?.content === 'second'));

@@ -140,6 +140,7 @@ const messages = {
   messageMissing: { zh: '消息不存在', en: 'No such message' },
   withdrawNotSender: { zh: '只能撤回自己发送的消息', en: 'You can only withdraw your own messages' },
   withdrawTooLate: { zh: '消息发送超过 2 分钟，无法撤回', en: 'Messages can only be withdrawn within 2 minutes' },
+  withdrawWeChat: { zh: '发往微信的消息无法撤回', en: 'A message sent to WeChat cannot be withdrawn' },
   transferTarget: { zh: '无法转接给该客服', en: 'The conversation cannot be transferred to this agent' },
   agentFull: {
     zh: '该客服的对话数已达上限，无法转接',

@@ -699,6 +699,8 @@ export class ConversationService {
     if (message.role !== 'service' || message.service_id !== auth.uuid) throw new ApiError(403, 'withdrawNotSender');
     if (message.withdrawn) return;
     if (Date.now() - Date.parse(message.created_at) > WITHDRAW_WINDOW_MS) throw conflict('withdrawTooLate');
+    // A message that went to WeChat (or is on its way) cannot be taken back there (§11).
+    if (message.delivery) throw conflict('withdrawWeChat');
     await this.repo.markWithdrawn(this.db, message.id);
     await this.events.emit('message.withdrawn', { visitor, onlyID });
   }
