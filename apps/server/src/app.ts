@@ -611,7 +611,15 @@ export async function buildApp({
   app.addHook('onReady', async () => retention.start());
   app.addHook('onReady', async () => timers.start());
   app.addHook('onReady', async () => wechatOutbox.start());
-  app.addHook('onReady', async () => webhookWorker.start());
+  app.addHook('onReady', async () => {
+    try {
+      const recovered = await webhookPublisher.recover(now());
+      if (recovered > 0) app.log.warn({ recovered }, 'queued for webhooks the messages a stop had left untold');
+    } catch (error) {
+      app.log.error({ err: error }, 'webhook recovery failed');
+    }
+    webhookWorker.start();
+  });
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language and with
   // its own region's rule; visitors alike share one serialised frame.

@@ -351,13 +351,42 @@ describe('webhooks', () => {
     v.socket.close();
     await server.app.close();
     expect((await deliveriesOfDb(hook.id))[0]?.status).toBe('pending');
+    // A message committed by a process that stopped before queueing its event: stored, never told.
+    const row = await server.storage.db.selectFrom('visitors').selectAll().where('public_id', '=', v.id).executeTakeFirstOrThrow();
+    await server.storage.db
+      .insertInto('messages')
+      .values({
+        visitor_id: row.id,
+        seq: row.last_seq + 1,
+        only_id: 'lost-in-a-crash',
+        role: 'user',
+        type: 'text',
+        msg: 'told after the restart',
+        nickname: '',
+        service_id: null,
+        withdrawn: 0,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
     receiver.otherwise = { status: 200 };
     const again = await buildApp({ config: server.config, storage: server.storage, bus: server.bus, logger: false });
     await again.listen({ port: 0, host: '127.0.0.1' });
     try {
-      await waitFor(async () => (await deliveriesOfDb(hook.id))[0]?.status === 'delivered', 10_000, 'delivered after restart');
-      const ids = new Set(receiver.of('message.created').map((request) => request.headers['parley-delivery']));
-      expect(ids.size).toBe(1);
+      await waitFor(
+        async () =>
+          (await deliveriesOfDb(hook.id)).every((delivery) => delivery.status === 'delivered') &&
+          receiver.of('message.created').length >= 3,
+        10_000,
+        'delivered after restart',
+      );
+      const told = receiver.of('message.created').map((request) => ({
+        delivery: request.headers['parley-delivery'],
+        msg: (JSON.parse(request.body) as { data: { message: Message } }).data.message.msg,
+      }));
+      // The pending one went out again under its id; the untold one once; nothing told twice.
+      expect(new Set(told.filter((entry) => entry.msg === 'survive a restart').map((entry) => entry.delivery)).size).toBe(1);
+      expect(told.filter((entry) => entry.msg === 'told after the restart')).toHaveLength(1);
+      expect(await deliveriesOfDb(hook.id)).toHaveLength(2);
     } finally {
       await again.close();
     }

@@ -546,6 +546,8 @@ export interface WebhookDeliveriesTable {
   event_id: string;
   event: string;
   order_key: string | null;
+  /** The stored fact it tells (`message:<id>`), unique per webhook; null for those that need no recovery. */
+  source: string | null;
   body: string;
   status: string;
   attempts: Generated<number>;

@@ -27,6 +27,7 @@ import { notes } from './025_notes.js';
 import { conversationLabels } from './026_conversation_labels.js';
 import { wechat } from './027_wechat.js';
 import { apiTokens } from './028_api_tokens.js';
+import { webhookSources } from './029_webhook_sources.js';
 import { webhooks } from './029_webhooks.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
@@ -60,5 +61,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '027_wechat': wechat(dialect),
     '028_api_tokens': apiTokens(dialect),
     '029_webhooks': webhooks(dialect),
+    '029_webhooks_sources': webhookSources(),
   };
 }

@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '@parley/protocol';
 import type { Db } from '../../db/index.js';
 import type { EventHub } from '../../lib/events.js';
+import { toMessage } from '../conversations/views.js';
 import type { VisitorRow } from '../visitors/repository.js';
 import type { WebhookService } from './service.js';
 
@@ -23,6 +24,10 @@ export function webhookVisitor(row: VisitorRow) {
     createdAt: row.created_at,
   };
 }
+
+/** How far back a start looks for stored messages no webhook was told of, and how many it reads at most. */
+const RECOVER_WINDOW_MS = 15 * 60_000;
+const RECOVER_LIMIT = 1000;
 
 /** The key that keeps one visitor's conversation events in order for each webhook. */
 const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
@@ -50,14 +55,10 @@ export class WebhookPublisher {
   }
 
   /** The visitor's conversation now (the last one opened): its history id. */
-  private async conversationId(visitor: VisitorRow): Promise<number | null> {
-    const row = await this.db
-      .selectFrom('conversations')
-      .select('id')
-      .where('visitor_id', '=', visitor.id)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+  private async conversationId(visitor: VisitorRow, seq?: number): Promise<number | null> {
+    let query = this.db.selectFrom('conversations').select('id').where('visitor_id', '=', visitor.id);
+    if (seq !== undefined) query = query.where('first_seq', '<=', seq);
+    const row = await query.orderBy('id', 'desc').limit(1).executeTakeFirst();
     return row?.id ?? null;
   }
 
@@ -65,14 +66,52 @@ export class WebhookPublisher {
     return { id: await this.conversationId(visitor), visitor: webhookVisitor(visitor) };
   }
 
-  private publish(type: WebhookEvent, orderKey: string | null, data: () => unknown): void {
+  private publish(type: WebhookEvent, orderKey: string | null, data: () => unknown, source: string | null = null): void {
     this.tail = this.tail
       .then(async () => {
         const takers = await this.webhooks.takers(type);
         if (takers.length === 0) return;
-        await this.webhooks.enqueue(type, orderKey, await data(), takers);
+        await this.webhooks.enqueue(type, orderKey, await data(), takers, source);
       })
       .catch(this.onError);
+  }
+
+  /**
+   * At start: the messages stored in the last minutes (at most RECOVER_LIMIT) that a webhook taking
+   * `message.created`, made before them, was never told of (the process stopped between their commit and
+   * their queueing) are queued now. A message told already is not told again: a delivery's `source` is
+   * unique per webhook, which also keeps two processes from telling one message twice. A message
+   * recovered so comes after the later ones of its conversation that were queued in time.
+   */
+  async recover(now: number): Promise<number> {
+    const takers = await this.webhooks.takersSince('message.created');
+    if (takers.length === 0) return 0;
+    const cutoff = new Date(now - RECOVER_WINDOW_MS).toISOString();
+    // The newest rows by id, then filtered: a scan that stops, whatever the table holds.
+    const rows = (await this.db.selectFrom('messages').selectAll().orderBy('id', 'desc').limit(RECOVER_LIMIT).execute())
+      .filter((row) => row.role !== 'tip' && row.created_at >= cutoff)
+      .reverse();
+    if (rows.length === 0) return 0;
+    const told = await this.webhooks.told(rows.map((row) => `message:${row.id}`));
+    const visitorIds = [...new Set(rows.map((row) => row.visitor_id))];
+    const visitors = new Map(
+      (await this.db.selectFrom('visitors').selectAll().where('id', 'in', visitorIds).execute()).map((row) => [row.id, row]),
+    );
+    let recovered = 0;
+    for (const row of rows) {
+      const visitor = visitors.get(row.visitor_id);
+      const source = `message:${row.id}`;
+      const untold = takers.filter((hook) => hook.createdAt <= row.created_at && !told.has(`${hook.id} ${source}`)).map((hook) => hook.id);
+      if (!visitor || untold.length === 0) continue;
+      const data = {
+        conversationId: await this.conversationId(visitor, row.seq),
+        visitor: webhookVisitor(visitor),
+        message: toMessage(row, visitor.public_id),
+      };
+      await this.webhooks.enqueue('message.created', orderOf(visitor), data, untold, source);
+      recovered += 1;
+    }
+    return recovered;
   }
 
   subscribe(events: EventHub): void {
@@ -105,11 +144,12 @@ export class WebhookPublisher {
     events.on('message.stored', ({ visitor, message }) =>
       message.role === 'tip'
         ? undefined
-        : this.publish('message.created', orderOf(visitor), async () => ({
-            conversationId: await this.conversationId(visitor),
-            visitor: webhookVisitor(visitor),
-            message,
-          })),
+        : this.publish(
+            'message.created',
+            orderOf(visitor),
+            async () => ({ conversationId: await this.conversationId(visitor), visitor: webhookVisitor(visitor), message }),
+            `message:${message.id}`,
+          ),
     );
     events.on('conversation.rated', ({ visitor, conversationId, score, comment }) =>
       this.publish('rating.created', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), score, comment })),

@@ -22,7 +22,7 @@ export class WebhookRepository {
 
   /** The enabled webhooks, each with the events it takes (JSON). */
   enabled() {
-    return this.db.selectFrom('webhooks').select(['id', 'events']).where('enabled', '=', 1).execute();
+    return this.db.selectFrom('webhooks').select(['id', 'events', 'created_at']).where('enabled', '=', 1).execute();
   }
 
   async count(tx: DbOrTx): Promise<number> {
@@ -51,8 +51,21 @@ export class WebhookRepository {
     return rows;
   }
 
+  /** Inserts deliveries; one whose webhook already has a delivery of the same `source` is left out. */
   async insertDeliveries(tx: DbOrTx, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
-    if (rows.length > 0) await tx.insertInto('webhook_deliveries').values(rows).execute();
+    if (rows.length > 0)
+      await tx
+        .insertInto('webhook_deliveries')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['webhook_id', 'source']).doNothing())
+        .execute();
+  }
+
+  /** Which of these sources each webhook was already told: `<webhook id> <source>`. */
+  async told(sources: string[]): Promise<Set<string>> {
+    if (sources.length === 0) return new Set();
+    const rows = await this.db.selectFrom('webhook_deliveries').select(['webhook_id', 'source']).where('source', 'in', sources).execute();
+    return new Set(rows.map((row) => `${row.webhook_id} ${row.source}`));
   }
 
   findDelivery(uuid: string) {

@@ -195,6 +195,7 @@ export class WebhookService {
         event_id: earlier.event_id,
         event: earlier.event,
         order_key: null,
+        source: null,
         body: earlier.body,
         status: 'pending',
         created_at: new Date(this.now()).toISOString(),
@@ -217,15 +218,31 @@ export class WebhookService {
 
   /** Whether any enabled webhook takes this event: the caller builds its data only then. */
   async takers(type: WebhookEvent): Promise<number[]> {
+    return (await this.takersSince(type)).map((hook) => hook.id);
+  }
+
+  /** The enabled webhooks that take this event, with when each was made. */
+  async takersSince(type: WebhookEvent): Promise<{ id: number; createdAt: string }[]> {
     const hooks = await this.repo.enabled();
-    return hooks.filter((hook) => eventsOf(hook.events).includes(type)).map((hook) => hook.id);
+    return hooks.filter((hook) => eventsOf(hook.events).includes(type)).map((hook) => ({ id: hook.id, createdAt: hook.created_at }));
+  }
+
+  /** Which of these sources each webhook was already told: `<webhook id> <source>`. */
+  told(sources: string[]): Promise<Set<string>> {
+    return this.repo.told(sources);
   }
 
   /**
    * Queues one event for the given webhooks: one row each, written together. `orderKey` (the visitor's
    * conversation) keeps the events of one conversation in order for each webhook. Answers the deliveries' ids.
    */
-  async enqueue(type: WebhookEventType, orderKey: string | null, data: unknown, webhookIds: number[]): Promise<string[]> {
+  async enqueue(
+    type: WebhookEventType,
+    orderKey: string | null,
+    data: unknown,
+    webhookIds: number[],
+    source: string | null = null,
+  ): Promise<string[]> {
     if (webhookIds.length === 0) return [];
     const at = new Date(this.now()).toISOString();
     const eventId = randomUUID();
@@ -236,6 +253,7 @@ export class WebhookService {
       event_id: eventId,
       event: type,
       order_key: orderKey,
+      source,
       body,
       status: 'pending',
       created_at: at,
