@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { apiLogin, createAgent, openConsole } from '../../support/console';
 import { BASE_URL } from '../../support/env';
@@ -61,6 +62,14 @@ test('a note with an @mention reaches the mentioned agent and never the visitor'
   await expect(drawn).toBeVisible();
   await expect(drawn).toContainText('Internal note');
   await expect(drawn).toContainText(`@${mate.username}`);
+  // The workbench with a live conversation, a note drawn and the note composer open: nothing critical or
+  // serious for axe, colour contrast included (the amber send button, the note's own colours).
+  await note.fill('draft');
+  const findings = (await new AxeBuilder({ page: writer.page }).analyze()).violations.filter(
+    (violation) => violation.impact === 'critical' || violation.impact === 'serious',
+  );
+  expect(findings.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  await note.fill('');
 
   // A reply still goes to the visitor; the note does not, now or after a reload.
   await writer.page.locator('.wb-mode').getByText('Reply', { exact: true }).click();
