@@ -142,6 +142,15 @@ export class WebhookRepository {
     return ids.length === 0 ? Promise.resolve([]) : this.db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
   }
 
+  /** Forgets the deliveries that went out (or were given up) before `before`. */
+  async prune(before: string): Promise<void> {
+    await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('status', 'in', ['delivered', 'failed'])
+      .where('created_at', '<', before)
+      .execute();
+  }
+
   async recordAttempt(tx: DbOrTx, id: number, changes: Updateable<WebhookDeliveriesTable>): Promise<void> {
     await tx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
   }

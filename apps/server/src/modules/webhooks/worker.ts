@@ -14,6 +14,9 @@ export const MAX_ATTEMPTS = 10;
 export const DISABLE_AFTER = 20;
 /** The longest wait between two attempts, in units of the base wait (12 h at the default 10 s). */
 const MAX_WAIT_UNITS = 4320;
+/** How long the log keeps a delivery that went out or was given up, and how often it is cut. */
+const KEPT_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3600_000;
 /** The purpose webhook secrets are sealed for. */
 export const SECRET_PURPOSE = 'webhook.secret';
 
@@ -41,6 +44,7 @@ export function signature(secrets: string[], unixSeconds: number, body: string):
  */
 export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
+  private pruner: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
@@ -60,12 +64,22 @@ export class WebhookWorker {
     this.stopped = false;
     this.timer = setInterval(() => this.kick(), this.config.pollMs);
     this.timer.unref();
+    this.pruner = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruner.unref();
+    this.prune();
     this.kick();
+  }
+
+  private prune(): void {
+    this.repo
+      .prune(new Date(this.now() - KEPT_MS).toISOString())
+      .catch((error: unknown) => this.log.warn({ err: error }, 'webhook log pruning failed'));
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.pruner);
     await this.running;
   }
 
