@@ -110,11 +110,28 @@ export const robotHighSettings = z.object({
       timeoutMs: z.number().int().min(500).max(60_000).default(8000),
     })
     .prefault({}),
+  /**
+   * Optional sentence embeddings from an OpenAI-compatible `/v1/embeddings` endpoint (a local Ollama, say):
+   * when enabled they take the place of the built-in English model, for every language the endpoint's
+   * model reads. The key is write-only, as the language model's is.
+   */
+  embeddings: z
+    .object({
+      enabled: z.boolean().default(false),
+      baseUrl: z.union([z.literal(''), serviceBaseUrl]).default(''),
+      model: line(z.string().trim().max(128)).default(''),
+      apiKey: line(z.string().trim().max(512)).default(''),
+      timeoutMs: z.number().int().min(500).max(60_000).default(8000),
+    })
+    .prefault({}),
 });
 export type RobotHighSettings = z.output<typeof robotHighSettings>;
 
-/** What `GET`/`POST /api/robot/high` answer: the key as '' and whether one is stored. */
-export type RobotHighAnswer = Omit<RobotHighSettings, 'llm'> & { llm: RobotHighSettings['llm'] & { hasApiKey: boolean } };
+/** What `GET`/`POST /api/robot/high` answer: the keys as '' and whether each is stored. */
+export type RobotHighAnswer = Omit<RobotHighSettings, 'llm' | 'embeddings'> & {
+  llm: RobotHighSettings['llm'] & { hasApiKey: boolean };
+  embeddings: RobotHighSettings['embeddings'] & { hasApiKey: boolean };
+};
 
 export const robotEndpoints = endpointGroup({
   'GET /api/robot/ask/getList': { query: robotAskListQuery, response: returns<ListData<RobotAsk>>() },

@@ -86,9 +86,11 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
     onValid: (value) => save.mutate(value),
   });
   const llmOn = Form.useWatch(['llm', 'enabled'], form);
+  const embeddingsOn = Form.useWatch(['embeddings', 'enabled'], form);
   const mode = Form.useWatch('mode', form);
   // The key is never answered back, only whether one is stored: there is something to keep only then.
   const keyStored = stored.llm.hasApiKey;
+  const embeddingsKeyStored = stored.embeddings.hasApiKey;
   const label = (key: string) => t(`robots.high.${key}`);
   const item = (path: FieldPath, key: string) => ({
     name: path,
@@ -184,6 +186,40 @@ function Editor({ stored }: { stored: RobotHighAnswer }) {
                 />
               </Form.Item>
               <Form.Item {...item(['llm', 'timeoutMs'], 'llm.timeoutMs')}>
+                <InputNumber min={500} max={60_000} step={500} precision={0} style={{ width: 160 }} />
+              </Form.Item>
+            </>
+          )}
+        </Group>
+
+        <Group title={label('groups.embeddings')}>
+          <Form.Item
+            {...item(['embeddings', 'enabled'], 'embeddings.enabled')}
+            valuePropName="checked"
+            extra={label('embeddings.enabledHint')}
+          >
+            <Switch data-testid="robot-high-embeddings" />
+          </Form.Item>
+          {embeddingsOn && (
+            <>
+              <Form.Item {...item(['embeddings', 'baseUrl'], 'llm.baseUrl')} extra={label('embeddings.baseUrlHint')}>
+                <Input maxLength={512} placeholder="http://127.0.0.1:11434/v1" data-testid="robot-high-embeddings-url" />
+              </Form.Item>
+              <Form.Item {...item(['embeddings', 'model'], 'llm.model')}>
+                <Input maxLength={128} data-testid="robot-high-embeddings-model" />
+              </Form.Item>
+              <Form.Item
+                {...item(['embeddings', 'apiKey'], 'llm.apiKey')}
+                extra={label(embeddingsKeyStored ? 'llm.apiKeyStored' : 'llm.apiKeyHint')}
+              >
+                <Input.Password
+                  maxLength={512}
+                  autoComplete="new-password"
+                  placeholder={embeddingsKeyStored ? label('llm.apiKeyKeep') : undefined}
+                  data-testid="robot-high-embeddings-key"
+                />
+              </Form.Item>
+              <Form.Item {...item(['embeddings', 'timeoutMs'], 'llm.timeoutMs')}>
                 <InputNumber min={500} max={60_000} step={500} precision={0} style={{ width: 160 }} />
               </Form.Item>
             </>

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { appendPath } from '../../lib/outbound.js';
 import type { MatchablePair } from './matcher.js';
 
 /**
@@ -115,7 +116,7 @@ parentPort.on('message', async (request) => {
  * scores. A question waits for the pairs' vectors at most `waitMs`; until they are ready (a large base's
  * first build takes a while) it is answered by the lexical matcher alone.
  */
-export class SemanticScorer {
+export class SemanticScorer implements MeaningScorer {
   private worker: Worker | null = null;
   private seq = 0;
   private readonly pending = new Map<number, { resolve: (reply: Reply) => void }>();
@@ -217,4 +218,146 @@ export class SemanticScorer {
     this.pending.clear();
     void worker?.terminate();
   }
+}
+
+/** What the service asks of a meaning index, built in (SemanticScorer) or remote (RemoteEmbeddings). */
+export interface MeaningScorer {
+  sync(owner: object, generation: number, pairs: () => Iterable<MatchablePair>): void;
+  scores(text: string, limit: number): Promise<Map<number, number> | null>;
+  stop(): void;
+}
+
+/** An OpenAI-compatible embeddings endpoint as the robot's settings name it. */
+export interface EmbeddingsEndpoint {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  timeoutMs: number;
+}
+
+/** Texts per request to the endpoint, and the bytes of one answer read at most. */
+const REMOTE_BATCH = 64;
+const REMOTE_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Meaning scores from an OpenAI-compatible `/v1/embeddings` endpoint, for every language its model reads:
+ * each pair's phrasings and whole answer are embedded once (only texts not seen before), the question at
+ * each ask. Every request goes through the outbound guard (the URL is a user's). The scores are the
+ * model's cosines, blended as the built-in ones are, without an offset: another model has another scale,
+ * which the smart robot's threshold is there to fit. When the endpoint fails, the question is answered
+ * lexically and the next one tries again.
+ */
+export class RemoteEmbeddings implements MeaningScorer {
+  private readonly vectors = new Map<string, Float32Array>();
+  private pairs: SemanticPair[] = [];
+  private synced: Promise<void> | null = null;
+  private syncedOwner: object | null = null;
+  private syncedGeneration = -1;
+
+  constructor(
+    private readonly endpoint: EmbeddingsEndpoint,
+    private readonly post: (
+      url: string,
+      body: string,
+      headers: Record<string, string>,
+      timeoutMs: number,
+      maxBytes: number,
+    ) => Promise<{ status: number; text: string }>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  private async embed(texts: string[]): Promise<Float32Array[]> {
+    const { baseUrl, model, apiKey, timeoutMs } = this.endpoint;
+    const response = await this.post(
+      appendPath(baseUrl, 'embeddings'),
+      JSON.stringify({ model, input: texts }),
+      { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      timeoutMs,
+      REMOTE_MAX_BYTES,
+    );
+    if (response.status < 200 || response.status >= 300) throw new Error(`the embeddings endpoint answered HTTP ${response.status}`);
+    const body = JSON.parse(response.text) as { data?: { embedding?: unknown; index?: unknown }[] };
+    const data = body.data ?? [];
+    if (data.length !== texts.length) throw new Error('the embeddings endpoint answered another number of vectors than texts');
+    const out: Float32Array[] = new Array(texts.length);
+    data.forEach((item, at) => {
+      const index = typeof item.index === 'number' ? item.index : at;
+      if (!Array.isArray(item.embedding) || !item.embedding.every((x) => typeof x === 'number'))
+        throw new Error('the embeddings endpoint answered a vector that is not a list of numbers');
+      out[index] = unit(item.embedding as number[]);
+    });
+    return out;
+  }
+
+  sync(owner: object, generation: number, pairs: () => Iterable<MatchablePair>): void {
+    if (owner === this.syncedOwner && generation === this.syncedGeneration && this.synced) return;
+    this.syncedOwner = owner;
+    this.syncedGeneration = generation;
+    const next = [...pairs()].map((pair) => ({ id: pair.id, phrasings: pair.questions, answer: pair.answer }));
+    const previous = this.synced ?? Promise.resolve();
+    const synced = previous
+      .catch(() => {})
+      .then(async () => {
+        const used = new Set(next.flatMap((pair) => [...pair.phrasings, pair.answer]).filter(Boolean));
+        const missing = [...used].filter((text) => !this.vectors.has(text));
+        for (let at = 0; at < missing.length; at += REMOTE_BATCH) {
+          const batch = missing.slice(at, at + REMOTE_BATCH);
+          const vectors = await this.embed(batch);
+          for (const [i, text] of batch.entries()) this.vectors.set(text, vectors[i] as Float32Array);
+        }
+        for (const text of this.vectors.keys()) if (!used.has(text)) this.vectors.delete(text);
+        this.pairs = next;
+      });
+    synced.catch((error) => {
+      this.onError(error);
+      // The next question tries again.
+      if (this.synced === synced) this.syncedOwner = null;
+    });
+    this.synced = synced;
+  }
+
+  async scores(text: string, limit: number): Promise<Map<number, number> | null> {
+    if (!this.synced) return null;
+    try {
+      await this.synced;
+      const [query] = await this.embed([text]);
+      if (!query) return null;
+      const scores: [number, number][] = [];
+      for (const pair of this.pairs) {
+        let best = -1;
+        for (const phrasing of pair.phrasings) {
+          const vector = this.vectors.get(phrasing);
+          if (vector) best = Math.max(best, dot(query, vector));
+        }
+        if (best < 0) continue;
+        const answer = this.vectors.get(pair.answer);
+        const score = (1 - ANSWER_WEIGHT) * best + ANSWER_WEIGHT * (answer ? dot(query, answer) : best);
+        scores.push([pair.id, Math.max(0, Math.min(1, score))]);
+      }
+      scores.sort((a, b) => b[1] - a[1]);
+      return new Map(scores.slice(0, limit));
+    } catch (error) {
+      this.onError(error);
+      return null;
+    }
+  }
+
+  stop(): void {
+    this.synced = null;
+    this.syncedOwner = null;
+  }
+}
+
+function unit(vector: number[]): Float32Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  return Float32Array.from(vector, (x) => x / norm);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  const length = Math.min(a.length, b.length);
+  for (let at = 0; at < length; at += 1) sum += (a[at] as number) * (b[at] as number);
+  return sum;
 }

@@ -28,7 +28,7 @@ import { ROBOT_HIGH_KEY } from '../settings/secrets.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
 import { type MatchablePair, Matcher, type MatchResult, normalize } from './matcher.js';
 import type { RobotAskFilter, RobotAskRow, RobotRepository } from './repository.js';
-import { SemanticScorer } from './semantic.js';
+import { type MeaningScorer, RemoteEmbeddings, SemanticScorer } from './semantic.js';
 
 type EditBody = z.output<typeof robotAskEditBody>;
 
@@ -87,8 +87,10 @@ export class RobotService {
   private high: RobotHighSettings = robotHighSettings.parse({});
   /** Run once this process has read settings saved anywhere: open widgets learn whether the robot answers. */
   private readonly highListeners: (() => Promise<void>)[] = [];
-  /** English questions' meaning scores (semantic.ts); null when ROBOT_SEMANTIC=off. */
-  private readonly semantic: SemanticScorer | null;
+  /** English questions' meaning scores from the built-in model (semantic.ts); null when ROBOT_SEMANTIC=off. */
+  private readonly builtin: SemanticScorer | null;
+  /** Meaning scores from the embeddings endpoint of the settings, while one is enabled (for the settings `key`). */
+  private remote: { key: string; scorer: RemoteEmbeddings } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -100,7 +102,7 @@ export class RobotService {
     private readonly outbound: OutboundClient,
     private readonly audit: AuditLog,
   ) {
-    this.semantic = process.env.ROBOT_SEMANTIC === 'off' ? null : new SemanticScorer(MEANING_WAIT_MS, onError);
+    this.builtin = process.env.ROBOT_SEMANTIC === 'off' ? null : new SemanticScorer(MEANING_WAIT_MS, onError);
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
       if (event.what === 'pairs') this.pairsChanged(event.ids);
@@ -268,16 +270,32 @@ export class RobotService {
   async match(text: string): Promise<MatchResult> {
     const matcher = await this.index();
     let meaning: Map<number, number> | null = null;
-    if (this.semantic && matcher.size > 0) {
-      this.semantic.sync(matcher, matcher.generation, () => matcher.pairs());
-      meaning = await this.semantic.scores(text, MEANING_CANDIDATES);
+    const scorer = this.meaningScorer();
+    if (scorer && matcher.size > 0) {
+      scorer.sync(matcher, matcher.generation, () => matcher.pairs());
+      meaning = await scorer.scores(text, MEANING_CANDIDATES);
     }
     return matcher.match(text, this.high.threshold, 3, meaning ?? undefined);
   }
 
-  /** Ends the semantic index's worker (the server is closing). */
+  /** The embeddings endpoint of the settings when one is enabled, else the built-in model. */
+  private meaningScorer(): MeaningScorer | null {
+    const endpoint = this.high.embeddings;
+    if (!endpoint.enabled || endpoint.baseUrl === '') return this.builtin;
+    const key = JSON.stringify(endpoint);
+    if (this.remote?.key !== key) {
+      this.remote?.scorer.stop();
+      const post = (url: string, body: string, headers: Record<string, string>, timeoutMs: number, maxBytes: number) =>
+        this.outbound.request(url, { method: 'POST', headers, body, timeoutMs, maxBytes });
+      this.remote = { key, scorer: new RemoteEmbeddings(endpoint, post, this.onError) };
+    }
+    return this.remote.scorer;
+  }
+
+  /** Ends the meaning indexes (the server is closing). */
   close(): void {
-    this.semantic?.stop();
+    this.builtin?.stop();
+    this.remote?.scorer.stop();
   }
 
   async try(text: string): Promise<RobotTryResult> {
@@ -295,9 +313,14 @@ export class RobotService {
     return this.high;
   }
 
-  /** The smart-robot settings as an agent may read them: the language model's key answered as '', and whether one is stored. */
+  /** The smart-robot settings as an agent may read them: each key answered as '', and whether one is stored. */
   getHigh(): RobotHighAnswer {
-    return { ...this.high, llm: { ...this.high.llm, apiKey: '', hasApiKey: this.high.llm.apiKey !== '' } };
+    const { llm, embeddings } = this.high;
+    return {
+      ...this.high,
+      llm: { ...llm, apiKey: '', hasApiKey: llm.apiKey !== '' },
+      embeddings: { ...embeddings, apiKey: '', hasApiKey: embeddings.apiKey !== '' },
+    };
   }
 
   /**
@@ -307,12 +330,10 @@ export class RobotService {
    * URL must be one the outbound rule lets the server reach.
    */
   async saveHigh(value: RobotHighSettings, by: { uuid: string; admin: boolean }, who: AuditActor): Promise<RobotHighAnswer> {
-    const urlChanged = value.llm.baseUrl !== this.high.llm.baseUrl;
-    const apiKey = value.llm.apiKey || (urlChanged ? '' : this.high.llm.apiKey);
-    if (urlChanged && apiKey !== '' && !by.admin) throw new ApiError(403, 'modelKeyNeedsAdmin');
-    if (urlChanged && value.llm.baseUrl !== '') await this.checkModelUrl(value.llm.baseUrl);
-    const merged = robotHighSettings.parse({ ...value, llm: { ...value.llm, apiKey } });
-    // Field names only: the model's key shows as `llm.apiKey` when it changed, never as a value.
+    const llm = await this.keyRule(value.llm, this.high.llm, by, 'llm.baseUrl');
+    const embeddings = await this.keyRule(value.embeddings, this.high.embeddings, by, 'embeddings.baseUrl');
+    const merged = robotHighSettings.parse({ ...value, llm, embeddings });
+    // Field names only: a key shows as `llm.apiKey` or `embeddings.apiKey` when it changed, never as a value.
     const fields = changedFields(this.high, merged);
     await this.db.transaction().execute(async (tx) => {
       await this.settingsRepo.save(ROBOT_HIGH_KEY, JSON.stringify(merged), by.uuid, isoNow(), tx);
@@ -324,12 +345,26 @@ export class RobotService {
     return this.getHigh();
   }
 
+  /** saveHigh's rule for one endpoint and its key (the language model's, the embeddings'). */
+  private async keyRule<T extends { baseUrl: string; apiKey: string }>(
+    value: T,
+    stored: T,
+    by: { admin: boolean },
+    field: string,
+  ): Promise<T> {
+    const urlChanged = value.baseUrl !== stored.baseUrl;
+    const apiKey = value.apiKey || (urlChanged ? '' : stored.apiKey);
+    if (urlChanged && apiKey !== '' && !by.admin) throw new ApiError(403, 'modelKeyNeedsAdmin');
+    if (urlChanged && value.baseUrl !== '') await this.checkModelUrl(value.baseUrl, field);
+    return { ...value, apiKey };
+  }
+
   /** A model URL the outbound rule refuses is refused when saved, not at the visitor's first question. */
-  private async checkModelUrl(url: string): Promise<void> {
+  private async checkModelUrl(url: string, field: string): Promise<void> {
     try {
       await this.outbound.check(url);
     } catch (error) {
-      if (error instanceof OutboundError) throw badRequest('outboundRefused', { field: 'llm.baseUrl' });
+      if (error instanceof OutboundError) throw badRequest('outboundRefused', { field });
       throw error;
     }
   }

@@ -50,7 +50,7 @@ export const ROBOT_HIGH_KEY = 'robotHigh';
 
 /** The dotted paths of the secrets a stored settings row holds, by its key. */
 export function secretPathsOf(key: string): readonly string[] {
-  if (key === ROBOT_HIGH_KEY) return ['llm.apiKey'];
+  if (key === ROBOT_HIGH_KEY) return ['llm.apiKey', 'embeddings.apiKey'];
   return isSettingsPage(key) ? SECRET_FIELDS[key] : [];
 }
 
