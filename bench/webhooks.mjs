@@ -70,8 +70,13 @@ async function run(webhookCount) {
       const at = performance.now();
       pending.push(
         call('/api/visitor/message', { YQToken: credential, msg: `bench ${sent}`, onlyID: `b-${sent}-${Date.now()}` }).then(
-          ({ status }) => (status === 200 ? timings.push(performance.now() - at) : (failed += 1)),
-          () => (failed += 1),
+          ({ status }) => {
+            if (status === 200) timings.push(performance.now() - at);
+            else failed += 1;
+          },
+          () => {
+            failed += 1;
+          },
         ),
       );
     }
