@@ -258,6 +258,7 @@ export async function buildApp({
     (error) => app.log.error({ err: error }, 'robot settings reload failed'),
     outbound,
     audit,
+    config.robotSemantic,
   );
   await robots.load();
   const siteTimeZone = () => settings.siteTimeZone();

@@ -120,6 +120,8 @@ const envSchema = z.object({
   SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(32).max(1024).optional()),
   /** Hosts or CIDRs that user-stored URLs may reach although they are loopback, private or link-local. */
   OUTBOUND_ALLOW: z.preprocess(emptyAsUndefined, z.string().max(4096).optional()),
+  /** `off`: the robot matches words only, without the built-in English sentence model (and its worker). */
+  ROBOT_SEMANTIC: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   /**
    * Milliseconds a silent WebSocket is kept before it is closed with 4408: the protocol's 15 s (§6), which
    * clients rely on; only tests shorten it, to watch the rule without waiting 15 s.
@@ -231,6 +233,8 @@ export interface Config {
   secretKey: string | undefined;
   /** Entries of OUTBOUND_ALLOW: hosts and CIDRs exempt from the outbound guard's address rule. */
   outboundAllow: string[];
+  /** ROBOT_SEMANTIC: the built-in English sentence model matches the robot's questions by meaning. */
+  robotSemantic: boolean;
   socketIdleMs: number;
   presenceGraceMs: number;
   timerPollMs: number;
@@ -356,6 +360,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     metricsToken: e.METRICS_TOKEN,
     secretKey: e.SECRET_KEY,
     outboundAllow,
+    robotSemantic: e.ROBOT_SEMANTIC === 'on',
     socketIdleMs: e.SOCKET_IDLE_MS,
     presenceGraceMs: e.PRESENCE_GRACE_MS,
     timerPollMs: e.TIMER_POLL_MS,

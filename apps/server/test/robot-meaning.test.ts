@@ -44,6 +44,22 @@ describe('the robot at the default threshold', () => {
     for (const pair of PAIRS) for (const question of pair.questions) expect((await ask(question))?.answer, question).toBe(pair.answer);
   });
 
+  it('leaves them unanswered with ROBOT_SEMANTIC=off, the words alone', async () => {
+    const wordsOnly = await startTestServer({ ROBOT_SEMANTIC: 'off' });
+    try {
+      const token = await wordsOnly.login();
+      for (const pair of PAIRS) await wordsOnly.post('/api/robot/ask/doEdit', pair, { token });
+      const answer = await wordsOnly.post<RobotTryResult>(
+        '/api/robot/try',
+        { text: 'the tire is punctured, can you repair it' },
+        { token },
+      );
+      expect(answer.body.data).toBeNull();
+    } finally {
+      await wordsOnly.close();
+    }
+  });
+
   it('keeps refusing questions the knowledge base does not cover', async () => {
     for (const text of ['who won the football match last night', 'can you recommend a good pizza place', '明天会下雨吗', '你们招聘吗']) {
       expect(await ask(text), text).toBeNull();

@@ -87,7 +87,7 @@ export class RobotService {
   private high: RobotHighSettings = robotHighSettings.parse({});
   /** Run once this process has read settings saved anywhere: open widgets learn whether the robot answers. */
   private readonly highListeners: (() => Promise<void>)[] = [];
-  /** English questions' meaning scores from the built-in model (semantic.ts); null when ROBOT_SEMANTIC=off. */
+  /** English questions' meaning scores from the built-in model (semantic.ts); null with ROBOT_SEMANTIC=off. */
   private readonly builtin: SemanticScorer | null;
   /** Meaning scores from the embeddings endpoint of the settings, while one is enabled (for the settings `key`). */
   private remote: { key: string; scorer: RemoteEmbeddings } | null = null;
@@ -101,8 +101,9 @@ export class RobotService {
     private readonly onError: (error: unknown) => void,
     private readonly outbound: OutboundClient,
     private readonly audit: AuditLog,
+    semantic = true,
   ) {
-    this.builtin = process.env.ROBOT_SEMANTIC === 'off' ? null : new SemanticScorer(MEANING_WAIT_MS, onError);
+    this.builtin = semantic ? new SemanticScorer(MEANING_WAIT_MS, onError) : null;
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
       if (event.what === 'pairs') this.pairsChanged(event.ids);
