@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inkOn } from './contrast.js';
 import { type AllSettings, SETTINGS_PAGES, type SettingsInput, settingsDefaults, settingsSchemas, toWidgetSettings } from './settings.js';
 
 /** The defaults with the given pages parsed from what a client would send. */
@@ -51,6 +52,25 @@ describe('settings pages', () => {
 });
 
 describe('toWidgetSettings', () => {
+  it('hands the loader colours its white labels read on at 4.5:1, darkening only what needs it', () => {
+    const pages = pagesWith({
+      takeIcon: {
+        pc: { ...settingsDefaults.takeIcon.pc, color: '#13c2c2' },
+        mobile: { ...settingsDefaults.takeIcon.mobile, color: '#722ed1' },
+      },
+      floatNavigation: { ...settingsDefaults.floatNavigation, color: '#faad14' },
+    });
+    const widget = toWidgetSettings(pages, { lang: 'en', online: true });
+    expect(widget.launcher.pc.color).toBe(inkOn('#13c2c2'));
+    expect(widget.launcher.pc.color).not.toBe('#13c2c2');
+    // Purple already reads: untouched.
+    expect(widget.launcher.mobile.color).toBe('#722ed1');
+    expect(widget.floatNavigation.color).toBe(inkOn('#faad14'));
+    expect(toWidgetSettings(settingsDefaults, { lang: 'en', online: true }).launcher.pc.color).toBe(
+      inkOn(settingsDefaults.takeIcon.pc.color),
+    );
+  });
+
   it('gives the defaults in the visitor language', () => {
     const zh = toWidgetSettings(settingsDefaults, { lang: 'zh', online: true });
     const en = toWidgetSettings(settingsDefaults, { lang: 'en', online: true });

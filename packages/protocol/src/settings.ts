@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isWebAddress, isWebUrl, isWeChatId } from './addresses.js';
 import type { WidgetSettings } from './chat.js';
 import { weekTimeIn } from './clock.js';
+import { inkOn } from './contrast.js';
 import { endpointGroup, returns } from './endpoint.js';
 import { line, multiline, REQUIRED } from './strings.js';
 import { MAX_MESSAGE_LENGTH } from './text.js';
@@ -453,8 +454,17 @@ export function toWidgetSettings(pages: AllSettings, context: WidgetContext): Wi
     launcherText: pc.text,
     position: pc.position,
     icon: pc.style === 'image' ? pc.image : '',
-    launcher: { pc: { ...pages.takeIcon.pc }, mobile: { ...pages.takeIcon.mobile } },
-    floatNavigation: { ...pages.floatNavigation, items: pages.floatNavigation.items.map((item) => ({ ...item })) },
+    // The loader writes white on these colours (launcher, invitation button, side bar): they come
+    // darkened just enough to read at 4.5:1, as the chat window darkens its own, at no cost to its bytes.
+    launcher: {
+      pc: { ...pages.takeIcon.pc, color: inkOn(pages.takeIcon.pc.color) },
+      mobile: { ...pages.takeIcon.mobile, color: inkOn(pages.takeIcon.mobile.color) },
+    },
+    floatNavigation: {
+      ...pages.floatNavigation,
+      color: inkOn(pages.floatNavigation.color),
+      items: pages.floatNavigation.items.map((item) => ({ ...item })),
+    },
     window: {
       logo: style.logo,
       agentAvatar: style.agentAvatar,
