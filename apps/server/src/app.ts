@@ -290,6 +290,18 @@ export async function buildApp({
   const webhookRepo = new WebhookRepository(db);
   const webhookWorker = new WebhookWorker(db, webhookRepo, outbound, sealer, notices, config.webhooks, app.log, now);
   const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookWorker, now);
+  // Which webhooks are enabled is kept in each process; a change anywhere makes every process read it again.
+  const webhooksChanged = () => {
+    bus.publish({ type: 'webhooks.changed' }).catch((error: unknown) => app.log.warn({ err: error }, 'webhook change not told'));
+  };
+  webhooks.onChanged = webhooksChanged;
+  webhookWorker.onDisabled = () => {
+    webhooks.forget();
+    webhooksChanged();
+  };
+  bus.subscribe((event) => {
+    if (event.type === 'webhooks.changed') webhooks.forget();
+  });
   const webhookPublisher = new WebhookPublisher(db, webhooks, (error) => app.log.error({ err: error }, 'webhook event not queued'));
   webhookPublisher.subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));

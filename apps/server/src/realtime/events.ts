@@ -23,6 +23,8 @@ export type BusEvent =
    * without `ids`) or reads the settings again.
    */
   | { type: 'robots.changed'; what: 'pairs' | 'high'; ids?: number[] }
+  /** A webhook was made, changed, deleted or disabled: every process reads the enabled ones again. */
+  | { type: 'webhooks.changed' }
   /** Who monitors this visitor (by row id) changed: every process reads it again on the next message. */
   | { type: 'monitors.changed'; visitorId: number }
   /**

@@ -59,6 +59,9 @@ function deliveryView(row: DeliveryRow): WebhookDelivery {
   };
 }
 
+/** The longest the enabled webhooks are kept read should a change notice be missed (a bus outage). */
+const ENABLED_KEPT_MS = 60_000;
+
 /** A signing secret: 32 random bytes, prefixed so a leaked one is easy to recognise. */
 function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
@@ -70,6 +73,15 @@ function newSecret(): string {
  * drains; the envelope's body is fixed when queued, so every retry sends the same bytes.
  */
 export class WebhookService {
+  /**
+   * The enabled webhooks, read once and kept: every stored message asks which webhooks take it, and the
+   * message path must not pay a read for it. Forgotten on every change (here, and through the bus in the
+   * other processes), and at the latest after ENABLED_KEPT_MS should a change notice be missed.
+   */
+  private enabledHooks: { at: number; rows: Promise<Awaited<ReturnType<WebhookRepository['enabled']>>> } | undefined;
+  /** Told when webhooks change (app.ts tells the other processes through the bus). */
+  onChanged: () => void = () => {};
+
   constructor(
     private readonly db: Db,
     private readonly repo: WebhookRepository,
@@ -117,6 +129,7 @@ export class WebhookService {
         await this.audit.record(tx, { ...actor, action: 'webhook.create', target: `webhook:${inserted}`, detail });
         return inserted;
       });
+      this.changed();
       return { ...(await this.view(id)), secret };
     }
     const id = body.id;
@@ -133,6 +146,7 @@ export class WebhookService {
       });
       await this.audit.record(tx, { ...actor, action: 'webhook.update', target: `webhook:${id}`, detail });
     });
+    this.changed();
     if (body.enabled) this.worker.kick();
     return this.view(id);
   }
@@ -150,6 +164,7 @@ export class WebhookService {
       for (const row of deleted)
         await this.audit.record(tx, { ...actor, action: 'webhook.delete', target: `webhook:${row.id}`, detail: { url: row.url } });
     });
+    this.changed();
   }
 
   /** A new secret, answered this once; the one it replaces keeps signing beside it for ROTATION_GRACE_MS. */
@@ -221,9 +236,30 @@ export class WebhookService {
     return (await this.takersSince(type)).map((hook) => hook.id);
   }
 
+  /** Forgets the enabled webhooks read: the next event reads them again. */
+  forget(): void {
+    this.enabledHooks = undefined;
+  }
+
+  private changed(): void {
+    this.forget();
+    this.onChanged();
+  }
+
+  private enabled() {
+    const nowMs = this.now();
+    if (!this.enabledHooks || nowMs - this.enabledHooks.at > ENABLED_KEPT_MS) {
+      const rows = this.repo.enabled();
+      // A failed read is not kept: the next event tries again.
+      rows.catch(() => this.forget());
+      this.enabledHooks = { at: nowMs, rows };
+    }
+    return this.enabledHooks.rows;
+  }
+
   /** The enabled webhooks that take this event, with when each was made. */
   async takersSince(type: WebhookEvent): Promise<{ id: number; createdAt: string }[]> {
-    const hooks = await this.repo.enabled();
+    const hooks = await this.enabled();
     return hooks.filter((hook) => eventsOf(hook.events).includes(type)).map((hook) => ({ id: hook.id, createdAt: hook.created_at }));
   }
 

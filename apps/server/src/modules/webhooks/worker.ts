@@ -48,6 +48,8 @@ export class WebhookWorker {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** Told when a webhook is disabled after its failures (the enabled webhooks changed). */
+  onDisabled: () => void = () => {};
 
   constructor(
     private readonly db: Db,
@@ -190,6 +192,9 @@ export class WebhookWorker {
     });
     if (error !== null)
       this.log.info({ webhook: webhook.id, delivery: row.uuid, attempts, responseCode, reason: error }, 'webhook delivery failed');
-    if (disabled) this.log.warn({ webhook: webhook.id, failures: DISABLE_AFTER }, 'webhook disabled after failures in a row');
+    if (disabled) {
+      this.log.warn({ webhook: webhook.id, failures: DISABLE_AFTER }, 'webhook disabled after failures in a row');
+      this.onDisabled();
+    }
   }
 }
