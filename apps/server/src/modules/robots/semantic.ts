@@ -48,7 +48,8 @@ export function semanticPair(pair: MatchablePair): SemanticPair {
 }
 
 type Request = { kind: 'sync'; pairs: SemanticPair[] } | { kind: 'score'; text: string; limit: number };
-type Reply = { seq: number; scores?: [number, number][]; error?: string };
+/** `unread`: most of the question's words are not the model's (a typing slip, gibberish, another language). */
+type Reply = { seq: number; scores?: [number, number][]; unread?: boolean; error?: string };
 
 /**
  * The worker's code, run with `eval` (CommonJS) so the server's bundle needs no second entry point; the
@@ -58,6 +59,16 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { initModel } = require(workerData.embeddings);
 const { modelSource } = require(workerData.weights);
+// The model's word pieces: a question most of whose words are none of them is one it cannot read.
+const pieces = new Set(
+  JSON.parse(require('node:fs').readFileSync(require('node:path').join(require('node:path').dirname(workerData.weights), 'vocab.json'), 'utf8')).map((entry) => entry[0]),
+);
+function familiar(text) {
+  const words = text.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) || [];
+  let known = 0;
+  for (const word of words) if (pieces.has('\u2581' + word)) known += 1;
+  return words.length > 0 && known * 2 >= words.length;
+}
 const ANSWER = workerData.answerWeight;
 const OFFSET = workerData.offset;
 const cache = new Map();
@@ -91,6 +102,10 @@ parentPort.on('message', async (request) => {
       const used = new Set(pairs.flatMap((p) => [...p.phrasings, p.answer]));
       for (const text of cache.keys()) if (!used.has(text)) cache.delete(text);
       parentPort.postMessage({ seq: request.seq });
+      return;
+    }
+    if (!familiar(request.text)) {
+      parentPort.postMessage({ seq: request.seq, unread: true });
       return;
     }
     const model = await ready;
@@ -186,7 +201,9 @@ export class SemanticScorer implements MeaningScorer {
 
   /**
    * Each pair's meaning score for an English question (0..1, best first, up to `limit`), or null when the
-   * question is not English or the vectors are not ready within `waitMs`.
+   * question is not English, when fewer than half of its words are whole words of the model's vocabulary
+   * (its vectors of strings it cannot read lie close to anything else it cannot read), or when the
+   * vectors are not ready within `waitMs`.
    */
   async scores(text: string, limit: number): Promise<Map<number, number> | null> {
     if (!readable(text) || !this.synced) return null;
@@ -199,6 +216,7 @@ export class SemanticScorer implements MeaningScorer {
       if (!(await Promise.race([synced, timer]))) return null;
     }
     const reply = await this.ask({ kind: 'score', text, limit });
+    if (reply.unread) return null;
     if (reply.error || !reply.scores) {
       if (reply.error) this.onError(new Error(reply.error));
       return null;
