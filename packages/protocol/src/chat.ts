@@ -30,6 +30,11 @@ export interface Message {
    */
   suggestions?: string[];
   /**
+   * An agent's message sent by a program with an API token (a site's own bot, an integration): the token's
+   * name. Absent on what a person sent.
+   */
+  via?: string;
+  /**
    * Whether a message to a WeChat visitor reached WeChat (§11): null for web visitors and for messages
    * the visitor sent. `deliveryError` says why one failed (`windowClosed`, `quotaExceeded`, …).
    */

@@ -146,6 +146,8 @@ export interface MessagesTable {
   /** A message to a WeChat visitor: 'pending', 'sent' or 'failed'; null otherwise (migration 027). */
   delivery: ColumnType<string | null, string | null | undefined, string | null>;
   delivery_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The API token's name an agent's message was sent with (migration 031); null otherwise. */
+  via: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WeChatUsersTable {

@@ -29,6 +29,7 @@ import { wechat } from './027_wechat.js';
 import { apiTokens } from './028_api_tokens.js';
 import { webhookSources } from './029_webhook_sources.js';
 import { webhooks } from './029_webhooks.js';
+import { messageVia } from './031_message_via.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -62,5 +63,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '028_api_tokens': apiTokens(dialect),
     '029_webhooks': webhooks(dialect),
     '029_webhooks_sources': webhookSources(),
+    '031_message_via': messageVia(),
   };
 }

@@ -14,8 +14,13 @@ export interface VisitorWrote {
   message: MessageRow;
 }
 
-export type NewMessage = Omit<MessageRow, 'id' | 'seq' | 'visitor_id' | 'withdrawn' | 'suggestions' | 'delivery' | 'delivery_error'> & {
+export type NewMessage = Omit<
+  MessageRow,
+  'id' | 'seq' | 'visitor_id' | 'withdrawn' | 'suggestions' | 'delivery' | 'delivery_error' | 'via'
+> & {
   suggestions?: string;
+  /** The API token's name, when a program sent it. */
+  via?: string;
 };
 
 // The hot path's statements, compiled once (see prepared).
@@ -55,7 +60,10 @@ function countQuery(db: Db | QueryCreator<Database>, v: { visitorId: number; seq
 }
 const countInConversation = prepared(countQuery);
 
-type NewRow = Omit<NewMessage, 'suggestions'> & { visitor_id: number; seq: number };
+type NewRow = Omit<NewMessage, 'suggestions' | 'via'> & { visitor_id: number; seq: number };
+
+/** Whether the statements compiled once can store this message: none of the rare columns is set. */
+const compiledFits = (message: NewMessage) => message.suggestions === undefined && message.via === undefined;
 
 /**
  * PostgreSQL's version of insertMessage + countInConversation: one statement, so one round trip instead
@@ -146,8 +154,9 @@ export class ConversationRepository {
 
   /** Stores a message under a seq already taken from the visitor's counter (VisitorRepository.takeSeq). */
   async insertMessageAt(tx: DbOrTx, visitorId: number, seq: number, message: NewMessage): Promise<MessageRow> {
-    // The robot's messages carry suggestions; the others, thousands a second, take the statement compiled once.
-    if (message.suggestions !== undefined) {
+    // The robot's messages carry suggestions, a program's its token's name; the others, thousands a
+    // second, take the statement compiled once.
+    if (!compiledFits(message)) {
       return tx
         .insertInto('messages')
         .values({ ...message, visitor_id: visitorId, seq, withdrawn: 0 })
@@ -165,7 +174,7 @@ export class ConversationRepository {
    * the agent's first answer (`answeredAt`) of the conversation.
    */
   async storeMessage(tx: DbOrTx, visitorId: number, seq: number, message: NewMessage, answeredAt: string | null): Promise<MessageRow> {
-    if (this.dialect === 'postgres' && message.suggestions === undefined) {
+    if (this.dialect === 'postgres' && compiledFits(message)) {
       const [stored] = await insertAndCount(tx, { ...message, visitor_id: visitorId, seq });
       if (!stored) throw new Error('the message was not stored');
       const { counted_id, counted_first_seq, counted_first_response_ms, ...row } = stored;

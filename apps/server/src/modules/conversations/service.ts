@@ -553,6 +553,8 @@ export class ConversationService {
           nickname: auth.nickname,
           service_id: auth.uuid,
           created_at: created,
+          // Sent by a program with an API token (a site's own bot): the workbench says so.
+          ...(auth.apiToken ? { via: auth.apiToken.name } : {}),
         },
         created,
       );

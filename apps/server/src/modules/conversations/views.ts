@@ -20,5 +20,6 @@ export function toMessage(row: MessageRow, publicId: string): Message {
     // Null for web visitors; WeChat visitors' outgoing messages say whether WeChat took them (§11).
     delivery: (row.delivery as MessageDelivery | null | undefined) ?? null,
     deliveryError: row.delivery_error ?? null,
+    ...(row.via ? { via: row.via } : {}),
   };
 }

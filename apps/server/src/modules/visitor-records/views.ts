@@ -35,6 +35,7 @@ function lastMessageOf(row: VisitorRecordRow): MessageRow | undefined {
     suggestions: '',
     delivery: null,
     delivery_error: null,
+    via: null,
   };
 }
 

@@ -1,6 +1,6 @@
-import { ExclamationCircleFilled, LoadingOutlined, RobotOutlined } from '@ant-design/icons';
+import { ApiOutlined, ExclamationCircleFilled, LoadingOutlined, RobotOutlined } from '@ant-design/icons';
 import { type Note, tipText } from '@parley/protocol';
-import { Avatar, Button, Dropdown, Spin } from 'antd';
+import { Avatar, Button, Dropdown, Spin, Tag } from 'antd';
 import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime } from '../../../lib/format';
@@ -187,6 +187,12 @@ function MessageRow({ message, me, visitorName, time, lang, withdrawable, onWith
       <div className="wb-bubble-wrap">
         <div className="wb-meta">
           <span className="wb-name">{name}</span>
+          {message.via ? (
+            // Sent by a program with an API token (a site's own bot): said, so nobody takes it for a person.
+            <Tag icon={<ApiOutlined />} className="wb-via" data-testid="wb-via">
+              {t('workbench.message.via', { name: message.via })}
+            </Tag>
+          ) : null}
           <span>{time}</span>
         </div>
         <div className="wb-bubble-line">
