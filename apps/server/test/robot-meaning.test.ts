@@ -17,7 +17,7 @@ let server: TestServer;
 let admin: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ ROBOT_SEMANTIC: 'on' });
   admin = await server.login();
   for (const pair of PAIRS) {
     const saved = await server.post('/api/robot/ask/doEdit', pair, { token: admin });
