@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CENSUS_DIMS, CENSUS_SERVICE_KINDS } from '@parley/protocol';
+import { CENSUS_DIMS, CENSUS_SERVICE_KINDS, CENSUS_TALK_DIMS } from '@parley/protocol';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { apiLogin, openConsole } from '../../support/console';
 
@@ -81,7 +81,8 @@ test('the statistics overview shows the figures of the range and links to every 
   await expect(overview.getByTestId('kpi-conversations')).toContainText('Today:');
   await expect(overview.getByTestId('kpi-conversations').locator('.ant-statistic-content')).not.toHaveText('0');
   await expectDrawn(overview, 'census-chart', 'Visitors');
-  await expect(overview.locator('.census-links a')).toHaveCount(CENSUS_DIMS.length * 2 + CENSUS_SERVICE_KINDS.length);
+  // Traffic by each dimension, conversations by each (labels too), and each service page.
+  await expect(overview.locator('.census-links a')).toHaveCount(CENSUS_DIMS.length + CENSUS_TALK_DIMS.length + CENSUS_SERVICE_KINDS.length);
   await overview.getByRole('link', { name: 'Traffic by search engine' }).click();
   await expect(page.getByTestId('census-flow-engine')).toBeVisible();
 });
