@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
+import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { Notices } from '../notices/service.js';
 import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
@@ -43,11 +44,11 @@ export function signature(secrets: string[], unixSeconds: number, body: string):
  * what came back: delivered on any 2xx, else tried again later (see `retryWait`) until MAX_ATTEMPTS.
  */
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly poller = new Poller(
+    () => this.drain(),
+    (error) => this.log.error({ err: error }, 'webhook delivery failed'),
+  );
   /** Told when a webhook is disabled after its failures (the enabled webhooks changed). */
   onDisabled: () => void = () => {};
 
@@ -63,13 +64,10 @@ export class WebhookWorker {
   ) {}
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.config.pollMs);
-    this.timer.unref();
     this.pruner = setInterval(() => this.prune(), PRUNE_EVERY_MS);
     this.pruner.unref();
     this.prune();
-    this.kick();
+    this.poller.start(this.config.pollMs);
   }
 
   private prune(): void {
@@ -79,28 +77,13 @@ export class WebhookWorker {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
     clearInterval(this.pruner);
-    await this.running;
+    await this.poller.stop();
   }
 
   /** Looks for due deliveries now (again right after the current look, when one is running). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.log.error({ err: error }, 'webhook delivery failed'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.poller.kick();
   }
 
   private async drain(): Promise<void> {
@@ -108,7 +91,7 @@ export class WebhookWorker {
       const nowMs = this.now();
       const now = new Date(nowMs).toISOString();
       const due = await this.repo.due(now);
-      if (due.length === 0 || this.stopped) return;
+      if (due.length === 0 || this.poller.stopped) return;
       // Each webhook read once for the batch, not once per delivery.
       const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
       // A claim outlives the longest attempt, so it never runs out while its attempt is under way.

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WeChatConfig } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import type { EventHub } from '../../lib/events.js';
+import { Poller } from '../../lib/poller.js';
 import { FILE_NAME } from '../uploads/sweep.js';
 import { type WeChatApi, WeChatApiError, type WeChatApp } from './api.js';
 import { isWeChatChannel } from './inbound.js';
@@ -39,10 +40,10 @@ const REFUSED: Record<number, string> = { 45015: 'windowClosed', 45047: 'quotaEx
  * tries again later with a doubling wait after a failure that may pass (5xx, a timeout, WeChat busy).
  */
 export class WeChatOutbox {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly poller = new Poller(
+    () => this.drain(),
+    (error) => this.log.error({ err: error }, 'WeChat outbox failed'),
+  );
 
   constructor(
     private readonly db: Db,
@@ -80,34 +81,16 @@ export class WeChatOutbox {
   }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.config.pollMs);
-    this.timer.unref();
-    this.kick();
+    this.poller.start(this.config.pollMs);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Looks for due sends now (again right after the current look, when one is running). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.log.error({ err: error }, 'WeChat outbox failed'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.poller.kick();
   }
 
   private async drain(): Promise<void> {
@@ -138,7 +121,7 @@ export class WeChatOutbox {
       // Different visitors' messages go side by side.
       const sent = await Promise.all(
         due.map(async (row) => {
-          if (this.stopped || !(await this.claim(row.id, now))) return false;
+          if (this.poller.stopped || !(await this.claim(row.id, now))) return false;
           await this.deliver({ ...row, attempts: row.attempts + 1 });
           return true;
         }),
