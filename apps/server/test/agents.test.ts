@@ -42,8 +42,12 @@ describe('GET /api/service/getList', () => {
         'uuid',
       ].sort(),
     );
-    expect(first).toMatchObject({ username: 'admin', roleName: 'Admin', state: '0', presence: 'offline', disabled: false });
-    expect(first?.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    // Newest first (CONTRACT §7): the agent just made leads, the first administrator comes last.
+    expect(first?.username).toBe('page-c');
+    const firstAdmin = all.body.data.list.find((agent) => agent.username === 'admin');
+    expect(all.body.data.list.at(-1)?.username).toBe('admin');
+    expect(firstAdmin).toMatchObject({ username: 'admin', roleName: 'Admin', state: '0', presence: 'offline', disabled: false });
+    expect(firstAdmin?.uuid).toMatch(/^[0-9a-f-]{36}$/);
 
     const page = await list('?pageNo=2&pageSize=2');
     expect(page.body.data.list).toHaveLength(2);

@@ -48,7 +48,8 @@ export class AgentRepository {
         query
           .select(agentColumns)
           .select((eb) => consoleOpen(eb, presentSince).as('present'))
-          .orderBy('agents.id'),
+          // Newest first (CONTRACT §7): an agent just made is on the first page, however many there are.
+          .orderBy('agents.id', 'desc'),
       page,
     );
   }
