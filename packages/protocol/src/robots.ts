@@ -84,6 +84,22 @@ export const serviceBaseUrl = z
     'must be an http(s) address without credentials, query or fragment',
   );
 
+/**
+ * An OpenAI-compatible endpoint the robot may call (a language model, an embeddings model): off until
+ * enabled, its key write-only — answered back as `''` with `hasApiKey` beside it, and an unchanged `''`
+ * keeps the stored key.
+ */
+const modelService = () =>
+  z
+    .object({
+      enabled: z.boolean().default(false),
+      baseUrl: z.union([z.literal(''), serviceBaseUrl]).default(''),
+      model: line(z.string().trim().max(128)).default(''),
+      apiKey: line(z.string().trim().max(512)).default(''),
+      timeoutMs: z.number().int().min(500).max(60_000).default(8000),
+    })
+    .prefault({});
+
 export const robotHighSettings = z.object({
   enabled: z.boolean().default(false),
   name: line(z.string().trim().min(1).max(32)).default('Parley'),
@@ -100,30 +116,13 @@ export const robotHighSettings = z.object({
   /** The lowest score (0..1) that counts as an answer. */
   threshold: z.number().min(0).max(1).default(0.5),
   /** Optional answers composed by a language model behind an OpenAI-compatible endpoint, grounded on the pairs. */
-  llm: z
-    .object({
-      enabled: z.boolean().default(false),
-      baseUrl: z.union([z.literal(''), serviceBaseUrl]).default(''),
-      model: line(z.string().trim().max(128)).default(''),
-      /** Write-only: answered back as `''` with `hasApiKey` beside it (an unchanged `''` keeps the stored key). */
-      apiKey: line(z.string().trim().max(512)).default(''),
-      timeoutMs: z.number().int().min(500).max(60_000).default(8000),
-    })
-    .prefault({}),
+  llm: modelService(),
   /**
    * Optional sentence embeddings from an OpenAI-compatible `/v1/embeddings` endpoint (a local Ollama, say):
    * when enabled they take the place of the built-in English model, for every language the endpoint's
    * model reads. The key is write-only, as the language model's is.
    */
-  embeddings: z
-    .object({
-      enabled: z.boolean().default(false),
-      baseUrl: z.union([z.literal(''), serviceBaseUrl]).default(''),
-      model: line(z.string().trim().max(128)).default(''),
-      apiKey: line(z.string().trim().max(512)).default(''),
-      timeoutMs: z.number().int().min(500).max(60_000).default(8000),
-    })
-    .prefault({}),
+  embeddings: modelService(),
 });
 export type RobotHighSettings = z.output<typeof robotHighSettings>;
 

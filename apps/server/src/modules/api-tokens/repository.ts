@@ -1,4 +1,5 @@
 import type { Db, DbOrTx } from '../../db/index.js';
+import { CALLER_COLUMNS } from '../auth/repository.js';
 
 /** API tokens' rows; SQL only. */
 export class ApiTokenRepository {
@@ -16,14 +17,7 @@ export class ApiTokenRepository {
         'api_tokens.permissions as grants',
         'api_tokens.expires_at',
         'api_tokens.last_used_at',
-        'agents.id as agentId',
-        'agents.uuid',
-        'agents.username',
-        'agents.nickname',
-        'agents.avatar',
-        'agents.disabled',
-        'roles.name as roleName',
-        'roles.permissions',
+        ...CALLER_COLUMNS,
       ])
       .where('api_tokens.token_hash', '=', tokenHash)
       .where('api_tokens.revoked_at', 'is', null)

@@ -1,6 +1,21 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/index.js';
 
+/**
+ * What a request needs to know of the agent behind a credential (a session or an API token), read with
+ * the agent's row joined to its role.
+ */
+export const CALLER_COLUMNS = [
+  'agents.id as agentId',
+  'agents.uuid',
+  'agents.username',
+  'agents.nickname',
+  'agents.avatar',
+  'agents.disabled',
+  'roles.name as roleName',
+  'roles.permissions',
+] as const;
+
 /** SQL of sessions and the login log. */
 export class AuthRepository {
   constructor(private readonly db: Db) {}
@@ -28,16 +43,9 @@ export class AuthRepository {
         'sessions.last_used_at',
         'sessions.ip',
         'sessions.user_agent',
-        'agents.id as agentId',
-        'agents.uuid',
-        'agents.username',
-        'agents.nickname',
-        'agents.avatar',
-        'agents.disabled',
+        ...CALLER_COLUMNS,
         'agents.mfa_enabled',
         'agents.password_change_required',
-        'roles.name as roleName',
-        'roles.permissions',
       ])
       .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();
