@@ -111,6 +111,10 @@ async function drive(options) {
   const worker = new Worker(new URL('./sender.mjs', import.meta.url), {
     workerData: { ...options, rate: RATE, seconds: SECONDS, warmup: WARMUP, drainMs: DRAIN_MS },
   });
+  worker.on('error', (error) => {
+    console.error('sender failed:', error);
+    process.exit(1);
+  });
   // Ready: the thread has its sockets open, and the server has taken them all in.
   await new Promise((resolve) => worker.once('message', resolve));
   collectGarbage();
