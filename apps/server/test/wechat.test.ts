@@ -1,5 +1,5 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Message } from '@parley/protocol';
+import { type Message, tipText } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -268,9 +268,17 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     expect(huge.status).toBe(413);
     const odd = `<xml><ToUserName>gh</ToUserName><FromUserName>${openid}</FromUserName><CreateTime>${Math.floor(Date.now() / 1000)}</CreateTime><MsgType>hologram</MsgType><MsgId>${nextMsgId()}</MsgId></xml>`;
     expect((await push('officialAccount', odd)).status).toBe(200);
+    // Pushed again: still one notice.
+    expect((await push('officialAccount', odd)).status).toBe(200);
     const list = await messagesOf((await visitorOf(openid)).publicId);
     expect(list.map((message) => message.msg)).not.toContain('original');
-    expect(list.some((message) => message.msg.includes('hologram'))).toBe(true);
+    // An unknown type is a tip the agent reads in their language, never the user's own words.
+    const notices = list.filter((message) => message.msg === 'tip.unsupportedMessage');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ role: 'tip', nickname: 'hologram' });
+    expect(tipText(notices[0]?.msg ?? '', notices[0]?.nickname ?? '', 'en')).toBe('The visitor sent an unsupported message (hologram)');
+    expect(tipText(notices[0]?.msg ?? '', notices[0]?.nickname ?? '', 'zh')).toBe('访客发来一条暂不支持的消息（hologram）');
+    expect(list.filter((message) => message.role === 'user' && message.msg.includes('hologram'))).toHaveLength(0);
   });
 
   it('fetches a pushed image at once into the visitor uploads', async () => {

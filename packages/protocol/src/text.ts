@@ -20,6 +20,13 @@ export const TIP_TEXTS = {
   },
   'tip.robotHandover': { zh: '正在为您转接人工客服', en: 'Connecting you to a person' },
   'tip.visitorBack': { zh: '访客已回来', en: 'The visitor is back' },
+  /** A WeChat user sent a kind of message Parley cannot show ({name}: WeChat's MsgType). */
+  'tip.unsupportedMessage': { zh: '访客发来一条暂不支持的消息（{name}）', en: 'The visitor sent an unsupported message ({name})' },
+  /** Sent to a WeChat user as text when a conversation ends with ratings on: WeChat has no rating form. */
+  'tip.ratePrompt': {
+    zh: '请为本次服务打分：回复数字 1–5（5 为非常满意）',
+    en: 'Please rate this conversation: reply with a number from 1 to 5 (5 is best)',
+  },
 } as const;
 export type TipKind = keyof typeof TIP_TEXTS;
 

@@ -670,6 +670,11 @@ export class ConversationService {
     return this.close(visitor, null, visitor.online === 0 ? 'tip.closedVisitorLeft' : 'tip.closedIdle', true);
   }
 
+  /** A channel's notice in the visitor's conversation (a WeChat message it cannot show, a rating asked as text). */
+  notice(visitor: VisitorRow, kind: TipKind, name: string, visitorSees: boolean): Promise<void> {
+    return this.storeTip(visitor, kind, name, visitorSees);
+  }
+
   /** Stores a system tip in the conversation; its agents see it (and the visitor, if asked). */
   private addTip(visitor: VisitorRow, kind: TipKind, name: string, visitorSees: boolean, before?: VisitorRow): Promise<void> {
     return this.storeTip(visitor, kind, name, visitorSees, before);

@@ -29,6 +29,9 @@ const EVENTS: Record<string, string> = {
   user_enter_tempsession: '进入客服会话 / Entered the chat',
 };
 
+/** The message types stored as the user's messages; any other is a tip that one came (never a 500). */
+const MESSAGE_TYPES = new Set(['text', 'image', 'voice', 'video', 'shortvideo', 'location', 'link', 'miniprogrampage']);
+
 const CREDENTIAL_PURPOSE = 'wechat:visitor-credential';
 
 export class BadPush extends Error {}
@@ -69,7 +72,7 @@ export class WeChatInbound {
     private readonly sealer: Sealer,
     private readonly api: WeChatApi,
     private readonly visitors: VisitorService,
-    private readonly conversations: Pick<ConversationService, 'visitorMessage'>,
+    private readonly conversations: Pick<ConversationService, 'visitorMessage' | 'notice'>,
     private readonly status: WeChatStatus,
     private readonly options: { uploadsDir: string; maxUploadBytes: () => number; maxLength: () => number },
   ) {}
@@ -90,6 +93,12 @@ export class WeChatInbound {
       const title = EVENTS[event] ?? event.slice(0, 64);
       const detail = push.EventKey ? ` ${push.EventKey.slice(0, 200)}` : '';
       await this.visitors.visit(credential, `wechat://event/${encodeURIComponent(event.slice(0, 64))}`, `${title}${detail}`);
+    } else if (!MESSAGE_TYPES.has(type)) {
+      // A kind of message Parley cannot show (WeChat adds kinds): the agent is told, in their language, that
+      // one came, rather than shown its raw fields as the user's words. Kept once, as events are.
+      if (!(await this.remember(channel, key))) return;
+      const visitor = await this.visitors.repo.findById(this.db, visitorId);
+      if (visitor) await this.conversations.notice(visitor, 'tip.unsupportedMessage', type.slice(0, 32), false);
     } else {
       // A message's onlyID is unique per visitor: storing a repeated push answers the stored message. Asked
       // first only so that a repeated push does not fetch its media again.
@@ -205,10 +214,8 @@ export class WeChatInbound {
         return text(`[位置 / Location] ${push.Label ?? ''} (${push.Location_X ?? ''}, ${push.Location_Y ?? ''})`.trim());
       case 'link':
         return text([push.Title, push.Description, push.Url].filter(Boolean).join('\n'));
-      case 'miniprogrampage':
+      default: // 'miniprogrampage', the last of MESSAGE_TYPES
         return text(`[小程序卡片 / Mini program card] ${push.Title ?? ''} ${push.PagePath ?? ''}`.trim());
-      default:
-        return text(`[不支持的消息类型 / Unsupported message: ${(push.MsgType ?? '').slice(0, 32)}]`);
     }
   }
 
