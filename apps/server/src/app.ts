@@ -573,6 +573,7 @@ export async function buildApp({
       maxLength: () => settings.current('windowSetting').maxLength,
     }),
     wechatStatus,
+    { maxAgeMs: config.wechat.pushMaxAgeMs, now },
   );
   wechatAdminRoutes(route, () => settings.current('weChatSetting'), wechatApi);
   uploadRoutes(app, route, db, config.dataDir, config.uploads, {

@@ -183,6 +183,10 @@ const envSchema = z.object({
   WECHAT_RETRY_MS: milliseconds.default(2000),
   /** How often each process looks for WeChat sends that came due (a kick starts new ones at once). */
   WECHAT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** How far a push's signed timestamp may be from now before it is refused as a replay (WeChat's clock is NTP-synced). */
+  WECHAT_PUSH_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** WeChat's typing indicator is called at most this often per user while an agent types (WeChat shows it ~15 s). */
+  WECHAT_TYPING_MS: milliseconds.default(12_000),
   /** The first wait before a failed webhook delivery is tried again; later waits grow from it (§12). */
   WEBHOOK_RETRY_BASE_MS: milliseconds.default(10_000),
   /** How long a receiver has to answer a delivery; §12 gives it 10 s. */
@@ -260,6 +264,8 @@ export interface WeChatConfig {
   timeoutMs: number;
   retryMs: number;
   pollMs: number;
+  pushMaxAgeMs: number;
+  typingMs: number;
 }
 
 export interface LoginLimits {
@@ -383,6 +389,8 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       timeoutMs: e.WECHAT_TIMEOUT_MS,
       retryMs: e.WECHAT_RETRY_MS,
       pollMs: e.WECHAT_POLL_MS,
+      pushMaxAgeMs: e.WECHAT_PUSH_MAX_AGE_S * 1000,
+      typingMs: e.WECHAT_TYPING_MS,
     },
     webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, pollMs: e.WEBHOOK_POLL_MS },
   };

@@ -44,11 +44,13 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
   let app: FastifyInstance;
   let base: string;
   let msgCounter = 1000;
+  /** The server's clock is the real one moved by this much: the worked example is signed in 2024. */
+  let shift = 0;
 
   const nextMsgId = () => String(++msgCounter);
 
-  async function push(channel: string, body: string, query: Record<string, string> = {}) {
-    const timestamp = String(Math.floor(Date.now() / 1000));
+  async function push(channel: string, body: string, query: Record<string, string> = {}, at = Date.now()) {
+    const timestamp = String(Math.floor(at / 1000));
     const nonce = String(Math.floor(Math.random() * 1e9));
     const params = new URLSearchParams({ signature: sign(VECTOR.token, timestamp, nonce), timestamp, nonce, ...query });
     return fetch(`${base}/wechat/${channel}?${params}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body });
@@ -89,12 +91,15 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
 
   beforeAll(async () => {
     double = await WeChatDouble.start();
-    server = await startTestServer({
-      WECHAT_API_BASE: double.url,
-      WECHAT_TIMEOUT_MS: '400',
-      WECHAT_RETRY_MS: '100',
-      WECHAT_POLL_MS: '50',
-    });
+    server = await startTestServer(
+      {
+        WECHAT_API_BASE: double.url,
+        WECHAT_TIMEOUT_MS: '400',
+        WECHAT_RETRY_MS: '100',
+        WECHAT_POLL_MS: '50',
+      },
+      { now: () => Date.now() + shift },
+    );
     app = server.app;
     base = server.url;
     admin = await server.login();
@@ -111,14 +116,38 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
   it('answers the URL check with echostr when signed (WeChat worked example), 401 without echo when not', async () => {
     const query = new URLSearchParams({ ...VECTOR, echostr: 'echo-8842' });
     query.delete('token');
-    const good = await fetch(`${base}/wechat/officialAccount?${query}`);
-    expect(good.status).toBe(200);
-    expect(good.headers.get('content-type')).toContain('text/plain');
-    expect(await good.text()).toBe('echo-8842');
-    query.set('signature', '0'.repeat(40));
-    const bad = await fetch(`${base}/wechat/officialAccount?${query}`);
-    expect(bad.status).toBe(401);
-    expect(await bad.text()).not.toContain('echo-8842');
+    // Signed in 2024: today it is a stale signature, refused like a wrong one.
+    const stale = await fetch(`${base}/wechat/officialAccount?${query}`);
+    expect(stale.status).toBe(401);
+    expect(await stale.text()).not.toContain('echo-8842');
+    // At the example's own moment (two minutes after it) it is good.
+    shift = Number(VECTOR.timestamp) * 1000 + 120_000 - Date.now();
+    try {
+      const good = await fetch(`${base}/wechat/officialAccount?${query}`);
+      expect(good.status).toBe(200);
+      expect(good.headers.get('content-type')).toContain('text/plain');
+      expect(await good.text()).toBe('echo-8842');
+      query.set('signature', '0'.repeat(40));
+      const bad = await fetch(`${base}/wechat/officialAccount?${query}`);
+      expect(bad.status).toBe(401);
+      expect(await bad.text()).not.toContain('echo-8842');
+    } finally {
+      shift = 0;
+    }
+  });
+
+  it('refuses a signed push whose timestamp is more than five minutes from now (a replay), and stores nothing of it', async () => {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    const old = await push('officialAccount', textPush(openid, 'replayed', nextMsgId()), {}, Date.now() - 301_000);
+    expect(old.status).toBe(401);
+    const ahead = await push('officialAccount', textPush(openid, 'from the future', nextMsgId()), {}, Date.now() + 301_000);
+    expect(ahead.status).toBe(401);
+    const storedNone = await server.storage.db.selectFrom('wechat_users').select('id').where('openid', '=', openid).executeTakeFirst();
+    expect(storedNone).toBeUndefined();
+    // Within the window (a slow network, clocks a little apart) it is taken.
+    const late = await push('officialAccount', textPush(openid, 'a bit late', nextMsgId()), {}, Date.now() - 200_000);
+    expect(late.status).toBe(200);
+    expect((await messagesOf((await visitorOf(openid)).publicId)).map((message) => message.msg)).toContain('a bit late');
   });
 
   it('answers 404 for a channel that is off and 400 for a body that is not a message', async () => {
@@ -212,12 +241,16 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
       Event: 'user_enter_tempsession',
       SessionFrom: 'cart',
     };
+    const stamp = String(now);
     const sendJson = (body: unknown) =>
-      fetch(`${base}/wechat/miniProgram?${new URLSearchParams({ signature: sign(VECTOR.token, '5', '6'), timestamp: '5', nonce: '6' })}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      fetch(
+        `${base}/wechat/miniProgram?${new URLSearchParams({ signature: sign(VECTOR.token, stamp, '6'), timestamp: stamp, nonce: '6' })}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        },
+      );
     expect((await sendJson(event)).status).toBe(200);
     // The same event pushed again (same FromUserName and CreateTime) is recorded once.
     expect((await sendJson(event)).status).toBe(200);
@@ -247,7 +280,7 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     const raw = Buffer.from(encrypted, 'base64');
     raw[raw.length - 20] = (raw[raw.length - 20] ?? 0) ^ 0xff;
     const tampered = raw.toString('base64');
-    const timestamp = '1714036504';
+    const timestamp = String(Math.floor(Date.now() / 1000));
     const nonce = '9';
     const query = new URLSearchParams({
       signature: sign(VECTOR.token, timestamp, nonce),

@@ -17,7 +17,18 @@ const plain = (reply: FastifyReply, status: number, text: string) => reply.code(
  * WeChat's push URLs (§11): `GET` is the URL check of WeChat's console, `POST` a message or event. Both
  * are public and signed with the channel's token; a channel that is off (or has no token) answers 404.
  */
-export async function wechatRoutes(app: FastifyInstance, apps: Apps, inbound: WeChatInbound, status: WeChatStatus): Promise<void> {
+export async function wechatRoutes(
+  app: FastifyInstance,
+  apps: Apps,
+  inbound: WeChatInbound,
+  status: WeChatStatus,
+  clock: { maxAgeMs: number; now: () => number },
+): Promise<void> {
+  /**
+   * Whether the signed timestamp (seconds) is within the allowed distance of now: a signature is only as
+   * good as its timestamp, so a push recorded and sent again later is refused as a forged one would be.
+   */
+  const fresh = (timestamp: string) => /^\d{1,12}$/.test(timestamp) && Math.abs(clock.now() - Number(timestamp) * 1000) <= clock.maxAgeMs;
   await app.register(async (scope) => {
     // WeChat's bodies are read as they came (XML, or JSON for a mini program) and parsed here.
     scope.removeAllContentTypeParsers();
@@ -37,6 +48,7 @@ export async function wechatRoutes(app: FastifyInstance, apps: Apps, inbound: We
       const text = (key: string) => (typeof q[key] === 'string' ? (q[key] as string) : '');
       if (!signatureMatches(text('signature'), channel.settings.token, text('timestamp'), text('nonce')))
         return plain(reply, 401, 'bad signature');
+      if (!fresh(text('timestamp'))) return plain(reply, 401, 'stale timestamp');
       return plain(reply, 200, text('echostr'));
     });
 
@@ -51,6 +63,7 @@ export async function wechatRoutes(app: FastifyInstance, apps: Apps, inbound: We
         return plain(reply, code, why);
       };
       if (!signatureMatches(text('signature'), settings.token, text('timestamp'), text('nonce'))) return refuse(401, 'bad signature');
+      if (!fresh(text('timestamp'))) return refuse(401, 'stale timestamp');
       const format = name === 'miniProgram' && 'format' in settings && settings.format === 'json' ? 'json' : 'xml';
       const body = typeof req.body === 'string' ? req.body : '';
       let push: Push;
