@@ -272,8 +272,9 @@ export async function buildApp({
     db,
     wechatApi,
     (channel) => {
-      const { enabled, appId, appSecret } = settings.current('weChatSetting')[channel];
-      return { channel, enabled, appId, appSecret };
+      const page = settings.current('weChatSetting');
+      const { enabled, appId, appSecret } = page[channel];
+      return { channel, enabled, appId, appSecret, windowQuota: page.windowQuota };
     },
     events,
     wechatStatus,
@@ -281,6 +282,7 @@ export async function buildApp({
     join(config.dataDir, 'uploads'),
     () => publicBaseUrl(config, app.server),
     app.log,
+    now,
   );
   // Before the notifier: a message to a WeChat visitor reaches agents already marked pending.
   wechatOutbox.subscribe(events);
@@ -571,6 +573,7 @@ export async function buildApp({
       uploadsDir: join(config.dataDir, 'uploads'),
       maxUploadBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
       maxLength: () => settings.current('windowSetting').maxLength,
+      now,
     }),
     wechatStatus,
     { maxAgeMs: config.wechat.pushMaxAgeMs, now },

@@ -449,3 +449,102 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     expect(double.tokenCalls.stable_token).toBe(tokensBefore);
   });
 });
+
+describe("WeChat's rules kept by the server (48-hour window and quota, typing, ratings), on a clock the test moves", () => {
+  let double: WeChatDouble;
+  let server: TestServer;
+  let admin: string;
+  let shift = 0;
+  let msgId = 5000;
+
+  const signedPush = (channel: string, body: string) => {
+    const timestamp = String(Math.floor((Date.now() + shift) / 1000));
+    const params = new URLSearchParams({ signature: sign(VECTOR.token, timestamp, '1'), timestamp, nonce: '1' });
+    return fetch(`${server.url}/wechat/${channel}?${params}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body });
+  };
+  const write = async (openid: string, content: string) => {
+    const answer = await signedPush('officialAccount', textPush(openid, content, String(++msgId), Math.floor((Date.now() + shift) / 1000)));
+    expect(answer.status).toBe(200);
+  };
+  const publicIdOf = async (openid: string) =>
+    (
+      await server.storage.db
+        .selectFrom('wechat_users')
+        .innerJoin('visitors', 'visitors.id', 'wechat_users.visitor_id')
+        .select('visitors.public_id')
+        .where('wechat_users.openid', '=', openid)
+        .executeTakeFirstOrThrow()
+    ).public_id;
+  const messages = async (publicId: string) =>
+    (await server.get<{ list: Message[] }>(`/api/talk/messages?YQToken=${publicId}`, { token: admin })).body.data.list;
+  const reply = async (publicId: string, msg: string) => {
+    const answer = await server.post<Message>('/api/talk/send', { YQToken: publicId, msg, onlyID: onlyId() }, { token: admin });
+    expect(answer.status).toBe(200);
+    return answer.body.data;
+  };
+  const deliveryOf = async (publicId: string, id: number) => (await messages(publicId)).find((message) => message.id === id);
+  /** A user who wrote, once every answer their message set off has gone to WeChat: how many reached them. */
+  const settledUser = async () => {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    await write(openid, 'hello');
+    const publicId = await publicIdOf(openid);
+    await expect.poll(async () => (await messages(publicId)).some((message) => message.delivery === 'sent')).toBe(true);
+    await expect.poll(async () => (await messages(publicId)).filter((message) => message.delivery === 'pending').length).toBe(0);
+    return { openid, publicId, sent: () => double.sent.filter((item) => item.body.touser === openid) };
+  };
+  const saveSettings = async (extra: Record<string, unknown>) => {
+    const saved = await server.post('/api/settings/weChatSetting', { officialAccount: OFFICIAL, ...extra }, { token: admin });
+    expect(saved.status).toBe(200);
+  };
+
+  beforeAll(async () => {
+    double = await WeChatDouble.start();
+    server = await startTestServer(
+      { WECHAT_API_BASE: double.url, WECHAT_TIMEOUT_MS: '400', WECHAT_RETRY_MS: '100', WECHAT_POLL_MS: '50' },
+      { now: () => Date.now() + shift },
+    );
+    admin = await server.login();
+    await saveSettings({});
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await double.close();
+  });
+
+  it('refuses a reply over the quota (quotaExceeded) without sending it; the user writing again makes the quota whole', async () => {
+    const user = await settledUser();
+    const already = user.sent().length;
+    await saveSettings({ windowQuota: already + 1 });
+    const first = await reply(user.publicId, 'within the quota');
+    await expect.poll(async () => (await deliveryOf(user.publicId, first.id))?.delivery).toBe('sent');
+    const over = await reply(user.publicId, 'over the quota');
+    await expect.poll(async () => (await deliveryOf(user.publicId, over.id))?.delivery).toBe('failed');
+    expect(await deliveryOf(user.publicId, over.id)).toMatchObject({ deliveryError: 'quotaExceeded' });
+    expect(user.sent().map((item) => item.body.text?.content)).not.toContain('over the quota');
+    expect(user.sent()).toHaveLength(already + 1);
+    await write(user.openid, 'one more question');
+    const after = await reply(user.publicId, 'answered again');
+    await expect.poll(async () => (await deliveryOf(user.publicId, after.id))?.delivery).toBe('sent');
+    expect(user.sent().map((item) => item.body.text?.content)).toContain('answered again');
+    await saveSettings({});
+  });
+
+  it('refuses a reply once 48 hours passed since the user last wrote (windowClosed), without sending it', async () => {
+    const user = await settledUser();
+    const before = user.sent().length;
+    shift = 48 * 3600_000 + 60_000;
+    try {
+      const late = await reply(user.publicId, 'two days later');
+      await expect.poll(async () => (await deliveryOf(user.publicId, late.id))?.delivery).toBe('failed');
+      expect(await deliveryOf(user.publicId, late.id)).toMatchObject({ deliveryError: 'windowClosed' });
+      expect(user.sent()).toHaveLength(before);
+      // The user writes: the window opens again.
+      await write(user.openid, 'back again');
+      const answered = await reply(user.publicId, 'welcome back');
+      await expect.poll(async () => (await deliveryOf(user.publicId, answered.id))?.delivery).toBe('sent');
+    } finally {
+      shift = 0;
+    }
+  });
+});

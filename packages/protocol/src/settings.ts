@@ -225,6 +225,11 @@ const weChatSetting = z.object({
   officialAccount: z.object(weChatFields).prefault({}),
   /** A mini program may push JSON instead of XML, as its console sets it. */
   miniProgram: z.object({ ...weChatFields, format: z.enum(['xml', 'json']).default('xml') }).prefault({}),
+  /**
+   * Replies a user may receive per message they send, within WeChat's 48-hour window (WeChat's own rule
+   * is 5): past it the server refuses a reply (`quotaExceeded`) rather than have WeChat refuse it.
+   */
+  windowQuota: whole(1, 20, 5),
 });
 export type WeChatChannel = 'officialAccount' | 'miniProgram';
 export const weChatTestBody = z.object({ channel: z.enum(['officialAccount', 'miniProgram']) });

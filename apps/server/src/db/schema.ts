@@ -159,6 +159,14 @@ export interface WeChatUsersTable {
   /** The visitor's credential, sealed. */
   credential: string;
   created_at: string;
+  /** The last message or window-opening event (migration 034): replies may follow for 48 hours. */
+  last_interaction_at: string | null;
+  /** Replies sent since the last interaction, held to the quota. */
+  window_sent: Generated<number>;
+  /** 1 subscribed, 0 unsubscribed, null not known. */
+  subscribed: number | null;
+  /** When the user was last asked for a score as text. */
+  rating_asked_at: string | null;
 }
 
 export interface WeChatPushesTable {
@@ -189,6 +197,9 @@ export interface WeChatStatusTable {
   last_received_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** The last error as a code the console words (migration 034), and its detail (WeChat's errcode, …). */
+  last_error_code: string | null;
+  last_error_detail: string | null;
 }
 
 /** An internal note on a conversation: agents read it, the visitor never does (migration 025). */

@@ -32,6 +32,12 @@ const EVENTS: Record<string, string> = {
 /** The message types stored as the user's messages; any other is a tip that one came (never a 500). */
 const MESSAGE_TYPES = new Set(['text', 'image', 'voice', 'video', 'shortvideo', 'location', 'link', 'miniprogrampage']);
 
+/**
+ * The events that open WeChat's 48-hour reply window, as its customer-service rules list them (a
+ * message does too); leaving (`unsubscribe`) or opening a menu link (`VIEW`) does not.
+ */
+const WINDOW_EVENTS = new Set(['subscribe', 'SCAN', 'CLICK', 'scancode_push', 'scancode_waitmsg', 'user_enter_tempsession']);
+
 const CREDENTIAL_PURPOSE = 'wechat:visitor-credential';
 
 export class BadPush extends Error {}
@@ -74,7 +80,7 @@ export class WeChatInbound {
     private readonly visitors: VisitorService,
     private readonly conversations: Pick<ConversationService, 'visitorMessage' | 'notice'>,
     private readonly status: WeChatStatus,
-    private readonly options: { uploadsDir: string; maxUploadBytes: () => number; maxLength: () => number },
+    private readonly options: { uploadsDir: string; maxUploadBytes: () => number; maxLength: () => number; now: () => number },
   ) {}
 
   async receive(channel: WeChatChannel, app: SettingsOf<'weChatSetting'>[WeChatChannel], push: Push): Promise<void> {
@@ -90,6 +96,8 @@ export class WeChatInbound {
       // Events have no id of their own: their key, unique in wechat_pushes, keeps a repeated one out.
       if (!(await this.remember(channel, key))) return;
       const event = push.Event ?? '';
+      if (WINDOW_EVENTS.has(event) || event === 'unsubscribe')
+        await this.interacted(visitorId, WINDOW_EVENTS.has(event), event === 'subscribe' ? 1 : event === 'unsubscribe' ? 0 : undefined);
       const title = EVENTS[event] ?? event.slice(0, 64);
       const detail = push.EventKey ? ` ${push.EventKey.slice(0, 200)}` : '';
       await this.visitors.visit(credential, `wechat://event/${encodeURIComponent(event.slice(0, 64))}`, `${title}${detail}`);
@@ -97,6 +105,7 @@ export class WeChatInbound {
       // A kind of message Parley cannot show (WeChat adds kinds): the agent is told, in their language, that
       // one came, rather than shown its raw fields as the user's words. Kept once, as events are.
       if (!(await this.remember(channel, key))) return;
+      await this.interacted(visitorId, true);
       const visitor = await this.visitors.repo.findById(this.db, visitorId);
       if (visitor) await this.conversations.notice(visitor, 'tip.unsupportedMessage', type.slice(0, 32), false);
     } else {
@@ -104,10 +113,22 @@ export class WeChatInbound {
       // first only so that a repeated push does not fetch its media again.
       const onlyID = `wx-${push.MsgId && /^\d{1,40}$/.test(push.MsgId) ? push.MsgId : createHash('sha1').update(key).digest('hex').slice(0, 40)}`;
       if (await this.stored(visitorId, onlyID)) return;
+      // Before the message is stored: the answers it sets off (auto answers, the robot) go out in its window.
+      await this.interacted(visitorId, true);
       const content = await this.contentOf(wechatApp, visitorId, push);
       await this.conversations.visitorMessage(credential, { ...content, onlyID });
     }
     this.status.received(channel);
+  }
+
+  /** Notes what WeChat's rules follow: a new 48-hour window with its quota whole again, and the subscription. */
+  private async interacted(visitorId: number, opensWindow: boolean, subscribed?: 0 | 1): Promise<void> {
+    const window = opensWindow ? { last_interaction_at: new Date(this.options.now()).toISOString(), window_sent: 0 } : {};
+    await this.db
+      .updateTable('wechat_users')
+      .set({ ...window, ...(subscribed !== undefined ? { subscribed } : {}) })
+      .where('visitor_id', '=', visitorId)
+      .execute();
   }
 
   private async stored(visitorId: number, onlyID: string): Promise<boolean> {

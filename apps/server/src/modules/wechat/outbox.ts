@@ -32,6 +32,21 @@ function forWeChat(message: Pick<Message, 'role' | 'msg'>, visitorSees: boolean)
 /** WeChat's refusals that no retry changes, and what the agent is told. */
 const REFUSED: Record<number, string> = { 45015: 'windowClosed', 45047: 'quotaExceeded' };
 
+/** WeChat takes replies for 48 hours after the user's last message or window-opening event. */
+export const WINDOW_MS = 48 * 3600_000;
+
+/** Why WeChat would refuse a reply now: its window closed, or the replies its quota allows were sent. */
+export function windowRefusal(
+  user: { last_interaction_at: string | null; window_sent: number },
+  quota: number,
+  now: number,
+): 'windowClosed' | 'quotaExceeded' | undefined {
+  const opened = user.last_interaction_at ? Date.parse(user.last_interaction_at) : Number.NaN;
+  if (!(now - opened < WINDOW_MS)) return 'windowClosed';
+  if (user.window_sent >= quota) return 'quotaExceeded';
+  return undefined;
+}
+
 /**
  * Agents', the robot's and auto answers' messages to WeChat visitors, on their way to WeChat's
  * customer-service message API. A stored message is put in the `wechat_outbox` table (durable: a restart
@@ -48,7 +63,7 @@ export class WeChatOutbox {
   constructor(
     private readonly db: Db,
     private readonly api: WeChatApi,
-    private readonly appOf: (channel: WeChatChannel) => (WeChatApp & { enabled: boolean }) | undefined,
+    private readonly appOf: (channel: WeChatChannel) => (WeChatApp & { enabled: boolean; windowQuota: number }) | undefined,
     private readonly events: EventHub,
     private readonly status: WeChatStatus,
     private readonly config: WeChatConfig,
@@ -147,7 +162,7 @@ export class WeChatOutbox {
     const message = await this.db.selectFrom('messages').selectAll().where('id', '=', row.message_id).executeTakeFirst();
     const user = await this.db
       .selectFrom('wechat_users')
-      .select(['channel', 'openid'])
+      .select(['channel', 'openid', 'last_interaction_at', 'window_sent'])
       .where('visitor_id', '=', row.visitor_id)
       .executeTakeFirst();
     if (!message || !user || !isWeChatChannel(user.channel)) {
@@ -159,8 +174,17 @@ export class WeChatOutbox {
     if (!app?.enabled || !app.appId || !app.appSecret) return this.finish(row, message, 'failed', 'notConfigured');
     try {
       if (message.withdrawn) return this.finish(row, message, 'failed', 'withdrawn');
+      // Refused here rather than by WeChat: a message WeChat would refuse is not sent (each visitor's sends
+      // go one at a time, so the count read is the count).
+      const refusal = windowRefusal(user, app.windowQuota, this.now());
+      if (refusal) return this.finish(row, message, 'failed', refusal);
       const text = message.role === 'tip' && message.msg in TIP_TEXTS ? tipText(message.msg, message.nickname, 'zh') : message.msg;
       await this.send(app, user.openid, message.type, text);
+      await this.db
+        .updateTable('wechat_users')
+        .set((eb) => ({ window_sent: eb('window_sent', '+', 1) }))
+        .where('visitor_id', '=', row.visitor_id)
+        .execute();
       await this.finish(row, message, 'sent', null);
     } catch (error) {
       if (!(error instanceof WeChatApiError)) throw error;
