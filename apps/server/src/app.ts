@@ -287,6 +287,8 @@ export async function buildApp({
   // Before the notifier: a message to a WeChat visitor reaches agents already marked pending.
   wechatOutbox.subscribe(events);
   new Notifier(bus, conversationRepo, availabilityRepo).subscribe(events);
+  // After the notifier: a visitor's message reaches its agent before the suggestion made from it.
+  robots.subscribeAssist(events);
   const censusRepo = new CensusRepository(db, storage.dialect);
   new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
   const webhookRepo = new WebhookRepository(db);
@@ -324,6 +326,7 @@ export async function buildApp({
       responder: new RobotResponder(robots, (error) => app.log.warn({ err: error }, 'robot language model failed'), outbound),
       workingNow: () => isWorkingNow(settings.all(), settings.siteTimeZone(), new Date(now())),
       onError: (error) => app.log.error({ err: error }, 'robot answer failed'),
+      assistUsed: (pairId) => robots.assistUsed(pairId),
     },
   );
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
@@ -684,7 +687,7 @@ export async function buildApp({
   pruner.unref();
   app.addHook('onClose', async () => {
     clearInterval(pruner);
-    robots.close();
+    await robots.close();
     liveness.stop();
     visitorSockets.stop();
     await visitorSockets.shared?.stop();

@@ -84,6 +84,7 @@ describe('POST /api/robot/ask/doEdit', () => {
       category: 'account',
       enabled: true,
       hits: 0,
+      assists: 0,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'robot.pair.update',
   'robot.pair.delete',
   'robot.pair.import',
+  'robot.question.dismiss',
   'link.create',
   'link.update',
   'link.delete',

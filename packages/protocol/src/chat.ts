@@ -279,7 +279,11 @@ export const TRANSFER_TO_QUEUE = 'queue';
 export const transferBody = z.object({ YQToken: visitorId, serviceID: z.union([z.string().uuid(), z.literal(TRANSFER_TO_QUEUE)]) });
 export const withdrawBody = z.object({ YQToken: visitorId, onlyID: onlyId });
 /** The agent side of messageBody and messagesQuery: the visitor is named by its public id. */
-export const agentMessageBody = messageBody.extend({ YQToken: visitorId });
+/**
+ * `assist`: the pair whose suggested answer (agent assist, `8016`) the agent inserted before sending, edited
+ * or not; the server counts it as used.
+ */
+export const agentMessageBody = messageBody.extend({ YQToken: visitorId, assist: z.coerce.number().int().positive().optional() });
 /** An 8100 of the widget: the socket already names the visitor. */
 export const visitorSendData = messageBody.omit({ YQToken: true });
 /** An 8100 of the console: the HTTP send's body as it is. */

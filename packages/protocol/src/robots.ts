@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { avatarUrl, type ListData, pageQuery } from './api.js';
+import { avatarUrl, deleteBody, type ListData, pageQuery } from './api.js';
 import { endpointGroup, returns } from './endpoint.js';
 import { line, multiline } from './strings.js';
 
@@ -23,6 +23,8 @@ export interface RobotAsk {
   enabled: boolean;
   /** How many times the robot gave this answer. */
   hits: number;
+  /** How many times agents sent this answer as it was suggested to them (agent assist). */
+  assists: number;
   created_at: string;
   updated_at: string;
 }
@@ -132,6 +134,42 @@ export type RobotHighAnswer = Omit<RobotHighSettings, 'llm' | 'embeddings'> & {
   embeddings: RobotHighSettings['embeddings'] & { hasApiKey: boolean };
 };
 
+/**
+ * A question visitors asked the robot in real chats (never `POST /api/robot/try`), counted once per
+ * wording as the matcher reads it: the pair it reached, or `pairId` 0 when none did (unanswered).
+ */
+export interface RobotQuestion {
+  id: number;
+  /** The wording as last asked. */
+  text: string;
+  pairId: number;
+  /** How many times it was asked. */
+  times: number;
+  last_at: string;
+}
+
+/** `pairId` 0 lists the unanswered questions (those dismissed left out), most asked first; else the pair's. */
+export const robotQuestionListQuery = pageQuery.extend({ pairId: z.coerce.number().int().min(0) });
+
+/** Agent-assist figures: how many sent messages came from an inserted suggestion. */
+export interface RobotAssistFigures {
+  used: number;
+}
+
+/**
+ * Agent assist (`8016`, to the conversation's agent only): a visitor's message matched a pair above the
+ * robot's threshold, and the workbench offers its answer. `onlyID` is the visitor's message.
+ */
+export interface RobotAssist {
+  YQToken: string;
+  onlyID: string;
+  pairId: number;
+  /** The stored phrasing the message matched. */
+  question: string;
+  answer: string;
+  score: number;
+}
+
 export const robotEndpoints = endpointGroup({
   'GET /api/robot/ask/getList': { query: robotAskListQuery, response: returns<ListData<RobotAsk>>() },
   'POST /api/robot/ask/doEdit': { body: robotAskEditBody, response: returns<{ id: number }>() },
@@ -146,4 +184,8 @@ export const robotEndpoints = endpointGroup({
   'POST /api/robot/try': { body: robotTryBody, response: returns<RobotTryResult>() },
   'GET /api/robot/high': { response: returns<RobotHighAnswer>() },
   'POST /api/robot/high': { body: robotHighSettings, response: returns<RobotHighAnswer>() },
+  'GET /api/robot/question/getList': { query: robotQuestionListQuery, response: returns<ListData<RobotQuestion>>() },
+  /** Sets unanswered questions aside: they leave the list, and asking them again does not bring them back. */
+  'POST /api/robot/question/dismiss': { body: deleteBody, response: returns<void>() },
+  'GET /api/robot/assist': { response: returns<RobotAssistFigures>() },
 });

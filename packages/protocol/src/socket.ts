@@ -2,6 +2,7 @@ import type { AgentState } from './api.js';
 import type { DeliveryUpdate, Message, MessageType, Visit, Visitor, VisitorState, WidgetSettings } from './chat.js';
 import type { Mention, Note } from './notes.js';
 import type { Letter } from './records.js';
+import type { RobotAssist } from './robots.js';
 
 /** Version of the wire protocol of CONTRACT.md; bumped on any breaking change. */
 export const PROTOCOL_VERSION = 1;
@@ -48,6 +49,8 @@ export const SocketCode = {
   note: '8014',
   /** A note mentions this agent (`@username`); data is the `Mention`, for that agent's consoles only. */
   mentioned: '8015',
+  /** Agent assist: a visitor's message matched a robot pair; data is a `RobotAssist`, for the conversation's agent only. */
+  assist: '8016',
   accepted: '2000',
   waiting: '2001',
   ended: '2004',
@@ -116,6 +119,7 @@ export interface SocketPayloads {
   '8013': Message;
   '8014': Note;
   '8015': Mention;
+  '8016': RobotAssist;
   '2000': AcceptedData;
   '2001': { position: number };
   '2004': { rate: boolean };

@@ -488,8 +488,21 @@ export interface RobotAsksTable {
   enabled: number;
   /** How many times the robot gave this answer. */
   hits: Generated<number>;
+  /** How many times agents sent this answer as it was suggested to them (agent assist, migration 033). */
+  assists: Generated<number>;
   created_at: string;
   updated_at: string;
+}
+
+/** A question visitors asked the robot, and the pair it reached (0: none, unanswered) (migration 033). */
+export interface RobotQuestionsTable {
+  id: Generated<number>;
+  text_key: string;
+  text: string;
+  pair_id: number;
+  times: Generated<number>;
+  last_at: string;
+  dismissed: Generated<number>;
 }
 
 /** A confirmation mail of a transcript address (migration 024); a used one proves the visitor holds it. */
@@ -601,6 +614,7 @@ export interface Database {
   links: LinksTable;
   settings: SettingsTable;
   robot_asks: RobotAsksTable;
+  robot_questions: RobotQuestionsTable;
   agent_state_log: AgentStateLogTable;
   conversation_transfers: ConversationTransfersTable;
   census_days: CensusDaysTable;

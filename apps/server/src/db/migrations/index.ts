@@ -30,6 +30,7 @@ import { apiTokens } from './028_api_tokens.js';
 import { webhookSources } from './029_webhook_sources.js';
 import { webhooks } from './029_webhooks.js';
 import { messageVia } from './031_message_via.js';
+import { robotQuestions } from './033_robot_questions.js';
 import { wechatWindow } from './034_wechat_window.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
@@ -65,6 +66,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '029_webhooks': webhooks(dialect),
     '029_webhooks_sources': webhookSources(),
     '031_message_via': messageVia(),
+    '033_robot_questions': robotQuestions(dialect),
     '034_wechat_window': wechatWindow(),
   };
 }

@@ -46,6 +46,8 @@ export interface RobotDesk {
   /** Whether it is within the work hours of the chat-window settings (always, when they are off). */
   workingNow: () => boolean;
   onError: (error: unknown) => void;
+  /** An agent's message was made from the suggested answer of this pair (agent assist); counts it, without waiting. */
+  assistUsed: (pairId: number) => void;
 }
 
 /** A message the robot is about to store. */
@@ -487,7 +489,7 @@ export class ConversationService {
   /** An agent's message; sending to a waiting visitor takes the conversation first. Idempotent on onlyID. */
   async agentSend(
     auth: AuthContext,
-    input: { YQToken: string; msg: string; onlyID: string; type?: MessageType | undefined },
+    input: { YQToken: string; msg: string; onlyID: string; type?: MessageType | undefined; assist?: number | undefined },
   ): Promise<Message> {
     const publicId = input.YQToken;
     const sender: Sender = { role: 'service', uuid: auth.uuid };
@@ -524,6 +526,8 @@ export class ConversationService {
     }
     const message = toMessage(stored.row, publicId);
     await this.events.emit('message.stored', { visitor: stored.visitor, message, visitorSees: true });
+    // Once per message: a resend of the same onlyID was answered above, before this.
+    if (input.assist !== undefined) this.robot.assistUsed(input.assist);
     return message;
   }
 

@@ -121,4 +121,107 @@ export class RobotRepository {
   async addHit(id: number): Promise<void> {
     await this.db.updateTable('robot_asks').set({ hits: sql`hits + 1` }).where('id', '=', id).execute();
   }
+
+  /** Counted in the database, as hits are: agents of several processes all count. */
+  async addAssist(id: number): Promise<void> {
+    await this.db.updateTable('robot_asks').set({ assists: sql`assists + 1` }).where('id', '=', id).execute();
+  }
+
+  /** How many sent messages came from an inserted suggestion, over the pairs there are. */
+  async assists(): Promise<number> {
+    const row = await this.db
+      .selectFrom('robot_asks')
+      .select((eb) => eb.fn.sum<number | string | null>('assists').as('used'))
+      .executeTakeFirst();
+    return Number(row?.used ?? 0);
+  }
+
+  /**
+   * Counts a batch of asked questions in one statement: a wording asked before (same key, same pair) adds
+   * its times and takes the newest wording and time. The batch holds each key and pair once.
+   */
+  async recordQuestions(batch: AskedQuestion[]): Promise<void> {
+    if (batch.length === 0) return;
+    await this.db
+      .insertInto('robot_questions')
+      .values(
+        batch.map((asked) => ({ text_key: asked.key, text: asked.text, pair_id: asked.pairId, times: asked.times, last_at: asked.lastAt })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['text_key', 'pair_id']).doUpdateSet({
+          times: sql`robot_questions.times + excluded.times`,
+          text: sql`excluded.text`,
+          last_at: sql`excluded.last_at`,
+        }),
+      )
+      .execute();
+  }
+
+  /** Drops the questions last asked before `before`, and all but the `keep` most recently asked. */
+  async pruneQuestions(before: string, keep: number): Promise<void> {
+    await this.db.deleteFrom('robot_questions').where('last_at', '<', before).execute();
+    const edge = await this.db
+      .selectFrom('robot_questions')
+      .select('last_at')
+      .orderBy('last_at', 'desc')
+      .offset(keep)
+      .limit(1)
+      .executeTakeFirst();
+    if (edge) await this.db.deleteFrom('robot_questions').where('last_at', '<=', edge.last_at).execute();
+  }
+
+  /** The questions that reached a pair, or (pair 0) those no pair answered and nobody set aside; most asked first. */
+  questions(pairId: number, page: Page) {
+    return paginate(
+      () => {
+        const query = this.db.selectFrom('robot_questions').where('pair_id', '=', pairId);
+        return pairId === 0 ? query.where('dismissed', '=', 0) : query;
+      },
+      (query) =>
+        query
+          .select(['id', 'text', 'pair_id', 'times', 'last_at'])
+          .orderBy('times', 'desc')
+          .orderBy('last_at', 'desc')
+          .orderBy('id', 'desc'),
+      page,
+    );
+  }
+
+  /** The unanswered questions of these ids still listed (for the audit log). */
+  unansweredByIds(db: DbOrTx, ids: number[]) {
+    return db
+      .selectFrom('robot_questions')
+      .select(['id', 'text'])
+      .where('id', 'in', ids)
+      .where('pair_id', '=', 0)
+      .where('dismissed', '=', 0)
+      .orderBy('id')
+      .execute();
+  }
+
+  async dismissQuestions(db: DbOrTx, ids: number[]): Promise<void> {
+    await db.updateTable('robot_questions').set({ dismissed: 1 }).where('id', 'in', ids).where('pair_id', '=', 0).execute();
+  }
+
+  /** A pair now answers these wordings: they leave the unanswered list. */
+  async answeredNow(db: DbOrTx, keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await db.deleteFrom('robot_questions').where('pair_id', '=', 0).where('text_key', 'in', keys).execute();
+  }
+
+  /** The questions that reached these pairs go with them. */
+  async forgetQuestionsOf(db: DbOrTx, pairIds: number[]): Promise<void> {
+    await db.deleteFrom('robot_questions').where('pair_id', 'in', pairIds).execute();
+  }
+}
+
+/** A visitor's question as the question log batches it. */
+export interface AskedQuestion {
+  /** The wording as the matcher reads it. */
+  key: string;
+  text: string;
+  /** The pair that answered it, 0 for none. */
+  pairId: number;
+  times: number;
+  lastAt: string;
 }

@@ -62,16 +62,30 @@ export class RobotResponder {
       text: settings.unknownReply || translate(lang, 'robotUnknownReply'),
       suggestions: suggestions.map((match) => match.question),
     };
+    const answer = await this.answer(text, lang, settings, best, suggestions);
+    // Logged whatever it was (the unanswered list, the questions each pair reached); written later, in a batch.
+    this.robots.noteQuestion(text, answer?.pairId ?? null);
+    return answer ?? unknown;
+  }
+
+  /** The answer from the closest pair (or written by the language model from the closest ones); null for none. */
+  private async answer(
+    text: string,
+    lang: Lang,
+    settings: RobotHighSettings,
+    best: Match | null,
+    suggestions: Match[],
+  ): Promise<Extract<RobotReply, { kind: 'answer' }> | null> {
     const llm = settings.llm;
     if (llm.enabled && llm.baseUrl && llm.model) {
       const grounding = best ? [best, ...suggestions] : suggestions;
-      if (grounding.length === 0) return unknown;
+      if (grounding.length === 0) return null;
       const composed = await this.compose(text, grounding, lang, llm);
-      if (composed === null) return unknown;
+      if (composed === null) return null;
       if (best) await this.robots.recordHit(best.id);
       return { kind: 'answer', text: composed, image: best?.image ?? '', pairId: best?.id ?? null };
     }
-    if (!best) return unknown;
+    if (!best) return null;
     await this.robots.recordHit(best.id);
     return { kind: 'answer', text: best.answer, image: best.image, pairId: best.id };
   }

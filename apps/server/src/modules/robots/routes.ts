@@ -62,6 +62,12 @@ export function robotRoutes(route: DefineRoute, robots: RobotService, exports: J
     },
   });
   route('POST /api/robot/try', { access, handler: ({ body }) => robots.try(body.text) });
+  route('GET /api/robot/question/getList', { access, handler: ({ query }) => robots.listQuestions(query) });
+  route('POST /api/robot/question/dismiss', {
+    access,
+    handler: ({ body, auth, req }) => robots.dismissQuestions(body.ids, auditActor(auth, req)),
+  });
+  route('GET /api/robot/assist', { access, handler: () => robots.assistFigures() });
   route('GET /api/robot/high', { access, handler: () => robots.getHigh() });
   route('POST /api/robot/high', {
     access,

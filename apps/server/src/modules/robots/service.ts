@@ -1,14 +1,19 @@
 import type { Transform } from 'node:stream';
 import {
+  frame,
   type ListData,
   type RobotAsk,
+  type RobotAssistFigures,
   type RobotHighAnswer,
   type RobotHighSettings,
   type RobotImportResult,
+  type RobotQuestion,
   type RobotTryResult,
   robotAskEditBody,
   type robotAskListQuery,
   robotHighSettings,
+  type robotQuestionListQuery,
+  SocketCode,
 } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/index.js';
@@ -27,6 +32,7 @@ import { salvage } from '../settings/salvage.js';
 import { ROBOT_HIGH_KEY } from '../settings/secrets.js';
 import { enabledCell, parseRobotCsv, robotCsv } from './csv.js';
 import { type MatchablePair, Matcher, type MatchResult, normalize } from './matcher.js';
+import { QuestionLog, questionKey } from './questions.js';
 import type { RobotAskFilter, RobotAskRow, RobotRepository } from './repository.js';
 import { type MeaningScorer, RemoteEmbeddings, SemanticScorer } from './semantic.js';
 
@@ -41,6 +47,7 @@ function view(row: RobotAskRow): RobotAsk {
     category: row.category,
     enabled: row.enabled === 1,
     hits: Number(row.hits),
+    assists: Number(row.assists),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -91,19 +98,22 @@ export class RobotService {
   private readonly builtin: SemanticScorer | null;
   /** Meaning scores from the embeddings endpoint of the settings, while one is enabled (for the settings `key`). */
   private remote: { key: string; scorer: RemoteEmbeddings } | null = null;
+  /** The questions visitors asked the robot in real chats, written in batches. */
+  private readonly questions: QuestionLog;
 
   constructor(
     private readonly db: Db,
     private readonly repo: RobotRepository,
     private readonly settingsRepo: SettingsRepository,
     private readonly events: EventHub,
-    bus: Bus,
+    private readonly bus: Bus,
     private readonly onError: (error: unknown) => void,
     private readonly outbound: OutboundClient,
     private readonly audit: AuditLog,
     semantic = true,
   ) {
     this.builtin = semantic ? new SemanticScorer(MEANING_WAIT_MS, onError) : null;
+    this.questions = new QuestionLog(repo, onError);
     bus.subscribe((event) => {
       if (event.type !== 'robots.changed') return;
       if (event.what === 'pairs') this.pairsChanged(event.ids);
@@ -132,6 +142,8 @@ export class RobotService {
   async save(input: EditBody, _auth: AuthContext, who: AuditActor): Promise<{ id: number }> {
     const id = await this.db.transaction().execute(async (tx) => {
       const saved = await this.upsert(tx, input);
+      // A question visitors asked that is now one of the pair's phrasings is answered: it leaves that list.
+      await this.repo.answeredNow(tx, [...new Set(input.questions.map(questionKey))]);
       const action = input.id === undefined ? 'robot.pair.create' : 'robot.pair.update';
       const question = dedupe(input.questions)[0] ?? '';
       await this.audit.record(tx, { ...who, action, target: `robot.pair:${question}`, detail: { id: saved } });
@@ -145,6 +157,7 @@ export class RobotService {
     await this.db.transaction().execute(async (tx) => {
       const pairs = await this.repo.firstQuestions(tx, ids);
       await this.repo.deleteMany(tx, ids);
+      await this.repo.forgetQuestionsOf(tx, ids);
       for (const pair of pairs) {
         await this.audit.record(tx, {
           ...who,
@@ -293,10 +306,11 @@ export class RobotService {
     return this.remote.scorer;
   }
 
-  /** Ends the meaning indexes (the server is closing). */
-  close(): void {
+  /** Ends the meaning indexes and writes the questions still waiting (the server is closing). */
+  async close(): Promise<void> {
     this.builtin?.stop();
     this.remote?.scorer.stop();
+    await this.questions.stop();
   }
 
   async try(text: string): Promise<RobotTryResult> {
@@ -307,6 +321,71 @@ export class RobotService {
   /** Counts one answer the robot gave from this pair (the conversation flow calls it, `try` does not). */
   recordHit(id: number): Promise<void> {
     return this.repo.addHit(id);
+  }
+
+  /** Logs a question a visitor asked the robot in a chat and the pair that answered it (null: none); never waits. */
+  noteQuestion(text: string, pairId: number | null): void {
+    this.questions.note(text, pairId);
+  }
+
+  /** The questions that reached a pair, or with `pairId` 0 the unanswered ones. */
+  async listQuestions(query: z.output<typeof robotQuestionListQuery>): Promise<ListData<RobotQuestion>> {
+    // This process's pending questions first: what a visitor just asked is in the list.
+    await this.questions.flush();
+    const { rows, total } = await this.repo.questions(query.pairId, query);
+    return {
+      list: rows.map((row) => ({ id: row.id, text: row.text, pairId: row.pair_id, times: Number(row.times), last_at: row.last_at })),
+      total,
+    };
+  }
+
+  /** Sets unanswered questions aside for good (asking one again counts it, but it stays out of the list). */
+  async dismissQuestions(ids: number[], who: AuditActor): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const listed = await this.repo.unansweredByIds(tx, ids);
+      await this.repo.dismissQuestions(tx, ids);
+      for (const question of listed) {
+        await this.audit.record(tx, {
+          ...who,
+          action: 'robot.question.dismiss',
+          target: `robot.question:${question.text}`,
+          detail: { id: question.id },
+        });
+      }
+    });
+  }
+
+  /**
+   * Agent assist: a visitor's text message in a conversation an agent holds that matches a pair above the
+   * threshold offers that pair's answer to the agent (8016), to that agent alone. Subscribed after the
+   * notifier and run on the next turn of the event loop: the message is stored and on its way to the
+   * agent before the matcher runs, and the send waits for none of it.
+   */
+  subscribeAssist(events: EventHub): void {
+    events.on('message.stored', ({ visitor, message }) => {
+      if (message.role !== 'user' || message.type !== 'text') return;
+      const agent = visitor.state === 'current' ? visitor.service_id : null;
+      if (!agent) return;
+      setImmediate(() => {
+        this.suggest(agent, visitor.public_id, message.onlyID, message.msg).catch(this.onError);
+      });
+    });
+  }
+
+  private async suggest(agent: string, publicId: string, onlyID: string, text: string): Promise<void> {
+    const { best } = await this.match(text);
+    if (!best) return;
+    const assist = { YQToken: publicId, onlyID, pairId: best.id, question: best.question, answer: best.answer, score: best.score };
+    await this.bus.publish({ type: 'frame.agents', to: [agent], frame: frame(SocketCode.assist, assist) });
+  }
+
+  /** An agent sent a message made from a suggested answer of this pair; counted after the send, never before. */
+  assistUsed(pairId: number): void {
+    this.repo.addAssist(pairId).catch(this.onError);
+  }
+
+  async assistFigures(): Promise<RobotAssistFigures> {
+    return { used: await this.repo.assists() };
   }
 
   /** The smart-robot settings with their secret, for the server's own use. */
