@@ -122,8 +122,9 @@ import { WebhookWorker } from './modules/webhooks/worker.js';
 import { WeChatApi } from './modules/wechat/api.js';
 import { WeChatInbound } from './modules/wechat/inbound.js';
 import { WeChatOutbox } from './modules/wechat/outbox.js';
-import { channelStatus, wechatAdminRoutes, wechatRoutes } from './modules/wechat/routes.js';
+import { channelStatus, wechatAdminRoutes, wechatRoutes, wechatTypingRoutes } from './modules/wechat/routes.js';
 import { WeChatStatus } from './modules/wechat/status.js';
+import { WeChatTyping } from './modules/wechat/typing.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
 import type { Bus } from './realtime/bus.js';
 import { Liveness } from './realtime/liveness.js';
@@ -582,6 +583,17 @@ export async function buildApp({
     { maxAgeMs: config.wechat.pushMaxAgeMs, now },
   );
   wechatAdminRoutes(route, () => settings.current('weChatSetting'), wechatApi);
+  wechatTypingRoutes(
+    route,
+    new WeChatTyping(
+      db,
+      wechatApi,
+      (channel) => ({ channel, ...settings.current('weChatSetting')[channel] }),
+      config.wechat.typingMs,
+      app.log,
+      now,
+    ),
+  );
   uploadRoutes(app, route, db, config.dataDir, config.uploads, {
     maxBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
     visitorUploads: () => settings.current('appSetting').visitorUploads,

@@ -19,11 +19,13 @@ interface Token {
  * A stand-in for WeChat's API (`WECHAT_API_BASE`), a real HTTP server the tests start. It issues access
  * tokens with an expiry and counts the calls for them; custom/send records what it was given and answers
  * what the test told it to (a 5xx, a hang, an errcode); media/get serves the media a test put up, and
- * media/upload keeps what the server uploads.
+ * media/upload keeps what the server uploads; custom/typing records the typing indicator asked for.
  */
 export class WeChatDouble {
   readonly tokenCalls = { stable_token: 0, token: 0 };
   readonly sent: SentMessage[] = [];
+  /** Every custom/typing call with a valid token: whom, Typing or CancelTyping, and when it came. */
+  readonly typing: { touser: string; command: string; at: number }[] = [];
   /** Every custom/send call, answered or not: retries show here. */
   sendAttempts = 0;
   readonly uploaded = new Map<string, { type: string; bytes: Buffer }>();
@@ -157,6 +159,14 @@ export class WeChatDouble {
           }
           if (fault) return json({ errcode: fault.errcode, errmsg: 'refused' });
           this.sent.push({ accessToken: accessToken ?? '', body: JSON.parse(body.toString()) });
+          return json({ errcode: 0, errmsg: 'ok' });
+        }
+        case '/cgi-bin/message/custom/typing': {
+          if (!this.valid(accessToken)) return json({ errcode: 40001, errmsg: 'invalid credential' });
+          const asked = JSON.parse(body.toString() || '{}') as { touser?: string; command?: string };
+          if (!asked.touser || (asked.command !== 'Typing' && asked.command !== 'CancelTyping'))
+            return json({ errcode: 40003, errmsg: 'invalid openid or command' });
+          this.typing.push({ touser: asked.touser, command: asked.command, at: Date.now() });
           return json({ errcode: 0, errmsg: 'ok' });
         }
         case '/cgi-bin/media/get': {

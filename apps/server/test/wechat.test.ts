@@ -530,6 +530,37 @@ describe("WeChat's rules kept by the server (48-hour window and quota, typing, r
     await saveSettings({});
   });
 
+  it("shows WeChat's typing indicator while the user's agent types, asked at most once every 12 s", async () => {
+    const user = await settledUser();
+    await reply(user.publicId, 'let me check');
+    const type = (typing: boolean) => server.post('/api/wechat/typing', { YQToken: user.publicId, typing }, { token: admin });
+    const calls = () => double.typing.filter((call) => call.touser === user.openid).map((call) => call.command);
+    expect((await type(true)).status).toBe(200);
+    await double.until(() => calls().length === 1);
+    // Again at once: WeChat still shows it, nothing is asked; clearing the draft cancels it.
+    expect((await type(true)).status).toBe(200);
+    expect((await type(false)).status).toBe(200);
+    await double.until(() => calls().length === 2);
+    expect(calls()).toEqual(['Typing', 'CancelTyping']);
+    await type(true);
+    await double.until(() => calls().length === 3);
+    await type(true);
+    try {
+      shift = 12_001;
+      await type(true);
+      await double.until(() => calls().length === 4);
+    } finally {
+      shift = 0;
+    }
+    await type(false);
+    await double.until(() => calls().length === 5);
+    expect(calls()).toEqual(['Typing', 'CancelTyping', 'Typing', 'Typing', 'CancelTyping']);
+    // Not a WeChat user, or not a user at all: nothing to type to.
+    expect((await server.post('/api/wechat/typing', { YQToken: 'x'.repeat(22), typing: true }, { token: admin })).status).toBe(404);
+    expect((await server.post('/api/wechat/typing', { YQToken: user.publicId, typing: 'yes' }, { token: admin })).status).toBe(400);
+    expect((await server.post('/api/wechat/typing', { YQToken: user.publicId, typing: true })).status).toBe(401);
+  });
+
   it('refuses a reply once 48 hours passed since the user last wrote (windowClosed), without sending it', async () => {
     const user = await settledUser();
     const before = user.sent().length;

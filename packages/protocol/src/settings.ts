@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isWebAddress, isWebUrl, isWeChatId } from './addresses.js';
-import type { WidgetSettings } from './chat.js';
+import { visitorId, type WidgetSettings } from './chat.js';
 import { weekTimeIn } from './clock.js';
 import { inkOn } from './contrast.js';
 import { endpointGroup, returns } from './endpoint.js';
@@ -233,6 +233,8 @@ const weChatSetting = z.object({
 });
 export type WeChatChannel = 'officialAccount' | 'miniProgram';
 export const weChatTestBody = z.object({ channel: z.enum(['officialAccount', 'miniProgram']) });
+/** The agent of a WeChat user's conversation types (`typing`), or cleared the draft: WeChat's typing indicator. */
+export const weChatTypingBody = z.object({ YQToken: visitorId, typing: z.boolean() });
 /** `ok`: WeChat gave a token; else its errcode (0 when it could not be reached) and what it said ('' when no AppID and AppSecret are saved). */
 export interface WeChatTestAnswer {
   ok: boolean;
@@ -534,4 +536,6 @@ export const settingsEndpoints = endpointGroup({
   'GET /api/site': { response: returns<SiteInfo>() },
   /** Fetches an access token with the channel's stored AppID and AppSecret, and says what WeChat answered (§11). */
   'POST /api/wechat/test': { body: weChatTestBody, response: returns<WeChatTestAnswer>() },
+  /** Shows (or hides) WeChat's typing indicator to the user while their agent types; at most every 12 s per user. */
+  'POST /api/wechat/typing': { body: weChatTypingBody, response: returns<null>() },
 });

@@ -5,6 +5,7 @@ import { type WeChatApi, WeChatApiError } from './api.js';
 import { signatureMatches, WeChatCryptoError, wechatDecrypt } from './crypto.js';
 import { BadPush, isWeChatChannel, type Push, parsePush, type WeChatInbound } from './inbound.js';
 import type { WeChatStatus } from './status.js';
+import type { WeChatTyping } from './typing.js';
 
 /** WeChat pushes one message a request, a few KiB at most; anything larger is not WeChat. */
 export const MAX_PUSH_BYTES = 64 * 1024;
@@ -119,5 +120,13 @@ export function wechatAdminRoutes(route: DefineRoute, apps: Apps, api: WeChatApi
         return { ok: false, errcode: error.kind === 'errcode' ? error.code : 0, message: error.message || error.kind };
       }
     },
+  });
+}
+
+/** The agent's composer tells the server while they type to a WeChat user: WeChat's typing indicator. */
+export function wechatTypingRoutes(route: DefineRoute, typing: WeChatTyping): void {
+  route('POST /api/wechat/typing', {
+    access: 'agent',
+    handler: ({ auth, body }) => typing.typing(auth, body.YQToken, body.typing),
   });
 }

@@ -4,6 +4,7 @@ import { Button, Input, Popover, Tooltip } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { call } from '../../../lib/api';
 import { toastError } from '../../../lib/feedback';
 import { uploadFile } from '../api';
 import { EMOJI } from '../quickReplies';
@@ -14,13 +15,38 @@ interface Props {
   token: string;
   disabled: boolean;
   disabledReason: string;
+  /** A WeChat user: WeChat's typing indicator is shown to them while the agent types. */
+  wechat?: boolean;
   onSend(text: string, type: MessageType): void;
+}
+
+/** How often, at most, the server hears that the agent still types to a WeChat user (it asks WeChat every 12 s). */
+const TYPING_EVERY_MS = 5000;
+
+/**
+ * Tells the server while the agent types to a WeChat user (and when the draft is cleared), for WeChat's
+ * typing indicator; a failure only means no indicator.
+ */
+function useWeChatTyping(token: string, on: boolean) {
+  const last = useRef(0);
+  useEffect(() => {
+    last.current = 0;
+  }, [token]);
+  return (draft: string) => {
+    if (!on) return;
+    const now = Date.now();
+    const typing = draft.trim() !== '';
+    if (typing && now - last.current < TYPING_EVERY_MS) return;
+    if (!typing && last.current === 0) return;
+    last.current = typing ? now : 0;
+    call('POST /api/wechat/typing', { YQToken: token, typing }).catch(() => undefined);
+  };
 }
 
 /** Largest upload the server takes (it checks again, with the sniffed type). */
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-export function Composer({ token, disabled, disabledReason, onSend }: Props) {
+export function Composer({ token, disabled, disabledReason, wechat = false, onSend }: Props) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState('');
   const [emojiOpen, setEmojiOpen] = useState(false);
@@ -31,6 +57,7 @@ export function Composer({ token, disabled, disabledReason, onSend }: Props) {
   const filePicker = useRef<HTMLInputElement>(null);
   const sendMessage = useMonitoring((state) => state.sendMessage);
   const drafts = useRef(new Map<string, string>());
+  const typed = useWeChatTyping(token, wechat && !disabled);
 
   // Each conversation keeps its own unsent draft.
   useEffect(() => {
@@ -195,7 +222,10 @@ export function Composer({ token, disabled, disabledReason, onSend }: Props) {
       <Input.TextArea
         ref={input}
         value={draft}
-        onChange={(event) => setDraft(event.target.value)}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          typed(event.target.value);
+        }}
         onKeyDown={onKeyDown}
         onPaste={(event) => {
           // A screenshot pasted into the reply is sent as an image, as chat tools do.

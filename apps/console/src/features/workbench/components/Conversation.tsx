@@ -234,6 +234,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
           token={token}
           disabled={!canSend}
           disabledReason={disabledReason}
+          wechat={visitor.channel !== 'web'}
           onSend={(text: string, type: MessageType) => void sendMessage(token, text, type)}
         />
       </div>
