@@ -90,6 +90,11 @@ import { opsRoutes } from './modules/ops/routes.js';
 import { PersonalRepository } from './modules/personal/repository.js';
 import { personalRoutes } from './modules/personal/routes.js';
 import { PersonalService } from './modules/personal/service.js';
+import { PushRepository } from './modules/push/repository.js';
+import { pushRoutes } from './modules/push/routes.js';
+import { PushSender } from './modules/push/sender.js';
+import { PushService } from './modules/push/service.js';
+import { PushVisibility } from './modules/push/visibility.js';
 import { RecordRepository } from './modules/records/repository.js';
 import { recordRoutes } from './modules/records/routes.js';
 import { regionRoutes } from './modules/regions/routes.js';
@@ -309,6 +314,27 @@ export async function buildApp({
   });
   const webhookPublisher = new WebhookPublisher(db, webhooks, (error) => app.log.error({ err: error }, 'webhook event not queued'));
   webhookPublisher.subscribe(events);
+  // Web Push to agents whose consoles are all out of sight (CONTRACT §14).
+  const pushRepo = new PushRepository(db);
+  const push = new PushService(
+    pushRepo,
+    sealer,
+    outbound,
+    () => (config.publicUrl?.startsWith('https://') ? config.publicUrl : 'mailto:push@parley.invalid'),
+    now,
+  );
+  await push.load();
+  const pushVisibility = new PushVisibility(db, (error) => app.log.warn({ err: error }, 'console visibility not recorded'));
+  agentSockets.onVisibility = (uuid, delta) => pushVisibility.change(uuid, delta);
+  const pushSender = new PushSender(
+    pushRepo,
+    push,
+    pushVisibility,
+    () => settings.current('desktopSetting'),
+    (permission) => availabilityRepo.holdersOf(permission),
+    (error) => app.log.error({ err: error }, 'push not sent'),
+  );
+  pushSender.subscribe(events);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
     robots.currentHigh(),
@@ -420,6 +446,7 @@ export async function buildApp({
   if (!config.redisUrl) {
     await visitorRepo.markAllOffline();
     await presence.clearAll();
+    await pushVisibility.clearAll();
   }
 
   // Security headers, built once: the Fastify plugin rebuilds helmet (and re-parses the CSP) on every
@@ -512,6 +539,7 @@ export async function buildApp({
 
   const metrics = new Metrics({ agents: () => agentSockets.count(), visitors: () => visitorSockets.count() });
   metrics.register(app);
+  push.onFailure = (reason) => metrics.pushFailed(reason);
   opsRoutes(app, { config, storage, bus, metrics });
 
   const limits = await Limits.register(
@@ -526,6 +554,7 @@ export async function buildApp({
   const route = createRouter(app, auth, limits, declaredRoutes, (caller, key, req) => apiTokens.recordUse(caller, key, clientMeta(req).ip));
   apiTokenRoutes(route, apiTokens, app.apiRoutes);
   webhookRoutes(route, webhooks);
+  pushRoutes(route, push, pushSender);
   openApiRoutes(app, route, () => publicBaseUrl(config, app.server));
   authRoutes(route, auth, agents, keys);
   agentRoutes(route, agents, roles);
@@ -711,6 +740,8 @@ export async function buildApp({
     await wechatOutbox.stop();
     await webhookPublisher.flush();
     await webhookWorker.stop();
+    await pushSender.flush();
+    await pushVisibility.stop();
   });
   return app;
 }

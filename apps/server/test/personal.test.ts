@@ -24,14 +24,21 @@ describe('GET and POST /api/personal', () => {
     const before = await server.get<Personal>('/api/personal', { token });
     expect(before.status).toBe(200);
     const mfa = { enabled: false, recoveryCodesLeft: 0 };
-    expect(before.body.data).toEqual({ username: 'plain', nickname: 'plain', avatar: '', notify, email: '', mfa });
+    expect(before.body.data).toEqual({
+      username: 'plain',
+      nickname: 'plain',
+      avatar: '',
+      notify: { ...notify, transfer: true, letter: true },
+      email: '',
+      mfa,
+    });
 
     const saved = await server.post<Personal>(
       '/api/personal',
       {
         nickname: 'Plain Jane',
         avatar: '/files/face.png',
-        notify: { newUser: false, newMsg: true, sound: false },
+        notify: { newUser: false, newMsg: true, sound: false, letter: false },
         email: 'jane@example.org',
       },
       { token },
@@ -41,7 +48,8 @@ describe('GET and POST /api/personal', () => {
       username: 'plain',
       nickname: 'Plain Jane',
       avatar: '/files/face.png',
-      notify: { newUser: false, newMsg: true, sound: false },
+      // Left out (`transfer`), a switch keeps what it was: a console from before it existed loses nothing.
+      notify: { newUser: false, newMsg: true, sound: false, transfer: true, letter: false },
       email: 'jane@example.org',
       mfa,
     };
@@ -63,7 +71,7 @@ describe('GET and POST /api/personal', () => {
     };
     const mine = async () => (await server.get<Personal>('/api/personal', { token })).body.data.notify;
     await team(false);
-    expect(await mine()).toEqual({ newUser: false, newMsg: true, sound: true });
+    expect(await mine()).toEqual({ newUser: false, newMsg: true, sound: true, transfer: true, letter: true });
     // Saving the team's own values changes nothing: the agent still follows the team.
     await server.post('/api/personal', { nickname: 'follower', avatar: '', notify: await mine() }, { token });
     await team(true);

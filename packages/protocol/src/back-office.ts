@@ -37,7 +37,7 @@ export interface Personal {
   username: string;
   nickname: string;
   avatar: string;
-  notify: { newUser: boolean; newMsg: boolean; sound: boolean };
+  notify: { newUser: boolean; newMsg: boolean; sound: boolean; transfer: boolean; letter: boolean };
   /** Where notices about the account (a new password, two-factor sign-in turned on or off) are mailed; '' for nowhere. */
   email: string;
   mfa: { enabled: boolean; recoveryCodesLeft: number };
@@ -49,7 +49,14 @@ export const personalBody = z.object({
   avatar: avatarUrl,
   password: password.optional(),
   oldPassword: line(z.string().max(MAX_PASSWORD_LENGTH)).optional(),
-  notify: z.object({ newUser: z.boolean(), newMsg: z.boolean(), sound: z.boolean() }),
+  /** `transfer` and `letter` left out: kept as they are (clients from before they existed). */
+  notify: z.object({
+    newUser: z.boolean(),
+    newMsg: z.boolean(),
+    sound: z.boolean(),
+    transfer: z.boolean().optional(),
+    letter: z.boolean().optional(),
+  }),
   /** Left out: kept as it is. */
   email: z.union([z.literal(''), z.email().max(254)]).optional(),
 });

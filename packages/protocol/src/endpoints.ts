@@ -52,6 +52,7 @@ import {
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
 import { labelEndpoints } from './labels.js';
 import { noteEndpoints } from './notes.js';
+import { pushEndpoints } from './push.js';
 import { recordEndpoints } from './records.js';
 import { robotEndpoints } from './robots.js';
 import type { RouteRecord } from './routes.js';
@@ -176,6 +177,7 @@ export const endpoints = {
   ...labelEndpoints,
   ...apiTokenEndpoints,
   ...webhookEndpoints,
+  ...pushEndpoints,
   ...openApiEndpoints,
 };
 

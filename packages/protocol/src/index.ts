@@ -12,6 +12,7 @@ export * from './endpoints.js';
 export * from './labels.js';
 export * from './notes.js';
 export * from './permissions.js';
+export * from './push.js';
 export * from './records.js';
 export * from './robots.js';
 export * from './routes.js';

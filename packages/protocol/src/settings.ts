@@ -269,6 +269,9 @@ const desktopSetting = z.object({
   newMsgSound: webAddress.default('/sounds/message.wav'),
   notifyNewUser: flag(true),
   notifyNewMsg: flag(true),
+  /** A conversation transferred to the agent, and a new leave-message (CONTRACT §14), pushed when no console is visible. */
+  notifyTransfer: flag(true),
+  notifyLetter: flag(true),
   titleBlink: flag(true),
 });
 

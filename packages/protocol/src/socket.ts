@@ -68,6 +68,11 @@ export const SocketCode = {
   sendRefused: '8102',
   /** A message to a WeChat visitor was sent, or failed, or waits to be tried again (§11); data is a `DeliveryUpdate`. */
   delivery: '8020',
+  /**
+   * Console → server: whether this console is visible now (CONTRACT §14); data `{ visible }`. An agent none
+   * of whose consoles is visible gets Web Push instead.
+   */
+  visibility: '8030',
 } as const;
 export type SocketCodeValue = (typeof SocketCode)[keyof typeof SocketCode];
 
@@ -132,6 +137,7 @@ export interface SocketPayloads {
   '8101': Message;
   '8102': SendRefusedData;
   '8020': DeliveryUpdate;
+  '8030': { visible: boolean };
 }
 
 /** An 8100's data: the HTTP send's body; agents name the visitor by its public id, visitors name nobody. */

@@ -30,6 +30,8 @@ export interface AgentsTable {
   notify_new_user: Generated<number | null>;
   notify_new_msg: Generated<number | null>;
   notify_sound: Generated<number | null>;
+  notify_transfer: Generated<number | null>;
+  notify_letter: Generated<number | null>;
   created_at: string;
   updated_at: string;
   /** Where account notices are mailed; '' for nowhere. */
@@ -585,6 +587,37 @@ export interface WebhookDeliveriesTable {
   claimed_until: string | null;
 }
 
+/** The server's VAPID key pair (one row, id 1); `private_key` is sealed. */
+export interface PushKeysTable {
+  id: number;
+  public_key: string;
+  private_key: string;
+  created_at: string;
+}
+
+/** A browser of an agent that receives Web Push (CONTRACT §14). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  agent_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_agent: string;
+  /** The language of the console that subscribed: what the notifications are written in. */
+  lang: string;
+  created_at: string;
+  last_sent_at: Generated<string | null>;
+  last_failed_at: Generated<string | null>;
+  last_error: Generated<string | null>;
+}
+
+/** A visible console of an agent on a process, refreshed as `agent_presence` is. */
+export interface PushVisibleTable {
+  agent_uuid: string;
+  node_id: string;
+  seen_at: string;
+}
+
 export interface Database {
   roles: RolesTable;
   agents: AgentsTable;
@@ -632,4 +665,7 @@ export interface Database {
   wechat_status: WeChatStatusTable;
   conversation_notes: ConversationNotesTable;
   note_mentions: NoteMentionsTable;
+  push_keys: PushKeysTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_visible: PushVisibleTable;
 }

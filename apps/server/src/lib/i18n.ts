@@ -253,6 +253,18 @@ const messages = {
   stateOnline: { zh: '在线', en: 'Online' },
   stateHidden: { zh: '隐身', en: 'Hidden' },
   stateOffline: { zh: '离线', en: 'Offline' },
+  // Web Push notifications (CONTRACT §14)
+  pushNewUser: { zh: '新访客：{name}', en: 'New visitor: {name}' },
+  pushNewUserBody: { zh: '访客正在等待接待', en: 'A visitor is waiting to be served' },
+  pushNewMsg: { zh: '{name} 发来新消息', en: 'New message from {name}' },
+  pushTransfer: { zh: '转接给您的会话：{name}', en: 'Transferred to you: {name}' },
+  pushTransferBody: { zh: '一个会话已转接给您', en: 'A conversation was handed to you' },
+  pushLetter: { zh: '新留言：{name}', en: 'New leave-message: {name}' },
+  pushTest: { zh: 'Parley 测试通知', en: 'Parley test notification' },
+  pushTestBody: { zh: '此设备可以收到新访客和新消息的通知。', en: 'This device receives notifications of new visitors and messages.' },
+  pushVisitor: { zh: '访客', en: 'Visitor' },
+  pushImage: { zh: '[图片]', en: '[Image]' },
+  pushFile: { zh: '[文件]', en: '[File]' },
   // zod issue reasons
   reasonRequired: { zh: '必填', en: 'is required' },
   reasonType: { zh: '类型应为 {expected}', en: 'must be of type {expected}' },

@@ -19,7 +19,8 @@ export class OutboundError extends Error {
 export interface OutboundRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
-  body?: string;
+  /** A Buffer for binary bodies (an encrypted Web Push). */
+  body?: string | Buffer;
   /** The whole exchange, from resolving the host to the last byte of the answer. */
   timeoutMs: number;
   /** Bytes of answer read at most; a longer answer fails as `tooLarge`. */

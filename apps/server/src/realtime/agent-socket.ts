@@ -1,4 +1,4 @@
-import { agentSendData, CloseCode, type Message, SocketCode } from '@parley/protocol';
+import { agentSendData, CloseCode, type Message, pushVisibilityData, SocketCode } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ApiError } from '../lib/errors.js';
@@ -21,6 +21,8 @@ interface AgentConnection {
   sessionId: number;
   /** Read once when the socket opens: a role changed later takes effect on the console's next socket. */
   supervisor: boolean;
+  /** Whether the console shows (frame 8030); visible until it says otherwise. */
+  visible: boolean;
 }
 
 /** The agents' sockets of this process, and the bus events that concern them. */
@@ -32,6 +34,8 @@ export class AgentSockets {
   /** Told when an agent's first socket opens here, and when its last one here closes. */
   onFirstConnection: (uuid: string) => Promise<void> = async () => {};
   onLastDisconnection: (uuid: string) => void = () => {};
+  /** Told when a console of an agent becomes visible (+1) or stops being so (-1: hidden, or closed while visible). */
+  onVisibility: (uuid: string, delta: 1 | -1) => void = () => {};
 
   constructor(bus: Bus) {
     bus.subscribe((event) => this.onEvent(event));
@@ -43,6 +47,7 @@ export class AgentSockets {
     if (connection.supervisor) this.supervisors.add(connection);
     const first = !this.byUuid.has(connection.uuid);
     addTo(this.byUuid, connection.uuid, connection);
+    if (connection.visible) this.onVisibility(connection.uuid, 1);
     if (first) await this.onFirstConnection(connection.uuid);
   }
 
@@ -50,7 +55,19 @@ export class AgentSockets {
     removeFrom(this.byAgent, connection.agentId, connection);
     this.supervisors.delete(connection);
     removeFrom(this.byUuid, connection.uuid, connection);
+    if (connection.visible) {
+      connection.visible = false;
+      this.onVisibility(connection.uuid, -1);
+    }
     if (!this.byUuid.has(connection.uuid)) this.onLastDisconnection(connection.uuid);
+  }
+
+  /** The console of `connection` is visible, or not, now. */
+  setVisible(connection: AgentConnection, visible: boolean): void {
+    // Only while the socket is held: a frame read after the close must not count a closed console.
+    if (connection.visible === visible || !this.byUuid.get(connection.uuid)?.has(connection)) return;
+    connection.visible = visible;
+    this.onVisibility(connection.uuid, visible ? 1 : -1);
   }
 
   count(): number {
@@ -141,6 +158,7 @@ export function registerAgentSocket(
       uuid: context.uuid,
       sessionId: context.sessionId,
       supervisor: isSupervisor(context),
+      visible: true,
     };
     liveness.track(socket);
     socket.on('close', () => sockets.remove(connection));
@@ -162,6 +180,11 @@ export function registerAgentSocket(
     onFrames(socket, liveness, MAX_AGENT_FRAME, (frame) => {
       if (frame.code === SocketCode.identify) return;
       if (frame.code === SocketCode.send) return sends.offer(frame.data);
+      if (frame.code === SocketCode.visibility) {
+        const data = pushVisibilityData.safeParse(frame.data);
+        if (data.success) return sockets.setVisible(connection, data.data.visible);
+        return sendError(socket, 'bad visibility frame');
+      }
       sendError(socket, `unknown code ${frame.code.slice(0, 16)}`);
     });
     send(socket, { code: SocketCode.hello });

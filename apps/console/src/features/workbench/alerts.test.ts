@@ -6,6 +6,8 @@ const TEAM: DesktopDefaults = {
   newMsgSound: '',
   notifyNewUser: true,
   notifyNewMsg: false,
+  notifyTransfer: true,
+  notifyLetter: true,
   titleBlink: true,
 };
 

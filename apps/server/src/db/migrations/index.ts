@@ -29,6 +29,7 @@ import { wechat } from './027_wechat.js';
 import { apiTokens } from './028_api_tokens.js';
 import { webhookSources } from './029_webhook_sources.js';
 import { webhooks } from './029_webhooks.js';
+import { push } from './030_push.js';
 import { messageVia } from './031_message_via.js';
 import { robotQuestions } from './033_robot_questions.js';
 import { wechatWindow } from './034_wechat_window.js';
@@ -65,6 +66,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '028_api_tokens': apiTokens(dialect),
     '029_webhooks': webhooks(dialect),
     '029_webhooks_sources': webhookSources(),
+    '030_push': push(dialect),
     '031_message_via': messageVia(),
     '033_robot_questions': robotQuestions(dialect),
     '034_wechat_window': wechatWindow(),

@@ -38,6 +38,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly pushFailures = new Counter({
+    name: 'parley_push_failures_total',
+    help: 'Web Push sends to agents that failed (the push service refused or was not reached), by reason',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  pushFailed(reason: string): void {
+    this.pushFailures.inc({ reason });
+  }
+
   constructor(sockets: SocketCounts) {
     new Gauge({
       name: 'parley_agent_sockets',

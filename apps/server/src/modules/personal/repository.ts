@@ -15,6 +15,8 @@ export class PersonalRepository {
         'notify_new_user',
         'notify_new_msg',
         'notify_sound',
+        'notify_transfer',
+        'notify_letter',
         'email',
         'mfa_enabled',
       ])
@@ -34,6 +36,8 @@ export class PersonalRepository {
       notify_new_user: number | null;
       notify_new_msg: number | null;
       notify_sound: number | null;
+      notify_transfer?: number | null;
+      notify_letter?: number | null;
       updated_at: string;
     },
   ): Promise<void> {

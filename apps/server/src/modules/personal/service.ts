@@ -20,10 +20,9 @@ export class PersonalService {
     private readonly security: { mfaRepo: MfaRepository; notices: Notices; audit: AuditLog; now: () => number },
   ) {}
 
-  /** The team's desktop settings as an agent's three choices: what an agent who has not chosen gets. */
+  /** The team's desktop settings as an agent's choices: what an agent who has not chosen gets. */
   private teamNotify(): Personal['notify'] {
-    const team = this.team();
-    return { newUser: team.notifyNewUser, newMsg: team.notifyNewMsg, sound: team.newUserSound !== '' || team.newMsgSound !== '' };
+    return teamNotify(this.team());
   }
 
   async get(agentId: number): Promise<Personal> {
@@ -44,6 +43,8 @@ export class PersonalService {
         newUser: chosen(row.notify_new_user) ?? team.newUser,
         newMsg: chosen(row.notify_new_msg) ?? team.newMsg,
         sound: chosen(row.notify_sound) ?? team.sound,
+        transfer: chosen(row.notify_transfer) ?? team.transfer,
+        letter: chosen(row.notify_letter) ?? team.letter,
       },
     };
   }
@@ -88,6 +89,8 @@ export class PersonalService {
         notify_new_user: ownChoice(input.notify.newUser, team.newUser),
         notify_new_msg: ownChoice(input.notify.newMsg, team.newMsg),
         notify_sound: ownChoice(input.notify.sound, team.sound),
+        ...(input.notify.transfer !== undefined ? { notify_transfer: ownChoice(input.notify.transfer, team.transfer) } : {}),
+        ...(input.notify.letter !== undefined ? { notify_letter: ownChoice(input.notify.letter, team.letter) } : {}),
         updated_at: at,
       });
       if (!passwordHash) return;
@@ -109,7 +112,18 @@ export class PersonalService {
   }
 }
 
-function chosen(stored: number | null): boolean | undefined {
+/** The team's desktop settings as an agent's choices (shared with the push sender, which reads them per agent). */
+export function teamNotify(team: SettingsOf<'desktopSetting'>): Personal['notify'] {
+  return {
+    newUser: team.notifyNewUser,
+    newMsg: team.notifyNewMsg,
+    sound: team.newUserSound !== '' || team.newMsgSound !== '',
+    transfer: team.notifyTransfer,
+    letter: team.notifyLetter,
+  };
+}
+
+export function chosen(stored: number | null): boolean | undefined {
   return stored === null ? undefined : stored === 1;
 }
 
