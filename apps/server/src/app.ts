@@ -63,6 +63,8 @@ import { historyRoutes } from './modules/history/routes.js';
 import { HistoryService } from './modules/history/service.js';
 import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
+import { identityRoutes } from './modules/identity/routes.js';
+import { IdentityService } from './modules/identity/service.js';
 import { integrationRoutes } from './modules/integration/routes.js';
 import { IntegrationService } from './modules/integration/service.js';
 import { LabelRepository } from './modules/labels/repository.js';
@@ -583,6 +585,7 @@ export async function buildApp({
   homeRoutes(route, new HomeRepository(db), siteTimeZone, now);
   censusRoutes(route, new CensusService(censusRepo, siteTimeZone, now));
   visitorRoutes(route, visitors, settings, mailConsent, config.siteLanguage);
+  identityRoutes(route, new IdentityService(db, visitors, settings, sealer, events));
   settingsRoutes(route, settings, {
     weChatSetting: async (answer) => {
       const page = answer as Record<'officialAccount' | 'miniProgram', object>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Attributes } from './identity.js';
 import { line, multiline } from './strings.js';
 import { MAX_MESSAGE_LENGTH } from './text.js';
 
@@ -74,6 +75,12 @@ export interface Visitor {
   firstUrl: string;
   created_at: string;
   lastMessage: Message | null;
+  /** CONTRACT §13: the site's user id once identified (null: anonymous), and what the site told of them. */
+  userId?: string | null;
+  name?: string;
+  email?: string;
+  phone?: string;
+  attributes?: Attributes;
 }
 
 export interface Visit {

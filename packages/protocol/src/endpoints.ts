@@ -50,6 +50,7 @@ import {
   withdrawBody,
 } from './chat.js';
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
+import { identityEndpoints } from './identity.js';
 import { labelEndpoints } from './labels.js';
 import { noteEndpoints } from './notes.js';
 import { pushEndpoints } from './push.js';
@@ -177,6 +178,7 @@ export const endpoints = {
   ...labelEndpoints,
   ...apiTokenEndpoints,
   ...webhookEndpoints,
+  ...identityEndpoints,
   ...pushEndpoints,
   ...openApiEndpoints,
 };

@@ -9,6 +9,7 @@ export * from './census.js';
 export * from './chat.js';
 export * from './clock.js';
 export * from './endpoints.js';
+export * from './identity.js';
 export * from './labels.js';
 export * from './notes.js';
 export * from './permissions.js';

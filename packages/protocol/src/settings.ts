@@ -288,6 +288,13 @@ const appSetting = z.object({
   allowedOrigins: z.array(origin).max(100).default([]),
   visitorUploads: flag(true),
   transcriptEmail: flag(false),
+  /**
+   * CONTRACT §13: the key of `HMAC-SHA256(identitySecret, id)`, made on the Admin's first read
+   * (`GET /api/access/identitySecret`) and sealed at rest; '' until then, when no identity is accepted.
+   */
+  identitySecret: z.union([z.literal(''), z.string().regex(/^[A-Za-z0-9_-]{32,128}$/)]).default(''),
+  /** When on, a visitor the site has not identified cannot send a message (403). */
+  requireIdentity: flag(false),
 });
 
 /** Each page's schema; `parse({})` gives the page's defaults. */
@@ -355,7 +362,7 @@ export const SECRET_FIELDS: Record<SettingsPage, readonly string[]> = {
   ],
   autoAnswer: [],
   desktopSetting: [],
-  appSetting: [],
+  appSetting: ['identitySecret'],
 };
 
 /** The flag answered beside a secret, true while one is stored: `password` → `hasPassword`. */
@@ -372,6 +379,7 @@ export interface WeChatAppFlags {
 interface SecretFlags {
   softwareSetting: { smtp: { hasPassword: boolean } | null };
   weChatSetting: { officialAccount: WeChatAppFlags; miniProgram: WeChatAppFlags };
+  appSetting: { hasIdentitySecret: boolean };
 }
 
 /**

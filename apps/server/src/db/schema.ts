@@ -128,7 +128,14 @@ export interface VisitorsTable {
   /** The chat link the visitor first arrived through; null when none, or once that link is deleted. */
   link_id: number | null;
   /** The referrer's host, '' for none: the source when no chat link names one. */
-  source: Generated<string>;
+  source: Generated<string> /** The site's user id once identified (migration 032); null while anonymous. */;
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The identified visitor's credential, sealed, handed to each browser its user identifies on. */
+  identity_credential: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON object of the site's attributes (CONTRACT §13). */
+  attributes: ColumnType<string, string | undefined, string>;
+  /** The identified visitor this anonymous one's history moved into; it opens nothing since. */
+  merged_into: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface MessagesTable {

@@ -41,6 +41,8 @@ export interface DomainEvents {
   'queue.changed': { queue: string[] };
   /** A visitor was seen for the first time (its row was just made). */
   'visitor.created': { visitor: VisitorRow };
+  /** A browser was tied to the site's user (CONTRACT §13); `mergedFrom` names the anonymous visitor whose history moved in. */
+  'visitor.identified': { visitor: VisitorRow; mergedFrom: string | null };
   'visitor.online': { visitor: VisitorRow; view: Visitor };
   'visitor.offline': { visitor: VisitorRow };
   /** A visitor's widget (re)connected while an agent has its conversation. */

@@ -133,6 +133,8 @@ const messages = {
   visitorUploadsOff: { zh: '此站点未开放访客上传文件', en: 'Visitors may not upload files on this site' },
   originNotAllowed: { zh: '此网站未获准嵌入在线客服', en: 'This website is not allowed to embed the chat' },
   visitorUnknown: { zh: '访客身份无效，请刷新页面', en: 'Unknown visitor, please reload the page' },
+  identityInvalid: { zh: '身份校验失败', en: 'The identity could not be verified' },
+  identityRequired: { zh: '请先登录本网站，再发起咨询', en: 'Please sign in to this site to chat with us' },
   conversationTaken: { zh: '该对话已被其他客服接入', en: 'Another agent already has this conversation' },
   notYourConversation: { zh: '这不是你的对话', en: 'This conversation is not yours' },
   onlyIdTaken: { zh: '该消息编号已被他人使用', en: 'This message id was already used by someone else' },

@@ -31,6 +31,7 @@ import { webhookSources } from './029_webhook_sources.js';
 import { webhooks } from './029_webhooks.js';
 import { push } from './030_push.js';
 import { messageVia } from './031_message_via.js';
+import { visitorIdentity } from './032_visitor_identity.js';
 import { robotQuestions } from './033_robot_questions.js';
 import { wechatWindow } from './034_wechat_window.js';
 
@@ -68,6 +69,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '029_webhooks_sources': webhookSources(),
     '030_push': push(dialect),
     '031_message_via': messageVia(),
+    '032_visitor_identity': visitorIdentity(),
     '033_robot_questions': robotQuestions(dialect),
     '034_wechat_window': wechatWindow(),
   };

@@ -134,6 +134,7 @@ export class ConversationService {
           // one, an earlier unit may have opened the conversation since: try again alone.
           const wrote = shared?.result ?? (await this.repo.visitorWrites(tx, write));
           if (wrote && this.routing.blocked(wrote.visitor.region_code)) throw regionBlocked();
+          if (wrote) this.visitors.refuseAnonymous(wrote.visitor);
           if (wrote) return { row: wrote.message, visitor: wrote.visitor, opened: undefined };
         }
         // Most messages join an open conversation: one statement takes the seq and reads the visitor (on
@@ -141,10 +142,12 @@ export class ConversationService {
         let visitor = this.repo.visitorWritesAtOnce ? undefined : await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
         // A region blocked while its visitor's conversation was open stops it too; throwing gives the seq back.
         if (visitor && this.routing.blocked(visitor.region_code)) throw regionBlocked();
+        if (visitor) this.visitors.refuseAnonymous(visitor);
         let opened: { visitor: VisitorRow; agent: AgentRef | null; welcome: MessageRow | null } | undefined;
         if (!visitor) {
           const closed = await this.visitors.orFail(credential, tx);
           if (this.routing.blocked(closed.region_code)) throw regionBlocked();
+          this.visitors.refuseAnonymous(closed);
           const agent = (await this.routing.pickAgent(tx, closed.id)) ?? null;
           const robot = this.robotTakes(agent);
           await this.routing.open(tx, closed, robot ? 'robot' : agent);

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Selectable, UpdateObject } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable, UpdateObject } from 'kysely';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database, VisitorsTable } from '../../db/schema.js';
@@ -65,7 +65,7 @@ export class VisitorRepository {
     return db.selectFrom('visitors').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async insert(db: DbOrTx, row: Omit<VisitorRow, 'id'>): Promise<VisitorRow> {
+  async insert(db: DbOrTx, row: Insertable<VisitorsTable>): Promise<VisitorRow> {
     return db.insertInto('visitors').values(row).returningAll().executeTakeFirstOrThrow();
   }
 

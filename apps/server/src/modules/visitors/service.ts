@@ -188,6 +188,11 @@ export class VisitorService {
     if (this.regions.blocks(regionCode)) throw regionBlocked();
   }
 
+  /** 403 for a visitor the site has not identified while `requireIdentity` is on (CONTRACT §13): asked by every message a visitor sends. */
+  refuseAnonymous(visitor: Pick<VisitorRow, 'user_id'>): void {
+    if (visitor.user_id === null && this.settings.all().appSetting.requireIdentity) throw new ApiError(403, 'identityRequired');
+  }
+
   async typing(publicId: string, text: string): Promise<void> {
     const visitor = await this.repo.findByPublicId(this.db, publicId);
     // A blocked visitor's draft would reach agents as surely as a message: dropped like one refused.

@@ -1,4 +1,4 @@
-import type { Channel, Visit, Visitor, VisitorState } from '@parley/protocol';
+import type { Attributes, Channel, Visit, Visitor, VisitorState } from '@parley/protocol';
 import type { Lang } from '../../lib/i18n.js';
 import type { MessageRow } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
@@ -44,7 +44,22 @@ export function toVisitor(row: VisitorRow, lastMessage: MessageRow | undefined):
     firstUrl: row.first_url,
     created_at: row.created_at,
     lastMessage: lastMessage ? toMessage(lastMessage, row.public_id) : null,
+    userId: row.user_id ?? null,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    attributes: attributesOf(row),
     // A conversation whose visitor left shows since when in the agent's list; its last sight is when it left.
     ...(row.online === 0 && row.state === 'current' ? { leftAt: row.last_seen_at } : {}),
   };
+}
+
+/** A stored attributes column as an object; a damaged one reads as none. */
+export function attributesOf(row: Pick<VisitorRow, 'attributes'>): Attributes {
+  try {
+    const value: unknown = JSON.parse(row.attributes || '{}');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Attributes) : {};
+  } catch {
+    return {};
+  }
 }

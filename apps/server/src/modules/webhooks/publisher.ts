@@ -2,6 +2,7 @@ import type { WebhookEvent } from '@parley/protocol';
 import type { Db } from '../../db/index.js';
 import type { EventHub } from '../../lib/events.js';
 import { toMessage } from '../conversations/views.js';
+import { attributesOf } from '../visitors/views.js';
 import type { VisitorRow } from '../visitors/repository.js';
 import type { WebhookService } from './service.js';
 
@@ -22,6 +23,8 @@ export function webhookVisitor(row: VisitorRow) {
     firstUrl: row.first_url,
     referrer: row.referrer,
     createdAt: row.created_at,
+    userId: row.user_id ?? null,
+    attributes: attributesOf(row),
   };
 }
 
@@ -167,6 +170,9 @@ export class WebhookPublisher {
     );
     events.on('visitor.created', ({ visitor }) =>
       this.publish('visitor.created', orderOf(visitor), () => ({ visitor: webhookVisitor(visitor) })),
+    );
+    events.on('visitor.identified', ({ visitor, mergedFrom }) =>
+      this.publish('visitor.identified', orderOf(visitor), () => ({ visitor: webhookVisitor(visitor), mergedFrom })),
     );
     events.on('letter.created', ({ letter }) => this.publish('letter.created', null, () => ({ letter })));
     events.on('agent.stateChanged', ({ uuid, state, online }) =>
