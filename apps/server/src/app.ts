@@ -129,6 +129,7 @@ import { WebhookWorker } from './modules/webhooks/worker.js';
 import { WeChatApi } from './modules/wechat/api.js';
 import { WeChatInbound } from './modules/wechat/inbound.js';
 import { WeChatOutbox } from './modules/wechat/outbox.js';
+import { WeChatRatings } from './modules/wechat/ratings.js';
 import { channelStatus, wechatAdminRoutes, wechatRoutes, wechatTypingRoutes } from './modules/wechat/routes.js';
 import { WeChatStatus } from './modules/wechat/status.js';
 import { WeChatTyping } from './modules/wechat/typing.js';
@@ -291,6 +292,7 @@ export async function buildApp({
     () => publicBaseUrl(config, app.server),
     app.log,
     now,
+    () => config.siteLanguage,
   );
   // Before the notifier: a message to a WeChat visitor reaches agents already marked pending.
   wechatOutbox.subscribe(events);
@@ -602,6 +604,9 @@ export async function buildApp({
   availabilityRoutes(route, availability);
   talkRoutes(route, conversations);
   labelRoutes(route, new LabelService(db, new LabelRepository(db), audit, events, visitorRepo, conversationRepo, conversations));
+  // A WeChat user is asked for a score in text when a conversation ends (WeChat has no rating form).
+  const wechatRatings = new WeChatRatings(db, conversations, now);
+  wechatRatings.subscribe(events);
   await wechatRoutes(
     app,
     () => settings.current('weChatSetting'),
@@ -610,6 +615,7 @@ export async function buildApp({
       maxUploadBytes: () => settings.current('softwareSetting').uploadMaxMB * 1024 * 1024,
       maxLength: () => settings.current('windowSetting').maxLength,
       now,
+      ratings: wechatRatings,
     }),
     wechatStatus,
     { maxAgeMs: config.wechat.pushMaxAgeMs, now },

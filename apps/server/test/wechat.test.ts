@@ -1,5 +1,5 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import { type Message, tipText } from '@parley/protocol';
+import { type Message, tipText, type VisitorDetail } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -559,6 +559,44 @@ describe("WeChat's rules kept by the server (48-hour window and quota, typing, r
     expect((await server.post('/api/wechat/typing', { YQToken: 'x'.repeat(22), typing: true }, { token: admin })).status).toBe(404);
     expect((await server.post('/api/wechat/typing', { YQToken: user.publicId, typing: 'yes' }, { token: admin })).status).toBe(400);
     expect((await server.post('/api/wechat/typing', { YQToken: user.publicId, typing: true })).status).toBe(401);
+  });
+
+  it('asks a WeChat user for a score in text when the conversation ends; a bare 1–5 soon after is their rating, not a message', async () => {
+    const lang = server.config.siteLanguage;
+    const rated = async (publicId: string) =>
+      (await server.get<VisitorDetail>(`/api/user/detail?YQToken=${publicId}`, { token: admin })).body.data.conversations
+        .map((conversation) => conversation.score)
+        .filter((score) => score !== null);
+    const user = await settledUser();
+    await reply(user.publicId, 'anything else?');
+    expect((await server.post('/api/talk/end', { YQToken: user.publicId }, { token: admin })).status).toBe(200);
+    const prompt = tipText('tip.ratePrompt', '', lang);
+    await double.until(() => user.sent().find((item) => item.body.text?.content === prompt));
+    await write(user.openid, ' 4 ');
+    await double.until(() => user.sent().find((item) => item.body.text?.content === tipText('tip.rated', '4', lang)));
+    expect(await rated(user.publicId)).toEqual([4]);
+    const list = await messages(user.publicId);
+    expect(list.filter((message) => message.role === 'user').map((message) => message.msg)).toEqual(['hello']);
+    // The prompt was answered: a digit now is a message like any other.
+    await write(user.openid, '5');
+    await expect.poll(async () => (await messages(user.publicId)).filter((message) => message.role === 'user').length).toBe(2);
+    expect(await rated(user.publicId)).toEqual([4]);
+
+    // Answered too late, the digit is a message and no rating.
+    const late = await settledUser();
+    await reply(late.publicId, 'bye');
+    expect((await server.post('/api/talk/end', { YQToken: late.publicId }, { token: admin })).status).toBe(200);
+    await double.until(() => late.sent().find((item) => item.body.text?.content === prompt));
+    shift = 31 * 60_000;
+    try {
+      await write(late.openid, '2');
+      await expect
+        .poll(async () => (await messages(late.publicId)).some((message) => message.role === 'user' && message.msg === '2'))
+        .toBe(true);
+      expect(await rated(late.publicId)).toEqual([]);
+    } finally {
+      shift = 0;
+    }
   });
 
   it('refuses a reply once 48 hours passed since the user last wrote (windowClosed), without sending it', async () => {

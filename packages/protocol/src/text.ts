@@ -27,6 +27,8 @@ export const TIP_TEXTS = {
     zh: '请为本次服务打分：回复数字 1–5（5 为非常满意）',
     en: 'Please rate this conversation: reply with a number from 1 to 5 (5 is best)',
   },
+  /** A WeChat user's score, taken from their reply to the prompt above ({name}: the score). */
+  'tip.rated': { zh: '感谢您的评价（{name} 分）', en: 'Thank you for your rating ({name}/5)' },
 } as const;
 export type TipKind = keyof typeof TIP_TEXTS;
 

@@ -11,6 +11,7 @@ import type { ConversationService } from '../conversations/service.js';
 import { sniff } from '../uploads/sniff.js';
 import type { VisitorService } from '../visitors/service.js';
 import type { WeChatApi, WeChatApp } from './api.js';
+import { looksLikeScore, type WeChatRatings } from './ratings.js';
 import type { WeChatStatus } from './status.js';
 
 export const WECHAT_CHANNELS: readonly WeChatChannel[] = ['officialAccount', 'miniProgram'];
@@ -80,7 +81,13 @@ export class WeChatInbound {
     private readonly visitors: VisitorService,
     private readonly conversations: Pick<ConversationService, 'visitorMessage' | 'notice'>,
     private readonly status: WeChatStatus,
-    private readonly options: { uploadsDir: string; maxUploadBytes: () => number; maxLength: () => number; now: () => number },
+    private readonly options: {
+      uploadsDir: string;
+      maxUploadBytes: () => number;
+      maxLength: () => number;
+      now: () => number;
+      ratings: WeChatRatings;
+    },
   ) {}
 
   async receive(channel: WeChatChannel, app: SettingsOf<'weChatSetting'>[WeChatChannel], push: Push): Promise<void> {
@@ -115,6 +122,15 @@ export class WeChatInbound {
       if (await this.stored(visitorId, onlyID)) return;
       // Before the message is stored: the answers it sets off (auto answers, the robot) go out in its window.
       await this.interacted(visitorId, true);
+      if (type === 'text' && looksLikeScore(push.Content ?? '')) {
+        // Perhaps the score asked for when the conversation ended: kept once by its key, as it is no message.
+        if (!(await this.remember(channel, key))) return;
+        const visitor = await this.visitors.repo.findById(this.db, visitorId);
+        if (visitor && (await this.options.ratings.take(visitor, credential, push.Content ?? ''))) {
+          this.status.received(channel);
+          return;
+        }
+      }
       const content = await this.contentOf(wechatApp, visitorId, push);
       await this.conversations.visitorMessage(credential, { ...content, onlyID });
     }

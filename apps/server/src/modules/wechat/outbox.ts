@@ -17,7 +17,7 @@ const MAX_BACKOFF_MS = 10 * 60_000;
 /** Rows taken per look; the rest wait for the next. */
 const BATCH = 20;
 /** The conversation's notices a WeChat user is told (the rest, such as an agent joining, stay in the workbench). */
-const TIPS_FOR_WECHAT: readonly string[] = ['tip.robotHandover', 'tip.ended', 'tip.closedIdle'];
+const TIPS_FOR_WECHAT: readonly string[] = ['tip.robotHandover', 'tip.ended', 'tip.closedIdle', 'tip.ratePrompt', 'tip.rated'];
 
 /**
  * Whether a stored message goes to WeChat: agents' and the robot's, and the tips the visitor sees that
@@ -71,6 +71,8 @@ export class WeChatOutbox {
     private readonly baseUrl: () => string,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
+    /** The site's language: what the notices above are worded in. */
+    private readonly lang: () => 'zh' | 'en' = () => 'zh',
   ) {}
 
   /**
@@ -178,7 +180,7 @@ export class WeChatOutbox {
       // go one at a time, so the count read is the count).
       const refusal = windowRefusal(user, app.windowQuota, this.now());
       if (refusal) return this.finish(row, message, 'failed', refusal);
-      const text = message.role === 'tip' && message.msg in TIP_TEXTS ? tipText(message.msg, message.nickname, 'zh') : message.msg;
+      const text = message.role === 'tip' && message.msg in TIP_TEXTS ? tipText(message.msg, message.nickname, this.lang()) : message.msg;
       await this.send(app, user.openid, message.type, text);
       await this.db
         .updateTable('wechat_users')
