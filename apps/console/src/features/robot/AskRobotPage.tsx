@@ -1,9 +1,11 @@
-import { type RobotAsk, robotAskEditBody } from '@parley/protocol';
-import { Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { type RobotAsk, type RobotQuestion, robotAskEditBody } from '@parley/protocol';
+import { Badge, Space, Switch, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Field, ListPage } from '../shared/ListPage';
 import { useListMutations } from '../shared/list';
 import { ImageInput, QuestionsInput } from './AskInputs';
+import { AssistFigure, PairQuestionsButton, UnansweredList, useUnansweredCount } from './AskQuestions';
 import { ExportButton, ImportButton, TryButton } from './AskTools';
 import { ASK_AREA } from './queries';
 import './robot.css';
@@ -66,11 +68,53 @@ const fields: Field<RobotAsk>[] = [
     render: (pair) => <EnabledSwitch pair={pair} />,
   },
   { key: 'hits', label: 'robots.ask.hits', in: ['column'], width: 80, sorter: true },
+  { key: 'assists', label: 'robots.ask.assists', in: ['column'], width: 100, sorter: true },
   { key: 'updated_at', label: 'robots.ask.updated', kind: 'date', in: ['column'], width: 170, sorter: true },
 ];
 
-/** The question-answer robot's knowledge base: pairs of phrasings and an answer, imported, exported and tried out here. */
+type Tab = 'pairs' | 'unanswered';
+
+/**
+ * The question-answer robot's knowledge base: pairs of phrasings and an answer, imported, exported and
+ * tried out here; for each pair the visitors' questions that reached it, and beside them the questions
+ * the robot could not answer, each a pair in one step.
+ */
 export default function AskRobotPage() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<Tab>('pairs');
+  const [createWith, setCreateWith] = useState<{ values: Record<string, unknown>; at: number } | null>(null);
+  const unanswered = useUnansweredCount();
+  const addPair = (question: RobotQuestion) => setCreateWith({ values: { questions: [question.text] }, at: Date.now() });
+  return (
+    <div className="robot-ask" data-testid="robot-ask">
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setTab(key as Tab)}
+        tabBarExtraContent={<AssistFigure />}
+        items={[
+          {
+            key: 'pairs',
+            label: t('robots.ask.tabPairs'),
+            // Kept mounted: "Add as a pair" on the other tab opens this list's pair editor.
+            forceRender: true,
+            children: <PairList createWith={createWith} />,
+          },
+          {
+            key: 'unanswered',
+            label: (
+              <span data-testid="robot-tab-unanswered">
+                {t('robots.unanswered.tab')} <Badge count={unanswered} overflowCount={999} showZero={false} color="#faad14" />
+              </span>
+            ),
+            children: <UnansweredList onAdd={addPair} />,
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+function PairList({ createWith }: { createWith: { values: Record<string, unknown>; at: number } | null }) {
   return (
     <ListPage
       area={ASK_AREA}
@@ -86,6 +130,8 @@ export default function AskRobotPage() {
         category: pair.category,
         enabled: pair.enabled,
       })}
+      createWith={createWith}
+      rowActions={(pair) => <PairQuestionsButton pair={pair} />}
       toolbar={(filters) => (
         <>
           <TryButton />

@@ -22,7 +22,7 @@
  */
 import { EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Drawer, Form, Space, Table, type TableColumnType, Tooltip, Typography } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../stores/settings';
 import { CardList, useCardLayout } from './CardList';
@@ -62,6 +62,11 @@ export interface ListPageProps<A extends ListArea> {
   create?: boolean;
   /** Values of a new row's form. */
   initial?: () => Values;
+  /**
+   * Opens the create form from outside the list with these values over `initial` (a row made from
+   * something else on the page); `at` tells one request from the next.
+   */
+  createWith?: { values: Values; at: number } | null;
   /** A row's form values (default: its values of the form fields). */
   toForm?: (row: RowOf<A>) => Values;
   /** The body sent to `doEdit` (default: the form's values and the row's id). */
@@ -146,6 +151,13 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
     if (row) props.onOpen?.(row);
   };
   const close = () => setEditing(undefined);
+  const request = props.createWith;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each request opens the form once; `initial` is read at that moment.
+  useEffect(() => {
+    if (!request) return;
+    setEditing(null);
+    form.setFieldsValue({ ...props.initial?.(), ...request.values });
+  }, [request, form]);
   const submit = async () => {
     if (editing === undefined) return;
     const values = await form.validateFields();

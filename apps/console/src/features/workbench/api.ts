@@ -14,7 +14,8 @@ export const workbenchApi = {
   messages: (YQToken: string, range: { afterSeq?: number; beforeSeq?: number; limit?: number } = {}) =>
     call('GET /api/talk/messages', { YQToken, ...range }, quiet),
   visits: (YQToken: string) => call('GET /api/talk/visits', { YQToken }, quiet),
-  send: (body: { YQToken: string; msg: string; onlyID: string; type: MessageType }) => call('POST /api/talk/send', body, quiet),
+  send: (body: { YQToken: string; msg: string; onlyID: string; type: MessageType; assist?: number }) =>
+    call('POST /api/talk/send', body, quiet),
   accept: (YQToken: string) => call('POST /api/talk/accept', { YQToken }, quiet),
   transfer: (YQToken: string, serviceID: string) => call('POST /api/talk/transfer', { YQToken, serviceID }, quiet),
   end: (YQToken: string) => call('POST /api/talk/end', { YQToken }, quiet),

@@ -21,6 +21,7 @@ import { letterArrived, refreshLetters } from '../letter/queries';
 import { listQueryKey } from '../shared/list';
 import { blinkTitle, currentAlerts, notifyDesktop, playSound, setAlertSources } from './alerts';
 import { workbenchApi } from './api';
+import { useAssist } from './assist';
 import { type Effect, patchPeers } from './frames';
 import { type ChatMessage, lastSeq, newOnlyId, PAGE_SIZE } from './model';
 import { mentioned, noteArrived, refreshNotes } from './notes';
@@ -150,7 +151,7 @@ const awaitingSends = new Map<string, { done: (answer: Message | HttpError | nul
  * Stores our message over the socket while it is open (8100, answered 8101 or 8102), over HTTP otherwise,
  * or when the socket drops or stays silent first: both are idempotent on onlyID.
  */
-async function storeMessage(body: { YQToken: string; msg: string; onlyID: string; type: MessageType }): Promise<Message> {
+async function storeMessage(body: { YQToken: string; msg: string; onlyID: string; type: MessageType; assist?: number }): Promise<Message> {
   if (socket?.connected) {
     const answer = await new Promise<Message | HttpError | null>((resolve) => {
       const timer = setTimeout(() => done(null), SOCKET_ANSWER_MS);
@@ -187,6 +188,10 @@ export function handleFrame(frame: Frame): void {
   }
   if (isFrame(frame, SocketCode.mentioned)) {
     mentioned(frame.data);
+    return;
+  }
+  if (isFrame(frame, SocketCode.assist)) {
+    useAssist.getState().offer(frame.data);
     return;
   }
   const { effects } = store().apply(frame);
@@ -281,8 +286,17 @@ function errorText(error: unknown): string {
   return error instanceof HttpError ? error.message : i18n.t('workbench.errors.generic');
 }
 
-/** Our message: shown at once, then sent (idempotent on onlyID, so a retry never doubles it). */
-export async function sendMessage(token: string, msg: string, type: MessageType = 'text', onlyID = newOnlyId()): Promise<void> {
+/**
+ * Our message: shown at once, then sent (idempotent on onlyID, so a retry never doubles it). `assist` names
+ * the pair whose suggested answer it was made from, which the server counts.
+ */
+export async function sendMessage(
+  token: string,
+  msg: string,
+  type: MessageType = 'text',
+  onlyID = newOnlyId(),
+  assist?: number,
+): Promise<void> {
   if (!index) return;
   const pending: ChatMessage = {
     id: 0,
@@ -300,7 +314,7 @@ export async function sendMessage(token: string, msg: string, type: MessageType 
   };
   store().addPending(pending);
   try {
-    const stored = await storeMessage({ YQToken: token, msg, onlyID, type });
+    const stored = await storeMessage({ YQToken: token, msg, onlyID, type, ...(assist === undefined ? {} : { assist }) });
     handleFrame(protocolFrame(SocketCode.serviceMessage, stored, index.info.uuid));
   } catch (error) {
     store().markFailed(token, onlyID);

@@ -7,8 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../../lib/api';
 import { toastError } from '../../../lib/feedback';
 import { uploadFile } from '../api';
+import { useAssist } from '../assist';
 import { EMOJI } from '../quickReplies';
 import { REPEAT_MARKER, useMonitoring } from '../store';
+import { AssistBar } from './AssistBar';
 import { QuickRepliesPicker } from './QuickReplies';
 
 interface Props {
@@ -17,7 +19,8 @@ interface Props {
   disabledReason: string;
   /** A WeChat user: WeChat's typing indicator is shown to them while the agent types. */
   wechat?: boolean;
-  onSend(text: string, type: MessageType): void;
+  /** `assist`: the pair whose suggested answer was inserted into this reply (agent assist). */
+  onSend(text: string, type: MessageType, assist?: number): void;
 }
 
 /** How often, at most, the server hears that the agent still types to a WeChat user (it asks WeChat every 12 s). */
@@ -57,6 +60,7 @@ export function Composer({ token, disabled, disabledReason, wechat = false, onSe
   const filePicker = useRef<HTMLInputElement>(null);
   const sendMessage = useMonitoring((state) => state.sendMessage);
   const drafts = useRef(new Map<string, string>());
+  const offer = useAssist((state) => state.offers[token]);
   const typed = useWeChatTyping(token, wechat && !disabled);
 
   // Each conversation keeps its own unsent draft.
@@ -92,11 +96,27 @@ export function Composer({ token, disabled, disabledReason, wechat = false, onSe
   const submit = () => {
     const text = draft.trim();
     if (!text || disabled) return;
-    onSend(text, 'text');
+    onSend(text, 'text', offer?.inserted ? offer.pairId : undefined);
+    // Answered: the suggestion for the question before is stale now.
+    if (offer) useAssist.getState().drop(token);
     setDraft('');
   };
 
+  /** The suggested answer becomes the draft, to edit before sending. */
+  const insertSuggestion = () => {
+    if (!offer || disabled) return;
+    setDraft(offer.answer);
+    useAssist.getState().markInserted(token);
+    requestAnimationFrame(() => input.current?.focus());
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Tab in an empty reply takes the suggested answer; otherwise Tab moves focus as usual.
+    if (event.key === 'Tab' && !event.shiftKey && offer && !offer.inserted && draft.trim() === '') {
+      event.preventDefault();
+      insertSuggestion();
+      return;
+    }
     // Enter sends; Shift+Enter is a new line; Enter that confirms an input-method word does neither.
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -125,6 +145,7 @@ export function Composer({ token, disabled, disabledReason, wechat = false, onSe
 
   return (
     <div className={`wb-composer${disabled ? ' disabled' : ''}`}>
+      {offer && !disabled && <AssistBar offer={offer} onInsert={insertSuggestion} onDismiss={() => useAssist.getState().drop(token)} />}
       <div className="wb-tools">
         <Popover
           open={emojiOpen && !disabled}

@@ -235,7 +235,7 @@ export function Conversation({ visitor, me, mobile, onBack, onShowPanel }: Props
           disabled={!canSend}
           disabledReason={disabledReason}
           wechat={visitor.channel !== 'web'}
-          onSend={(text: string, type: MessageType) => void sendMessage(token, text, type)}
+          onSend={(text: string, type: MessageType, assist?: number) => void sendMessage(token, text, type, undefined, assist)}
         />
       </div>
       {canNote && (
