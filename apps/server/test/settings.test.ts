@@ -89,7 +89,7 @@ function answeredDefaults(page: SettingsPage): unknown {
     for (const channel of ['officialAccount', 'miniProgram']) {
       Object.assign(copy[channel] as object, {
         serverUrl: expect.stringMatching(new RegExp(`/wechat/${channel}$`)),
-        status: { lastReceivedAt: null, lastError: null },
+        status: { lastReceivedAt: null, lastError: null, lastErrorCode: null, lastErrorDetail: '' },
       });
     }
   }

@@ -1,5 +1,5 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import { type Message, tipText, type VisitorDetail } from '@parley/protocol';
+import { type Message, tipText, type VisitorDetail, type WeChatChannelStatus } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -82,6 +82,11 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     return body.data;
   }
 
+  async function channelStatusOf(): Promise<WeChatChannelStatus> {
+    const page = await server.get<{ officialAccount: WeChatChannelStatus }>('/api/settings/weChatSetting', { token: admin });
+    return page.body.data.officialAccount;
+  }
+
   /** A WeChat user who wrote once, so that the agent may answer. */
   async function userWhoWrote(): Promise<{ openid: string; publicId: string }> {
     const openid = `o-${randomBytes(6).toString('hex')}`;
@@ -142,6 +147,8 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     expect(old.status).toBe(401);
     const ahead = await push('officialAccount', textPush(openid, 'from the future', nextMsgId()), {}, Date.now() + 301_000);
     expect(ahead.status).toBe(401);
+    // The settings page says why, as a code the console words in zh or en (and in English beside it).
+    expect((await channelStatusOf()).status).toMatchObject({ lastErrorCode: 'staleTimestamp', lastError: 'push refused: stale timestamp' });
     const storedNone = await server.storage.db.selectFrom('wechat_users').select('id').where('openid', '=', openid).executeTakeFirst();
     expect(storedNone).toBeUndefined();
     // Within the window (a slow network, clocks a little apart) it is taken.
@@ -182,6 +189,7 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
       headers: { 'content-type': 'text/xml' },
     });
     expect(forged.status).toBe(401);
+    expect((await channelStatusOf()).status).toMatchObject({ lastErrorCode: 'badSignature', lastErrorDetail: '' });
     const settings = await server.get<{ officialAccount: { serverUrl: string; status: { lastReceivedAt: string | null } } }>(
       '/api/settings/weChatSetting',
       { token: admin },
@@ -415,6 +423,7 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
       expect((update as { data: unknown }).data).toMatchObject({ YQToken: publicId, delivery: 'failed', deliveryError: 'windowClosed' });
       const stored = (await messagesOf(publicId)).find((message) => message.id === sent.id);
       expect(stored).toMatchObject({ delivery: 'failed', deliveryError: 'windowClosed' });
+      expect((await channelStatusOf()).status).toMatchObject({ lastErrorCode: 'wechatRefused', lastErrorDetail: '45015' });
     } finally {
       socket.close();
     }

@@ -245,8 +245,28 @@ export interface WeChatTestAnswer {
 export interface WeChatChannelStatus {
   /** The push URL to paste into WeChat's console. */
   serverUrl: string;
-  status: { lastReceivedAt: string | null; lastError: string | null };
+  /** `lastError` in English; `lastErrorCode` (with `lastErrorDetail`, e.g. WeChat's errcode) for a console to word. */
+  status: { lastReceivedAt: string | null; lastError: string | null; lastErrorCode: WeChatErrorCode | null; lastErrorDetail: string };
 }
+/**
+ * What last went wrong on a channel: a push refused (signature, stale timestamp, another app's body, a body
+ * that is no message or does not decrypt), one that could not be stored, or a call to WeChat that failed
+ * (WeChat's errcode, an HTTP error, a timeout, no connection, an answer too large).
+ */
+export const WECHAT_ERROR_CODES = [
+  'badSignature',
+  'staleTimestamp',
+  'otherAppId',
+  'badBody',
+  'badEncryption',
+  'storeFailed',
+  'wechatRefused',
+  'httpError',
+  'timeout',
+  'unreachable',
+  'tooLarge',
+] as const;
+export type WeChatErrorCode = (typeof WECHAT_ERROR_CODES)[number];
 
 // ——— autoAnswer ———
 const timedText = (minutes: number, value: string) =>

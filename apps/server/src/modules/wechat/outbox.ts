@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DeliveryUpdate, type Message, type MessageDelivery, TIP_TEXTS, tipText, type WeChatChannel } from '@parley/protocol';
+import {
+  type DeliveryUpdate,
+  type Message,
+  type MessageDelivery,
+  TIP_TEXTS,
+  tipText,
+  type WeChatChannel,
+  type WeChatErrorCode,
+} from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WeChatConfig } from '../../config.js';
 import type { Db } from '../../db/index.js';
@@ -31,6 +39,13 @@ function forWeChat(message: Pick<Message, 'role' | 'msg'>, visitorSees: boolean)
 
 /** WeChat's refusals that no retry changes, and what the agent is told. */
 const REFUSED: Record<number, string> = { 45015: 'windowClosed', 45047: 'quotaExceeded' };
+
+/** A failed call to WeChat as the channel's status keeps it: its code, the English text, the detail. */
+function failureOf(error: WeChatApiError): [WeChatErrorCode, string, string] {
+  const code: WeChatErrorCode =
+    error.kind === 'errcode' ? 'wechatRefused' : error.kind === 'http' ? 'httpError' : error.kind === 'network' ? 'unreachable' : error.kind;
+  return [code, error.message, error.kind === 'errcode' || error.kind === 'http' ? String(error.code) : ''];
+}
 
 /** WeChat takes replies for 48 hours after the user's last message or window-opening event. */
 export const WINDOW_MS = 48 * 3600_000;
@@ -190,7 +205,7 @@ export class WeChatOutbox {
       await this.finish(row, message, 'sent', null);
     } catch (error) {
       if (!(error instanceof WeChatApiError)) throw error;
-      await this.status.failed(channel, error.message);
+      await this.status.failed(channel, ...failureOf(error));
       const refused = error.kind === 'errcode' ? REFUSED[error.code] : undefined;
       if (refused) return this.finish(row, message, 'failed', refused);
       if (!error.passing) return this.finish(row, message, 'failed', error.kind === 'errcode' ? `errcode${error.code}` : error.kind);

@@ -1,4 +1,4 @@
-import type { SettingsOf, WeChatChannel, WeChatChannelStatus, WeChatTestAnswer } from '@parley/protocol';
+import type { SettingsOf, WeChatChannel, WeChatChannelStatus, WeChatErrorCode, WeChatTestAnswer } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DefineRoute } from '../../lib/http.js';
 import { type WeChatApi, WeChatApiError } from './api.js';
@@ -59,12 +59,15 @@ export async function wechatRoutes(
       const { name, settings } = channel;
       const q = req.query as Record<string, unknown>;
       const text = (key: string) => (typeof q[key] === 'string' ? (q[key] as string) : '');
-      const refuse = async (code: number, why: string) => {
-        await status.failed(name, `push refused: ${why}`).catch((error: unknown) => req.log.warn({ err: error }, 'WeChat status failed'));
+      const refuse = async (code: number, why: string, reason: WeChatErrorCode) => {
+        await status
+          .failed(name, reason, `push refused: ${why}`)
+          .catch((error: unknown) => req.log.warn({ err: error }, 'WeChat status failed'));
         return plain(reply, code, why);
       };
-      if (!signatureMatches(text('signature'), settings.token, text('timestamp'), text('nonce'))) return refuse(401, 'bad signature');
-      if (!fresh(text('timestamp'))) return refuse(401, 'stale timestamp');
+      if (!signatureMatches(text('signature'), settings.token, text('timestamp'), text('nonce')))
+        return refuse(401, 'bad signature', 'badSignature');
+      if (!fresh(text('timestamp'))) return refuse(401, 'stale timestamp', 'staleTimestamp');
       const format = name === 'miniProgram' && 'format' in settings && settings.format === 'json' ? 'json' : 'xml';
       const body = typeof req.body === 'string' ? req.body : '';
       let push: Push;
@@ -72,22 +75,23 @@ export async function wechatRoutes(
         push = parsePush(body, format);
         if (text('encrypt_type') === 'aes') {
           const encrypted = push.Encrypt ?? '';
-          if (!settings.aesKey || !encrypted) return refuse(400, 'no encrypted body');
+          if (!settings.aesKey || !encrypted) return refuse(400, 'no encrypted body', 'badBody');
           if (!signatureMatches(text('msg_signature'), settings.token, text('timestamp'), text('nonce'), encrypted))
-            return refuse(401, 'bad msg_signature');
+            return refuse(401, 'bad msg_signature', 'badSignature');
           const inner = wechatDecrypt(settings.aesKey, encrypted);
-          if (inner.appId !== settings.appId) return refuse(401, 'the encrypted body names another appId');
+          if (inner.appId !== settings.appId) return refuse(401, 'the encrypted body names another appId', 'otherAppId');
           push = parsePush(inner.message, format);
         }
       } catch (error) {
-        if (error instanceof BadPush || error instanceof WeChatCryptoError) return refuse(400, error.message);
+        if (error instanceof BadPush) return refuse(400, error.message, 'badBody');
+        if (error instanceof WeChatCryptoError) return refuse(400, error.message, 'badEncryption');
         throw error;
       }
       try {
         await inbound.receive(name, settings, push);
       } catch (error) {
-        if (error instanceof BadPush) return refuse(400, error.message);
-        await status.failed(name, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+        if (error instanceof BadPush) return refuse(400, error.message, 'badBody');
+        await status.failed(name, 'storeFailed', 'a push could not be stored').catch(() => undefined);
         throw error;
       }
       return plain(reply, 200, 'success');

@@ -1,4 +1,4 @@
-import type { WeChatChannel, WeChatChannelStatus } from '@parley/protocol';
+import { WECHAT_ERROR_CODES, type WeChatChannel, type WeChatChannelStatus, type WeChatErrorCode } from '@parley/protocol';
 import type { Db } from '../../db/index.js';
 import { isoNow } from '../../lib/time.js';
 
@@ -31,19 +31,29 @@ export class WeChatStatus {
       .execute();
   }
 
-  /** Records a failure (a push refused, a send WeChat refused); its text names no secret. */
-  async failed(channel: WeChatChannel, error: string): Promise<void> {
+  /**
+   * Records a failure (a push refused, a send WeChat refused): its code and detail, which the console words
+   * in its reader's language, and the English text the API answers beside them; none names a secret.
+   */
+  async failed(channel: WeChatChannel, code: WeChatErrorCode, error: string, detail = ''): Promise<void> {
     const now = isoNow();
-    const text = error.slice(0, 500);
+    const failure = { last_error: error.slice(0, 500), last_error_code: code, last_error_detail: detail.slice(0, 200), last_error_at: now };
     await this.db
       .insertInto('wechat_status')
-      .values({ channel, last_received_at: null, last_error: text, last_error_at: now })
-      .onConflict((oc) => oc.column('channel').doUpdateSet({ last_error: text, last_error_at: now }))
+      .values({ channel, last_received_at: null, ...failure })
+      .onConflict((oc) => oc.column('channel').doUpdateSet(failure))
       .execute();
   }
 
   async of(channel: WeChatChannel): Promise<WeChatChannelStatus['status']> {
     const row = await this.db.selectFrom('wechat_status').selectAll().where('channel', '=', channel).executeTakeFirst();
-    return { lastReceivedAt: row?.last_received_at ?? null, lastError: row?.last_error ?? null };
+    const code = row?.last_error_code;
+    return {
+      lastReceivedAt: row?.last_received_at ?? null,
+      lastError: row?.last_error ?? null,
+      // A row written before codes were kept has its English text only.
+      lastErrorCode: code && (WECHAT_ERROR_CODES as readonly string[]).includes(code) ? (code as WeChatErrorCode) : null,
+      lastErrorDetail: row?.last_error_detail ?? '',
+    };
   }
 }

@@ -69,7 +69,11 @@ const weChatApp = (name: 'officialAccount' | 'miniProgram'): SettingField => ({
 const weChatSetting: PageSpec<'weChatSetting'> = {
   page: 'weChatSetting',
   intro: 'settings.intro.weChatSetting',
-  fields: [weChatApp('officialAccount'), weChatApp('miniProgram')],
+  fields: [
+    weChatApp('officialAccount'),
+    weChatApp('miniProgram'),
+    { name: 'windowQuota', label: 'settings.f.wechatWindowQuota', kind: 'number', hint: 'settings.hint.wechatWindowQuota' },
+  ],
 };
 
 const desktopSetting: PageSpec<'desktopSetting'> = {

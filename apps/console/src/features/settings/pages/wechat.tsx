@@ -1,4 +1,4 @@
-import type { WeChatChannel, WeChatTestAnswer } from '@parley/protocol';
+import type { WeChatChannel, WeChatChannelStatus, WeChatTestAnswer } from '@parley/protocol';
 import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,8 +23,12 @@ export function ServerUrl({ value }: { value?: string }) {
 }
 
 /** When the channel last received a push, and what last went wrong (a refused push, a send WeChat refused). */
-export function ChannelStatus({ value }: { value?: { lastReceivedAt: string | null; lastError: string | null } }) {
+export function ChannelStatus({ value }: { value?: WeChatChannelStatus['status'] }) {
   const { t } = useTranslation();
+  // Worded here in the reader's language; the server's English text stands in for an error kept before codes.
+  const error = value?.lastErrorCode
+    ? t(`settings.wechat.error.${value.lastErrorCode}`, { detail: value.lastErrorDetail })
+    : value?.lastError;
   return (
     <div className="wechat-status" data-testid="wechat-status">
       <div>
@@ -33,7 +37,7 @@ export function ChannelStatus({ value }: { value?: { lastReceivedAt: string | nu
       </div>
       <div>
         <Typography.Text type="secondary">{t('settings.wechat.lastError')}: </Typography.Text>
-        {value?.lastError ? <Typography.Text type="danger">{value.lastError}</Typography.Text> : t('settings.wechat.none')}
+        {error ? <Typography.Text type="danger">{error}</Typography.Text> : t('settings.wechat.none')}
       </div>
     </div>
   );
