@@ -1,5 +1,5 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import { type Message, tipText, type VisitorDetail, type WeChatChannelStatus } from '@parley/protocol';
+import { type Message, tipText, type VisitorDetail, type VisitorRecord, type WeChatChannelStatus } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -606,6 +606,37 @@ describe("WeChat's rules kept by the server (48-hour window and quota, typing, r
     } finally {
       shift = 0;
     }
+  });
+
+  it("lists WeChat users with their channel fields: subscribed or not, last interaction, the window's end", async () => {
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    const event = (name: string, at: number) =>
+      signedPush(
+        'officialAccount',
+        `<xml><ToUserName>gh</ToUserName><FromUserName>${openid}</FromUserName><CreateTime>${at}</CreateTime><MsgType>event</MsgType><Event>${name}</Event></xml>`,
+      );
+    const at = Math.floor(Date.now() / 1000);
+    expect((await event('subscribe', at)).status).toBe(200);
+    const listed = async () => {
+      const page = await server.get<{ list: VisitorRecord[] }>('/api/user/getList?channel=officialAccount&pageSize=100', { token: admin });
+      return page.body.data.list.find((row) => row.YQToken === publicId);
+    };
+    const publicId = await publicIdOf(openid);
+    const first = await listed();
+    expect(first?.wechat?.subscribed).toBe(true);
+    const interaction = Date.parse(first?.wechat?.lastInteractionAt ?? '');
+    expect(Math.abs(interaction - Date.now())).toBeLessThan(60_000);
+    expect(Date.parse(first?.wechat?.windowEndsAt ?? '')).toBe(interaction + 48 * 3600_000);
+    // Leaving opens no window: the last interaction stays, the subscription ends.
+    expect((await event('unsubscribe', at + 1)).status).toBe(200);
+    expect((await listed())?.wechat).toEqual({ ...first?.wechat, subscribed: false });
+    // A web visitor has no such fields.
+    const web = await server.post<{ id: string }>('/api/visitor/init', { url: 'https://example.com/' });
+    const webRow = (await server.get<{ list: VisitorRecord[] }>('/api/user/getList?channel=web', { token: admin })).body.data.list.find(
+      (row) => row.YQToken === web.body.data.id,
+    );
+    expect(webRow).toBeDefined();
+    expect(webRow?.wechat).toBeUndefined();
   });
 
   it('refuses a reply once 48 hours passed since the user last wrote (windowClosed), without sending it', async () => {

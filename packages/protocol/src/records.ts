@@ -29,6 +29,12 @@ export interface VisitorRecord extends Visitor {
   visits: number;
   conversations: number;
   lastSeen: string;
+  /**
+   * A WeChat user (channel `officialAccount` / `miniProgram`), absent for web visitors: subscribed or not
+   * (null: not known, as for a mini program), the last message or window-opening event, and when the
+   * 48-hour window to reply closes (null: never opened).
+   */
+  wechat?: { subscribed: boolean | null; lastInteractionAt: string | null; windowEndsAt: string | null };
 }
 
 export const MAX_TAGS = 20;

@@ -1,7 +1,9 @@
 import type { Channel, VisitorRecord } from '@parley/protocol';
 import { Tag } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { formatDateTime } from '../../lib/format';
 import { VISITOR_DETAIL } from '../history/HistoryPage';
 import { DetailLink } from '../shared/detail';
 import { type Field, ListPage } from '../shared/ListPage';
@@ -47,6 +49,53 @@ const FIELDS: Field<VisitorRecord>[] = [
   { key: 'lastSeen', label: 'records.visitor.lastSeen', kind: 'date', in: ['column'], width: 170, sorter: true },
 ];
 
+/** What is left of the 48-hour window to reply to a WeChat user, as of when the page was drawn. */
+function WindowLeft({ endsAt }: { endsAt: string | null | undefined }) {
+  const { t } = useTranslation();
+  const left = endsAt ? Date.parse(endsAt) - Date.now() : 0;
+  if (!(left > 0)) return <Tag>{t('records.visitor.windowClosed')}</Tag>;
+  const hours = Math.floor(left / 3600_000);
+  const minutes = Math.floor((left % 3600_000) / 60_000);
+  return <Tag color={hours < 2 ? 'orange' : 'blue'}>{t('records.visitor.windowHours', { hours, minutes })}</Tag>;
+}
+
+function Subscribed({ value }: { value: boolean | null | undefined }) {
+  const { t } = useTranslation();
+  if (value === null || value === undefined) return '-';
+  return value ? <Tag color="green">{t('records.visitor.subscribedYes')}</Tag> : <Tag>{t('records.visitor.subscribedNo')}</Tag>;
+}
+
+/** The channel fields of WeChat users (§11): a mini program has no subscription. */
+function wechatFields(channel: Channel): Field<VisitorRecord>[] {
+  return [
+    ...(channel === 'officialAccount'
+      ? [
+          {
+            key: 'subscribed',
+            label: 'records.visitor.subscribed',
+            in: ['column'],
+            width: 110,
+            render: (row) => <Subscribed value={row.wechat?.subscribed} />,
+          } satisfies Field<VisitorRecord>,
+        ]
+      : []),
+    {
+      key: 'lastInteraction',
+      label: 'records.visitor.lastInteraction',
+      in: ['column'],
+      width: 170,
+      render: (row) => (row.wechat?.lastInteractionAt ? formatDateTime(row.wechat.lastInteractionAt) : '-'),
+    },
+    {
+      key: 'windowLeft',
+      label: 'records.visitor.windowLeft',
+      in: ['column'],
+      width: 150,
+      render: (row) => <WindowLeft endsAt={row.wechat?.windowEndsAt} />,
+    },
+  ];
+}
+
 function OnlineLabel() {
   const { t } = useTranslation();
   return t('records.visitor.online');
@@ -56,7 +105,11 @@ function OnlineLabel() {
 export default function VisitorsPage() {
   const { pathname } = useLocation();
   const channel = channelOf(pathname);
+  const fields = useMemo(
+    () => (channel === 'web' ? FIELDS : [...FIELDS.slice(0, 2), ...wechatFields(channel), ...FIELDS.slice(2)]),
+    [channel],
+  );
   return (
-    <ListPage key={channel} area="user" fields={FIELDS} manage={false} initialFilters={{ channel }} testId={`visitors-${channel}-page`} />
+    <ListPage key={channel} area="user" fields={fields} manage={false} initialFilters={{ channel }} testId={`visitors-${channel}-page`} />
   );
 }

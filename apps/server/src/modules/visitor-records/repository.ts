@@ -32,12 +32,15 @@ export class VisitorRecordRepository {
     return query
       .leftJoin('visitor_notes', 'visitor_notes.visitor_id', 'visitors.id')
       .leftJoin('links', 'links.id', 'visitors.link_id')
+      .leftJoin('wechat_users', 'wechat_users.visitor_id', 'visitors.id')
       .leftJoin('messages as last', (join) => join.onRef('last.visitor_id', '=', 'visitors.id').onRef('last.seq', '=', 'visitors.last_seq'))
       .selectAll('visitors')
       .select((eb) => [
         'visitor_notes.remark',
         'visitor_notes.tags',
         'links.name as link_name',
+        'wechat_users.subscribed as wechat_subscribed',
+        'wechat_users.last_interaction_at as wechat_interaction_at',
         eb
           .selectFrom('visits')
           .select((inner) => inner.fn.countAll<number>().as('n'))

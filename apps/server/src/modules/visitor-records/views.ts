@@ -2,6 +2,7 @@ import type { VisitorRecord } from '@parley/protocol';
 import type { MessageRow } from '../conversations/repository.js';
 import { sourceOf } from '../history/views.js';
 import { toVisitor } from '../visitors/views.js';
+import { WINDOW_MS } from '../wechat/outbox.js';
 import type { VisitorRecordRepository } from './repository.js';
 
 export type VisitorRecordRow = NonNullable<Awaited<ReturnType<VisitorRecordRepository['find']>>>;
@@ -39,6 +40,16 @@ function lastMessageOf(row: VisitorRecordRow): MessageRow | undefined {
   };
 }
 
+/** A WeChat user's channel fields; the window closes 48 hours after their last interaction. */
+function wechatOf(row: VisitorRecordRow): NonNullable<VisitorRecord['wechat']> {
+  const at = row.wechat_interaction_at;
+  return {
+    subscribed: row.wechat_subscribed === null ? null : row.wechat_subscribed === 1,
+    lastInteractionAt: at,
+    windowEndsAt: at ? new Date(Date.parse(at) + WINDOW_MS).toISOString() : null,
+  };
+}
+
 export function toVisitorRecord(row: VisitorRecordRow): VisitorRecord {
   return {
     ...toVisitor(row, lastMessageOf(row)),
@@ -52,5 +63,6 @@ export function toVisitorRecord(row: VisitorRecordRow): VisitorRecord {
     visits: Number(row.visit_count ?? 0),
     conversations: Number(row.conversation_count ?? 0),
     lastSeen: row.last_seen_at,
+    ...(row.channel === 'web' ? {} : { wechat: wechatOf(row) }),
   };
 }
