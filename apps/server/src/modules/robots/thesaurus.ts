@@ -154,10 +154,12 @@ export function synonyms(word: string): string[] {
         const line = findIndexLine(index, lemma);
         return line ? [{ data, line }] : [];
       });
-      const dominant = Math.max(...found.map(({ line }) => taggedCount(line)));
-      for (const { data, line } of found) {
-        if (taggedCount(line) < dominant) continue;
-        for (const offset of senses(line).slice(0, SENSES)) for (const synonym of synsetWords(data, offset)) result.add(synonym);
+      // The part of speech seen most in the tagged texts; on a tie the first of noun, verb, adjective, adverb.
+      let dominant: { data: Buffer; line: string } | undefined;
+      for (const entry of found) if (!dominant || taggedCount(entry.line) > taggedCount(dominant.line)) dominant = entry;
+      if (!dominant) continue;
+      for (const offset of senses(dominant.line).slice(0, SENSES)) {
+        for (const synonym of synsetWords(dominant.data, offset)) result.add(synonym);
       }
     }
     for (const form of forms) result.delete(form);
