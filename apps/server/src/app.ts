@@ -50,6 +50,7 @@ import { censusRoutes } from './modules/census/routes.js';
 import { CensusService } from './modules/census/service.js';
 import { SOUNDS } from './modules/chat/sounds.js';
 import { registerWidget } from './modules/chat/widget.js';
+import { ConversationOutboxes } from './modules/conversations/outboxes.js';
 import { ConversationRepository } from './modules/conversations/repository.js';
 import { talkRoutes, visitorConversationRoutes } from './modules/conversations/routes.js';
 import { Routing } from './modules/conversations/routing.js';
@@ -339,11 +340,16 @@ export async function buildApp({
     (error) => app.log.error({ err: error }, 'push not sent'),
   );
   pushSender.subscribe(events);
+  // Rows that commit with each conversation's opening and message: WeChat's first, so a webhook's copy
+  // of a message to a WeChat visitor says it is pending.
+  const outboxes = new ConversationOutboxes();
+  outboxes.add(wechatOutbox.outbox);
+  outboxes.add(webhookPublisher.outbox);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
     robots.currentHigh(),
   );
-  const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules);
+  const routing = new Routing(db, conversationRepo, visitorRepo, availabilityRepo, events, app.log, links, regionRules, outboxes);
   const conversations = new ConversationService(
     conversationRepo,
     visitorRepo,
@@ -359,6 +365,7 @@ export async function buildApp({
       onError: (error) => app.log.error({ err: error }, 'robot answer failed'),
       assistUsed: (pairId) => robots.assistUsed(pairId),
     },
+    outboxes,
   );
   const availability = new AvailabilityService(availabilityRepo, events, () => routing.drain());
   const letters = new LetterService(letterRepo, visitors, events, siteTimeZone);
@@ -681,15 +688,7 @@ export async function buildApp({
   app.addHook('onReady', async () => retention.start());
   app.addHook('onReady', async () => timers.start());
   app.addHook('onReady', async () => wechatOutbox.start());
-  app.addHook('onReady', async () => {
-    try {
-      const recovered = await webhookPublisher.recover(now());
-      if (recovered > 0) app.log.warn({ recovered }, 'queued for webhooks the messages a stop had left untold');
-    } catch (error) {
-      app.log.error({ err: error }, 'webhook recovery failed');
-    }
-    webhookWorker.start();
-  });
+  app.addHook('onReady', async () => webhookWorker.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   // Every open widget of this process hears a saved page at once, worded in its own language and with
   // its own region's rule; visitors alike share one serialised frame.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildOnce, dropSchema, spawnServer } from './processes.js';
 import { TestSocket } from './sockets.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-kill-'));
 const schema = `k_${randomBytes(6).toString('hex')}`;
@@ -211,4 +212,68 @@ describe('a server killed with SIGKILL', () => {
     expect(stored.filter((message) => message.onlyID === 'question')).toHaveLength(1);
     await second.stop();
   }, 90_000);
+
+  it('tells a webhook of every message it stored, once each, and of none it did not', async () => {
+    const receiver = await WebhookReceiver.start();
+    const withHooks = () =>
+      spawnServer('apps/server/dist/main.js', dataDir, schema, {
+        ADMIN_PASSWORD: 'admin-pass-1',
+        RATE_LIMITS: 'visitorMessage.token=100000/10,visitorMessage.address=100000/10',
+        OUTBOUND_ALLOW: '127.0.0.1',
+        WEBHOOK_POLL_MS: '50',
+        // A delivery the kill cut off stays claimed by the dead process for three timeouts and 30 s.
+        WEBHOOK_TIMEOUT_MS: '700',
+      });
+    const first = await withHooks();
+    const login = await post<{ token: string }>(`${first.url}/api/login`, { username: 'admin', password: 'admin-pass-1' });
+    const made = await fetch(`${first.url}/api/webhook/doEdit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${login.data.token}` },
+      body: JSON.stringify({ url: receiver.url, events: ['message.created'], enabled: true }),
+    });
+    expect(made.status).toBe(200);
+    const init = await post<{ YQToken: string }>(`${first.url}/api/visitor/init`, { url: 'https://shop.example/' });
+    const token = init.data.YQToken;
+    let acknowledged = 0;
+    const socket = new WebSocket(`${first.url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
+    socket.on('message', (raw) => {
+      if ((JSON.parse(raw.toString()) as { code: string }).code === '8101') acknowledged += 1;
+    });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.once('error', () => undefined);
+    await new Promise((resolve) => socket.once('open', resolve));
+    // The kill lands while messages commit one after another, each with its event.
+    for (let index = 0; index < 300; index += 1) {
+      socket.send(JSON.stringify({ code: '8100', data: { msg: `hooked ${index}`, onlyID: `hook-${index}` } }));
+    }
+    const deadline = Date.now() + 20_000;
+    while (acknowledged < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    first.child.kill('SIGKILL');
+    await closed;
+
+    const second = await withHooks();
+    try {
+      const stored = (await readAll(second.url, token)).filter((message) => message.onlyID.startsWith('hook-'));
+      expect(stored.length).toBeGreaterThanOrEqual(acknowledged);
+      const toldOf = () => {
+        // A delivery cut off by the kill goes out again under its own id: told twice is one delivery.
+        const byMessage = new Map<string, Set<string>>();
+        for (const request of receiver.of('message.created')) {
+          const message = (JSON.parse(request.body) as { data: { message: Message } }).data.message;
+          const deliveries = byMessage.get(message.onlyID) ?? new Set<string>();
+          deliveries.add(String(request.headers['parley-delivery']));
+          byMessage.set(message.onlyID, deliveries);
+        }
+        return byMessage;
+      };
+      const deadline = Date.now() + 60_000;
+      while (toldOf().size < stored.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const told = toldOf();
+      expect([...told.keys()].sort()).toEqual(stored.map((message) => message.onlyID).sort());
+      for (const deliveries of told.values()) expect(deliveries.size).toBe(1);
+    } finally {
+      await second.stop();
+      await receiver.close();
+    }
+  }, 150_000);
 });

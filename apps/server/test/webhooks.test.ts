@@ -382,23 +382,6 @@ describe('webhooks', () => {
     v.socket.close();
     await server.app.close();
     expect((await deliveriesOfDb(hook.id))[0]?.status).toBe('pending');
-    // A message committed by a process that stopped before queueing its event: stored, never told.
-    const row = await server.storage.db.selectFrom('visitors').selectAll().where('public_id', '=', v.id).executeTakeFirstOrThrow();
-    await server.storage.db
-      .insertInto('messages')
-      .values({
-        visitor_id: row.id,
-        seq: row.last_seq + 1,
-        only_id: 'lost-in-a-crash',
-        role: 'user',
-        type: 'text',
-        msg: 'told after the restart',
-        nickname: '',
-        service_id: null,
-        withdrawn: 0,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
     // A delivery that went out 31 days ago leaves the log at the next start; the rest stay.
     await server.storage.db
       .insertInto('webhook_deliveries')
@@ -426,7 +409,7 @@ describe('webhooks', () => {
       await waitFor(
         async () =>
           (await deliveriesOfDb(hook.id)).every((delivery) => delivery.status === 'delivered') &&
-          receiver.of('message.created').length >= 3,
+          receiver.of('message.created').length >= 2,
         10_000,
         'delivered after restart',
       );
@@ -434,10 +417,10 @@ describe('webhooks', () => {
         delivery: request.headers['parley-delivery'],
         msg: (JSON.parse(request.body) as { data: { message: Message } }).data.message.msg,
       }));
-      // The pending one went out again under its id; the untold one once; nothing told twice.
+      // The pending one went out again under its id, and nothing else was told.
       expect(new Set(told.filter((entry) => entry.msg === 'survive a restart').map((entry) => entry.delivery)).size).toBe(1);
-      expect(told.filter((entry) => entry.msg === 'told after the restart')).toHaveLength(1);
-      await waitFor(async () => (await deliveriesOfDb(hook.id)).length === 2, 5000, 'the old delivery pruned');
+      expect(told.every((entry) => entry.msg === 'survive a restart')).toBe(true);
+      await waitFor(async () => (await deliveriesOfDb(hook.id)).length === 1, 5000, 'the old delivery pruned');
     } finally {
       await again.close();
     }

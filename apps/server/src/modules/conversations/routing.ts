@@ -7,6 +7,7 @@ import type { AgentAvailabilityRepository } from '../agents/availability-reposit
 import type { LinkRouting } from '../links/service.js';
 import type { RegionRouting } from '../regions/rules.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
+import type { ConversationOutboxes } from './outboxes.js';
 import type { ConversationRepository } from './repository.js';
 
 /**
@@ -30,6 +31,7 @@ export class Routing {
     private readonly log: FastifyBaseLogger,
     private readonly links: LinkRouting,
     private readonly regions: RegionRouting,
+    private readonly outboxes: ConversationOutboxes,
   ) {}
 
   /** Whether a region rule keeps visitors of this region (`region_code` of their row) from writing. */
@@ -51,7 +53,9 @@ export class Routing {
           : { state: 'wait', service_id: null, wait_since: now };
     await this.visitors.transition(tx, visitor.id, { states: ['end'] }, to);
     await this.repo.open(tx, visitor.id, to.service_id, visitor.last_seq + 1, now);
-    return { ...visitor, ...to };
+    const opened = { ...visitor, ...to };
+    await this.outboxes.opened(tx, opened, agent === 'robot' ? null : agent);
+    return opened;
   }
 
   /** The agent put this visitor back in the queue: the queue does not hand it to them again. */

@@ -30,6 +30,7 @@ import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
 import { toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
 import { type AutoAnswerSource, type Opening, openingAnswers } from './auto-answers.js';
+import type { ConversationOutboxes } from './outboxes.js';
 import type { ConversationRepository, MessageRow, VisitorWrite, VisitorWrote } from './repository.js';
 import type { Routing } from './routing.js';
 import { toMessage } from './views.js';
@@ -89,6 +90,8 @@ export class ConversationService {
     /** The longest visitor message the chat window settings allow now. */
     private readonly maxLength: () => number,
     private readonly robot: RobotDesk,
+    /** Written in each message's transaction: see ConversationOutboxes. */
+    private readonly outboxes: ConversationOutboxes,
   ) {}
 
   /** Each visitor's robot answers, one after another, so they keep the order of the questions. */
@@ -135,7 +138,10 @@ export class ConversationService {
           const wrote = shared?.result ?? (await this.repo.visitorWrites(tx, write));
           if (wrote && this.routing.blocked(wrote.visitor.region_code)) throw regionBlocked();
           if (wrote) this.visitors.refuseAnonymous(wrote.visitor);
-          if (wrote) return { row: wrote.message, visitor: wrote.visitor, opened: undefined };
+          if (wrote) {
+            await this.outboxes.stored(tx, wrote.visitor, wrote.message, false);
+            return { row: wrote.message, visitor: wrote.visitor, opened: undefined };
+          }
         }
         // Most messages join an open conversation: one statement takes the seq and reads the visitor (on
         // PostgreSQL it was tried above already).
@@ -173,6 +179,7 @@ export class ConversationService {
           },
           null,
         );
+        await this.outboxes.stored(tx, visitor, row, false);
         return { row, visitor, opened };
       };
       outcome = this.repo.visitorWritesAtOnce
@@ -213,6 +220,7 @@ export class ConversationService {
     if (!welcome) return null;
     const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
     const row = await this.repo.storeMessage(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }), null);
+    await this.outboxes.stored(tx, visitor, row, true);
     return row;
   }
 
@@ -276,7 +284,9 @@ export class ConversationService {
       const stored: MessageRow[] = [];
       for (const part of parts) {
         const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
-        stored.push(await this.repo.storeMessage(tx, visitor.id, seq, this.robotMessage(part), null));
+        const row = await this.repo.storeMessage(tx, visitor.id, seq, this.robotMessage(part), null);
+        await this.outboxes.stored(tx, visitor, row, true);
+        stored.push(row);
       }
       return stored;
     });
@@ -565,6 +575,7 @@ export class ConversationService {
         },
         created,
       );
+      await this.outboxes.stored(tx, current, row, true);
       return { row, visitor: current };
     });
   }
@@ -691,7 +702,7 @@ export class ConversationService {
   private async storeTip(visitor: VisitorRow, msg: string, name: string, visitorSees: boolean, before?: VisitorRow): Promise<void> {
     const row = await this.db.transaction().execute(async (tx) => {
       const seq = await this.visitorRepo.takeSeq(tx, visitor.id, null);
-      return this.repo.insertMessageAt(tx, visitor.id, seq, {
+      const stored = await this.repo.insertMessageAt(tx, visitor.id, seq, {
         only_id: `tip-${randomBytes(8).toString('hex')}`,
         role: 'tip',
         type: 'text',
@@ -700,6 +711,8 @@ export class ConversationService {
         service_id: visitor.service_id,
         created_at: isoNow(),
       });
+      await this.outboxes.stored(tx, visitor, stored, visitorSees);
+      return stored;
     });
     const message = toMessage(row, visitor.public_id);
     await this.events.emit('message.stored', { visitor, message, visitorSees, ...(before ? { alsoAgentsOf: before } : {}) });

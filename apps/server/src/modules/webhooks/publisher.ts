@@ -1,9 +1,10 @@
 import type { WebhookEvent } from '@parley/protocol';
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import type { EventHub } from '../../lib/events.js';
+import type { ConversationOutbox } from '../conversations/outboxes.js';
 import { toMessage } from '../conversations/views.js';
-import { attributesOf } from '../visitors/views.js';
 import type { VisitorRow } from '../visitors/repository.js';
+import { attributesOf } from '../visitors/views.js';
 import type { WebhookService } from './service.js';
 
 /**
@@ -28,19 +29,15 @@ export function webhookVisitor(row: VisitorRow) {
   };
 }
 
-/** How far back a start looks for stored messages no webhook was told of, and how many it reads at most. */
-const RECOVER_WINDOW_MS = 15 * 60_000;
-const RECOVER_LIMIT = 1000;
-
 /** The key that keeps one visitor's conversation events in order for each webhook. */
 const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
 
 /**
  * Turns domain events into webhook events (CONTRACT §12) and queues them for the webhooks that take them.
- * It runs after the change was committed, as every subscriber does, and off the path of the request that
- * made it: an event is queued a moment after its change is answered, in the order the events came. The
- * data is built only when some webhook takes the event, so a site without webhooks pays one small read
- * per event.
+ * A conversation's opening and its messages are queued inside the transaction that makes them (`outbox`),
+ * so no crash loses or invents one; the other events are queued just after their change commits, off the
+ * path of the request that made it, in the order they came. The data is built only when some webhook
+ * takes the event, and which webhooks are enabled is kept in memory: a site without webhooks pays nothing.
  */
 export class WebhookPublisher {
   /** The events being queued, one after another: the message path does not wait for them, and their order holds. */
@@ -58,16 +55,42 @@ export class WebhookPublisher {
   }
 
   /** The visitor's conversation now (the last one opened): its history id. */
-  private async conversationId(visitor: VisitorRow, seq?: number): Promise<number | null> {
-    let query = this.db.selectFrom('conversations').select('id').where('visitor_id', '=', visitor.id);
-    if (seq !== undefined) query = query.where('first_seq', '<=', seq);
-    const row = await query.orderBy('id', 'desc').limit(1).executeTakeFirst();
+  private async conversationId(visitor: VisitorRow, db: DbOrTx = this.db): Promise<number | null> {
+    const row = await db
+      .selectFrom('conversations')
+      .select('id')
+      .where('visitor_id', '=', visitor.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row?.id ?? null;
   }
 
-  private async conversation(visitor: VisitorRow) {
-    return { id: await this.conversationId(visitor), visitor: webhookVisitor(visitor) };
+  private async conversation(visitor: VisitorRow, db: DbOrTx = this.db) {
+    return { id: await this.conversationId(visitor, db), visitor: webhookVisitor(visitor) };
   }
+
+  /** Written in the transaction of a conversation's opening and of each message: see ConversationOutbox. */
+  readonly outbox: ConversationOutbox = {
+    opened: async (tx, visitor, agent) => {
+      const takers = await this.webhooks.takers('conversation.created', tx);
+      if (takers.length === 0) return;
+      const data = { conversation: await this.conversation(visitor, tx), agent };
+      await this.webhooks.enqueue('conversation.created', orderOf(visitor), data, takers, null, tx);
+    },
+    // Tips are the conversation's notices (an agent joined, it ended), told by the events.
+    stored: async (tx, visitor, row) => {
+      if (row.role === 'tip') return;
+      const takers = await this.webhooks.takers('message.created', tx);
+      if (takers.length === 0) return;
+      const data = {
+        conversationId: await this.conversationId(visitor, tx),
+        visitor: webhookVisitor(visitor),
+        message: toMessage(row, visitor.public_id),
+      };
+      await this.webhooks.enqueue('message.created', orderOf(visitor), data, takers, `message:${row.id}`, tx);
+    },
+  };
 
   private publish(type: WebhookEvent, orderKey: string | null, data: () => unknown, source: string | null = null): void {
     this.tail = this.tail
@@ -79,48 +102,13 @@ export class WebhookPublisher {
       .catch(this.onError);
   }
 
-  /**
-   * At start: the messages stored in the last minutes (at most RECOVER_LIMIT) that a webhook taking
-   * `message.created`, made before them, was never told of (the process stopped between their commit and
-   * their queueing) are queued now. A message told already is not told again: a delivery's `source` is
-   * unique per webhook, which also keeps two processes from telling one message twice. A message
-   * recovered so comes after the later ones of its conversation that were queued in time.
-   */
-  async recover(now: number): Promise<number> {
-    const takers = await this.webhooks.takersSince('message.created');
-    if (takers.length === 0) return 0;
-    const cutoff = new Date(now - RECOVER_WINDOW_MS).toISOString();
-    // The newest rows by id, then filtered: a scan that stops, whatever the table holds.
-    const rows = (await this.db.selectFrom('messages').selectAll().orderBy('id', 'desc').limit(RECOVER_LIMIT).execute())
-      .filter((row) => row.role !== 'tip' && row.created_at >= cutoff)
-      .reverse();
-    if (rows.length === 0) return 0;
-    const told = await this.webhooks.told(rows.map((row) => `message:${row.id}`));
-    const visitorIds = [...new Set(rows.map((row) => row.visitor_id))];
-    const visitors = new Map(
-      (await this.db.selectFrom('visitors').selectAll().where('id', 'in', visitorIds).execute()).map((row) => [row.id, row]),
-    );
-    let recovered = 0;
-    for (const row of rows) {
-      const visitor = visitors.get(row.visitor_id);
-      const source = `message:${row.id}`;
-      const untold = takers.filter((hook) => hook.createdAt <= row.created_at && !told.has(`${hook.id} ${source}`)).map((hook) => hook.id);
-      if (!visitor || untold.length === 0) continue;
-      const data = {
-        conversationId: await this.conversationId(visitor, row.seq),
-        visitor: webhookVisitor(visitor),
-        message: toMessage(row, visitor.public_id),
-      };
-      await this.webhooks.enqueue('message.created', orderOf(visitor), data, untold, source);
-      recovered += 1;
-    }
-    return recovered;
-  }
-
   subscribe(events: EventHub): void {
-    events.on('conversation.opened', ({ visitor, agent }) =>
-      this.publish('conversation.created', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), agent })),
-    );
+    // What the outbox queued in a transaction goes out once that transaction has committed.
+    const committed = (type: WebhookEvent) => async () => {
+      if ((await this.webhooks.takers(type)).length > 0) this.webhooks.kick();
+    };
+    events.on('conversation.opened', committed('conversation.created'));
+    events.on('message.stored', committed('message.created'));
     events.on('conversation.assigned', ({ visitor, agent, by }) =>
       this.publish('conversation.assigned', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), agent, by })),
     );
@@ -142,17 +130,6 @@ export class WebhookPublisher {
     );
     events.on('conversation.ended', ({ visitor, by }) =>
       this.publish('conversation.ended', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), by })),
-    );
-    // Tips are the conversation's notices (an agent joined, it ended), told by the events above.
-    events.on('message.stored', ({ visitor, message }) =>
-      message.role === 'tip'
-        ? undefined
-        : this.publish(
-            'message.created',
-            orderOf(visitor),
-            async () => ({ conversationId: await this.conversationId(visitor), visitor: webhookVisitor(visitor), message }),
-            `message:${message.id}`,
-          ),
     );
     events.on('conversation.rated', ({ visitor, conversationId, score, comment }) =>
       this.publish('rating.created', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), score, comment })),

@@ -21,8 +21,8 @@ export class WebhookRepository {
   }
 
   /** The enabled webhooks, each with the events it takes (JSON). */
-  enabled() {
-    return this.db.selectFrom('webhooks').select(['id', 'events', 'created_at']).where('enabled', '=', 1).execute();
+  enabled(db: DbOrTx = this.db) {
+    return db.selectFrom('webhooks').select(['id', 'events', 'created_at']).where('enabled', '=', 1).execute();
   }
 
   async count(tx: DbOrTx): Promise<number> {
@@ -59,13 +59,6 @@ export class WebhookRepository {
         .values(rows)
         .onConflict((oc) => oc.columns(['webhook_id', 'source']).doNothing())
         .execute();
-  }
-
-  /** Which of these sources each webhook was already told: `<webhook id> <source>`. */
-  async told(sources: string[]): Promise<Set<string>> {
-    if (sources.length === 0) return new Set();
-    const rows = await this.db.selectFrom('webhook_deliveries').select(['webhook_id', 'source']).where('source', 'in', sources).execute();
-    return new Set(rows.map((row) => `${row.webhook_id} ${row.source}`));
   }
 
   findDelivery(uuid: string) {

@@ -8,7 +8,7 @@ import {
   type WebhookEventType,
   type WebhookWithSecret,
 } from '@parley/protocol';
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import { ApiError, badRequest } from '../../lib/errors.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import type { Sealer } from '../../lib/sealed.js';
@@ -231,9 +231,13 @@ export class WebhookService {
     return deliveryView(row);
   }
 
-  /** Whether any enabled webhook takes this event: the caller builds its data only then. */
-  async takers(type: WebhookEvent): Promise<number[]> {
-    return (await this.takersSince(type)).map((hook) => hook.id);
+  /**
+   * The enabled webhooks that take this event: the caller builds its data only when there are some. Kept
+   * in memory; read with `db`, the caller's transaction, when it is not (a second connection may not be free).
+   */
+  async takers(type: WebhookEvent, db?: DbOrTx): Promise<number[]> {
+    const hooks = await this.enabled(db);
+    return hooks.filter((hook) => eventsOf(hook.events).includes(type)).map((hook) => hook.id);
   }
 
   /** Forgets the enabled webhooks read: the next event reads them again. */
@@ -246,26 +250,15 @@ export class WebhookService {
     this.onChanged();
   }
 
-  private enabled() {
+  private enabled(db?: DbOrTx) {
     const nowMs = this.now();
     if (!this.enabledHooks || nowMs - this.enabledHooks.at > ENABLED_KEPT_MS) {
-      const rows = this.repo.enabled();
+      const rows = this.repo.enabled(db);
       // A failed read is not kept: the next event tries again.
       rows.catch(() => this.forget());
       this.enabledHooks = { at: nowMs, rows };
     }
     return this.enabledHooks.rows;
-  }
-
-  /** The enabled webhooks that take this event, with when each was made. */
-  async takersSince(type: WebhookEvent): Promise<{ id: number; createdAt: string }[]> {
-    const hooks = await this.enabled();
-    return hooks.filter((hook) => eventsOf(hook.events).includes(type)).map((hook) => ({ id: hook.id, createdAt: hook.created_at }));
-  }
-
-  /** Which of these sources each webhook was already told: `<webhook id> <source>`. */
-  told(sources: string[]): Promise<Set<string>> {
-    return this.repo.told(sources);
   }
 
   /**
@@ -278,6 +271,8 @@ export class WebhookService {
     data: unknown,
     webhookIds: number[],
     source: string | null = null,
+    /** The transaction of the change the event tells of; the worker is then woken by `kick` after its commit. */
+    tx?: DbOrTx,
   ): Promise<string[]> {
     if (webhookIds.length === 0) return [];
     const at = new Date(this.now()).toISOString();
@@ -299,8 +294,13 @@ export class WebhookService {
       error: null,
       claimed_until: null,
     }));
-    await this.repo.insertDeliveries(this.db, rows);
-    this.worker.kick();
+    await this.repo.insertDeliveries(tx ?? this.db, rows);
+    if (!tx) this.worker.kick();
     return rows.map((row) => row.uuid);
+  }
+
+  /** Looks for due deliveries now: after a transaction that queued some has committed. */
+  kick(): void {
+    this.worker.kick();
   }
 }

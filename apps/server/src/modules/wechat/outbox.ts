@@ -1,19 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type DeliveryUpdate,
-  type Message,
-  type MessageDelivery,
-  TIP_TEXTS,
-  tipText,
-  type WeChatChannel,
-  type WeChatErrorCode,
-} from '@parley/protocol';
+import { type DeliveryUpdate, type MessageDelivery, TIP_TEXTS, tipText, type WeChatChannel, type WeChatErrorCode } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WeChatConfig } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import type { EventHub } from '../../lib/events.js';
 import { Poller } from '../../lib/poller.js';
+import type { ConversationOutbox } from '../conversations/outboxes.js';
 import { FILE_NAME } from '../uploads/sweep.js';
 import { type WeChatApi, WeChatApiError, type WeChatApp } from './api.js';
 import { isWeChatChannel } from './inbound.js';
@@ -31,7 +24,7 @@ const TIPS_FOR_WECHAT: readonly string[] = ['tip.robotHandover', 'tip.ended', 't
  * Whether a stored message goes to WeChat: agents' and the robot's, and the tips the visitor sees that
  * speak to them (auto answers, which are stored as text, and the notices above).
  */
-function forWeChat(message: Pick<Message, 'role' | 'msg'>, visitorSees: boolean): boolean {
+function forWeChat(message: { role: string; msg: string }, visitorSees: boolean): boolean {
   if (message.role === 'service' || message.role === 'robot') return true;
   if (message.role !== 'tip' || !visitorSees) return false;
   return !(message.msg in TIP_TEXTS) || TIPS_FOR_WECHAT.includes(message.msg);
@@ -43,7 +36,13 @@ const REFUSED: Record<number, string> = { 45015: 'windowClosed', 45047: 'quotaEx
 /** A failed call to WeChat as the channel's status keeps it: its code, the English text, the detail. */
 function failureOf(error: WeChatApiError): [WeChatErrorCode, string, string] {
   const code: WeChatErrorCode =
-    error.kind === 'errcode' ? 'wechatRefused' : error.kind === 'http' ? 'httpError' : error.kind === 'network' ? 'unreachable' : error.kind;
+    error.kind === 'errcode'
+      ? 'wechatRefused'
+      : error.kind === 'http'
+        ? 'httpError'
+        : error.kind === 'network'
+          ? 'unreachable'
+          : error.kind;
   return [code, error.message, error.kind === 'errcode' || error.kind === 'http' ? String(error.code) : ''];
 }
 
@@ -91,24 +90,29 @@ export class WeChatOutbox {
   ) {}
 
   /**
-   * Must subscribe before the socket notifier: the message is marked pending on the event's own object,
-   * so the agents' frame and the sender's answer say `pending` from the start.
+   * The send's row, written in the message's own transaction: a message committed to a WeChat visitor is
+   * always sent, and a rolled-back one never. The message is `pending` from the start, so the agents'
+   * frame and the sender's answer say so.
    */
-  subscribe(events: EventHub): void {
-    events.on('message.stored', async ({ visitor, message, visitorSees }) => {
-      if (!isWeChatChannel(visitor.channel) || !forWeChat(message, visitorSees)) return;
+  readonly outbox: ConversationOutbox = {
+    stored: async (tx, visitor, row, visitorSees) => {
+      if (!isWeChatChannel(visitor.channel) || !forWeChat(row, visitorSees)) return;
       const at = new Date(this.now()).toISOString();
-      await this.db.transaction().execute(async (tx) => {
-        await tx.updateTable('messages').set({ delivery: 'pending', delivery_error: null }).where('id', '=', message.id).execute();
-        await tx
-          .insertInto('wechat_outbox')
-          .values({ message_id: message.id, visitor_id: visitor.id, next_at: at, claimed_until: null, created_at: at })
-          .onConflict((oc) => oc.column('message_id').doNothing())
-          .execute();
-      });
-      message.delivery = 'pending';
-      message.deliveryError = null;
-      this.kick();
+      await tx.updateTable('messages').set({ delivery: 'pending', delivery_error: null }).where('id', '=', row.id).execute();
+      await tx
+        .insertInto('wechat_outbox')
+        .values({ message_id: row.id, visitor_id: visitor.id, next_at: at, claimed_until: null, created_at: at })
+        .onConflict((oc) => oc.column('message_id').doNothing())
+        .execute();
+      row.delivery = 'pending';
+      row.delivery_error = null;
+    },
+  };
+
+  /** Once a send's message has committed, the outbox looks for it at once. */
+  subscribe(events: EventHub): void {
+    events.on('message.stored', ({ visitor, message }) => {
+      if (isWeChatChannel(visitor.channel) && message.delivery === 'pending') this.kick();
     });
   }
 
