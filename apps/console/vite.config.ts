@@ -9,6 +9,9 @@ function serviceWorker(): Plugin {
   return {
     name: 'parley-service-worker',
     apply: 'build',
+    // After Vite's own: it drops the JS chunks of CSS-only modules in generateBundle, and a listed file
+    // that is not there fails the worker's install (cache.addAll), and with it the push handlers.
+    enforce: 'post',
     generateBundle(_options, bundle) {
       const version = Date.now().toString(36);
       const assets = Object.keys(bundle).filter((file) => file.startsWith('static/'));
@@ -27,6 +30,40 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin || !url.pathname.startsWith('/static/')) return;
   event.respondWith(caches.match(event.request).then((hit) => hit || fetch(event.request)));
+});
+// Web Push (CONTRACT §14): the server pushes { type, title, body, url } while no console is on screen.
+// One notification per conversation: a newer one of the same url replaces it (tag).
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { body: event.data ? event.data.text() : '' };
+  }
+  const url = typeof data.url === 'string' && data.url.startsWith('/') ? data.url : '/';
+  event.waitUntil(
+    self.registration.showNotification(data.title || 'Parley', {
+      body: data.body || '',
+      tag: data.type === 'test' ? 'parley-test' : url,
+      renotify: true,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/badge-96.png',
+      data: { url, type: data.type || '' },
+    }),
+  );
+});
+// A click focuses a console window and takes it to the conversation, or opens one there.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (!open) return self.clients.openWindow(url);
+      open.postMessage({ type: 'parley:open', url });
+      return open.focus();
+    }),
+  );
 });
 `;
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });

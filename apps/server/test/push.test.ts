@@ -147,7 +147,7 @@ describe('when the server pushes', () => {
       type: 'newMsg',
       title: expect.stringContaining('发来新消息'),
       body: 'Do you ship to Lyon?',
-      url: `/workbench/workbench?visitor=${encodeURIComponent(guest.id)}`,
+      url: `/#/workbench/workbench?visitor=${encodeURIComponent(guest.id)}`,
     });
     expect(push?.ttl).toBeGreaterThan(0);
     expect(push?.ttl).toBeLessThanOrEqual(3600);
@@ -231,7 +231,7 @@ describe('when the server pushes', () => {
     expect(moved.status, moved.body.msg).toBe(200);
     await waitFor(() => double.to(sub).some((push) => (push.payload as PushPayload).type === 'transfer'), 2000, 'the transfer push');
     expect(double.to(sub).find((push) => (push.payload as PushPayload).type === 'transfer')?.payload).toMatchObject({
-      url: `/workbench/workbench?visitor=${encodeURIComponent(guest.id)}`,
+      url: `/#/workbench/workbench?visitor=${encodeURIComponent(guest.id)}`,
     });
     fromConsole.ws.close();
     guest.socket.ws.close();
@@ -249,7 +249,7 @@ describe('when the server pushes', () => {
     await waitFor(() => double.to(adminSub.sub).some((push) => (push.payload as PushPayload).type === 'letter'), 2000, 'the letter push');
     expect(double.to(adminSub.sub).find((push) => (push.payload as PushPayload).type === 'letter')?.payload).toMatchObject({
       body: 'Please call me back',
-      url: '/history/letter',
+      url: '/#/history/letter',
     });
     await server.post('/api/push/unsubscribe', { endpoint: adminSub.sub.endpoint }, { token: admin });
   });

@@ -1,5 +1,6 @@
 import { Divider, Drawer } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PushSection } from '../push/PushSection';
 import { PersonalForm } from './PersonalForm';
 import { SessionsSection } from './Sessions';
 import { TwoFactorSection } from './TwoFactor';
@@ -28,6 +29,10 @@ export function PersonalDrawer({ open, onClose, locked = false }: { open: boolea
       <TwoFactorSection />
       <Divider titlePlacement="start">{t('account.sessions')}</Divider>
       <SessionsSection />
+      <Divider titlePlacement="start">{t('push.title')}</Divider>
+      <div data-testid="personal-push">
+        <PushSection />
+      </div>
     </Drawer>
   );
 }

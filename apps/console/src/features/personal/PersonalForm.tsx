@@ -121,6 +121,12 @@ export function PersonalForm({ onSaved }: { onSaved?: () => void }) {
       <Form.Item name={['notify', 'newMsg']} label={t('personal.notifyNewMsg')} valuePropName="checked">
         <Switch />
       </Form.Item>
+      <Form.Item name={['notify', 'transfer']} label={t('personal.notifyTransfer')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name={['notify', 'letter']} label={t('personal.notifyLetter')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
       <Form.Item name={['notify', 'sound']} label={t('personal.notifySound')} valuePropName="checked">
         <Switch />
       </Form.Item>

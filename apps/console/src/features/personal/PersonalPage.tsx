@@ -1,5 +1,6 @@
 import { Card, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PushSection } from '../push/PushSection';
 import { PersonalForm } from './PersonalForm';
 import { SessionsSection } from './Sessions';
 import { TwoFactorSection } from './TwoFactor';
@@ -19,6 +20,9 @@ export default function PersonalPage() {
         </Card>
         <Card title={t('account.sessions')} data-testid="personal-sessions">
           <SessionsSection />
+        </Card>
+        <Card title={t('push.title')} data-testid="personal-push">
+          <PushSection />
         </Card>
       </Flex>
     </Flex>

@@ -1,8 +1,9 @@
 import { BellOutlined, CustomerServiceOutlined, MessageOutlined, SettingOutlined, SoundOutlined, UserAddOutlined } from '@ant-design/icons';
 import type { Visitor } from '@parley/protocol';
 import { Avatar, Badge, Button, Drawer, Empty, Popover, Segmented, Spin, Switch, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useSettings } from '../../stores/settings';
 import { askNotificationPermission, currentAlerts, type PreferenceName, writePreference } from './alerts';
 import { Conversation } from './components/Conversation';
@@ -83,6 +84,18 @@ export default function WorkbenchPage() {
     if (held?.loaded) void catchUp(next.YQToken);
     void openConversation(next.YQToken);
   };
+
+  // `?visitor=` (a notification's link, CONTRACT §14) opens that conversation once the list holds it.
+  const [search] = useSearchParams();
+  const asked = search.get('visitor');
+  const opened = useRef<string | null>(null);
+  const askedVisitor = asked ? visitors[asked] : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: select is remade each render; the visitor decides
+  useEffect(() => {
+    if (!askedVisitor || opened.current === asked) return;
+    opened.current = asked;
+    select(askedVisitor);
+  }, [asked, askedVisitor]);
 
   if (index.isPending) {
     return (

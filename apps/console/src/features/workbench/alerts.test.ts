@@ -10,11 +10,13 @@ const TEAM: DesktopDefaults = {
   notifyLetter: true,
   titleBlink: true,
 };
+/** What the workbench does of the team's page: transfers and leave-messages are pushed, not alerted here. */
+const { notifyTransfer: _transfer, notifyLetter: _letter, ...TEAM_ALERTS } = TEAM;
 
 describe('effectiveAlerts', () => {
   it("follows the team's defaults when the agent chose nothing", () => {
-    expect(effectiveAlerts(TEAM, undefined, {})).toEqual(TEAM);
-    expect(effectiveAlerts(TEAM, { newUser: null, newMsg: null, sound: null }, {})).toEqual(TEAM);
+    expect(effectiveAlerts(TEAM, undefined, {})).toEqual(TEAM_ALERTS);
+    expect(effectiveAlerts(TEAM, { newUser: null, newMsg: null, sound: null }, {})).toEqual(TEAM_ALERTS);
   });
 
   it("lets the agent's personal choices override the team's; the sound switch silences both sounds", () => {

@@ -18,6 +18,7 @@ import { queryClient } from '../../lib/queryClient';
 import { AgentSocket, agentSocketUrl, isSessionClose } from '../../lib/socket';
 import { useSession } from '../../stores/session';
 import { letterArrived, refreshLetters } from '../letter/queries';
+import { resyncThisDevice, visibilityFrame } from '../push/device';
 import { listQueryKey } from '../shared/list';
 import { blinkTitle, currentAlerts, notifyDesktop, playSound, setAlertSources } from './alerts';
 import { workbenchApi } from './api';
@@ -97,6 +98,8 @@ function run(effect: Effect): void {
   switch (effect.kind) {
     case 'identify':
       if (index) socket?.send({ code: '5000', type: 'service', uuid: index.info.uuid });
+      // Whether this console is on screen decides whether the agent is pushed instead (CONTRACT §14).
+      socket?.send(visibilityFrame());
       return;
     case 'reload':
       // Seed §4: the session is no longer valid here; start again from a clean page.
@@ -258,6 +261,7 @@ export function startLive(info: AgentIndex): void {
     },
   });
   socket.open();
+  void resyncThisDevice().catch(() => undefined);
 }
 
 /**
@@ -281,6 +285,10 @@ export function stopLive(): void {
 }
 
 if (typeof window !== 'undefined') window.addEventListener('session-reset', stopLive);
+if (typeof document !== 'undefined')
+  document.addEventListener('visibilitychange', () => {
+    if (socket?.connected) socket.send(visibilityFrame());
+  });
 
 function errorText(error: unknown): string {
   return error instanceof HttpError ? error.message : i18n.t('workbench.errors.generic');

@@ -7,11 +7,11 @@ import type { PushRepository, SubscriptionRow } from './repository.js';
 import type { PushOutcome, PushService } from './service.js';
 import type { PushVisibility } from './visibility.js';
 
-/** The console pages a notification opens (CONTRACT §14: `url` opens that conversation). */
+/** The console pages a notification opens (CONTRACT §14: `url` opens that conversation); the console routes by hash. */
 export const pushUrls = {
-  conversation: (publicId: string) => `/workbench/workbench?visitor=${encodeURIComponent(publicId)}`,
-  letters: '/history/letter',
-  personal: '/personal/personal',
+  conversation: (publicId: string) => `/#/workbench/workbench?visitor=${encodeURIComponent(publicId)}`,
+  letters: '/#/history/letter',
+  personal: '/#/personal/personal',
 };
 
 /** What one push says, in the language of the console that subscribed. */

@@ -82,6 +82,8 @@ const desktopSetting: PageSpec<'desktopSetting'> = {
   fields: [
     { name: 'notifyNewUser', label: 'settings.f.notifyNewUser', kind: 'switch' },
     { name: 'notifyNewMsg', label: 'settings.f.notifyNewMsg', kind: 'switch' },
+    { name: 'notifyTransfer', label: 'settings.f.notifyTransfer', kind: 'switch' },
+    { name: 'notifyLetter', label: 'settings.f.notifyLetter', kind: 'switch' },
     { name: 'titleBlink', label: 'settings.f.titleBlink', kind: 'switch' },
     { name: 'newUserSound', label: 'settings.f.newUserSound', hint: 'settings.hint.address' },
     { name: 'newMsgSound', label: 'settings.f.newMsgSound', hint: 'settings.hint.address' },
