@@ -38,7 +38,8 @@ const chat: UserConfig = {
 };
 
 const loader: UserConfig = {
-  publicDir: false,
+  // public/ holds widget.d.ts, the typed API sites may use; served beside the loader as /widget.d.ts.
+  publicDir: here('./public'),
   plugins: [pureProtocol()],
   build: {
     outDir: here('./dist'),

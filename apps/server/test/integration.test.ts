@@ -36,7 +36,9 @@ describe('GET /api/access', () => {
     const response = await server.get<Integration>('/api/access', { token });
     expect(response.status).toBe(200);
     const integration = response.body.data;
-    expect(integration.script).toBe(`<script src="${server.url}/widget.js" async></script>`);
+    expect(integration.script).toBe(
+      `<script>window.Parley=window.Parley||function(){(Parley.q=Parley.q||[]).push(arguments)}</script>\n<script src="${server.url}/widget.js" async></script>`,
+    );
     expect(integration.chatUrl).toBe(`${server.url}/chat`);
     expect(integration.qrCode).toMatch(/^data:image\/png;base64,/);
     expect(decodeQr(integration.qrCode)).toBe(`${server.url}/chat`);
@@ -47,7 +49,9 @@ describe('GET /api/access', () => {
     const behindProxy = await startTestServer({ PUBLIC_URL: 'https://chat.example.com' });
     try {
       const response = await behindProxy.get<Integration>('/api/access', { token: await behindProxy.login() });
-      expect(response.body.data.script).toBe('<script src="https://chat.example.com/widget.js" async></script>');
+      expect(response.body.data.script).toBe(
+        '<script>window.Parley=window.Parley||function(){(Parley.q=Parley.q||[]).push(arguments)}</script>\n<script src="https://chat.example.com/widget.js" async></script>',
+      );
       expect(response.body.data.chatUrl).toBe('https://chat.example.com/chat');
     } finally {
       await behindProxy.close();

@@ -9,7 +9,11 @@ test('integration: the embed script is shown and copied, the QR code and the pre
   const script = page.getByTestId('access-script');
   await expect(script).toContainText(`<script src="${BASE_URL}/widget.js" async></script>`);
   await script.getByRole('button', { name: 'Copy' }).click();
-  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`<script src="${BASE_URL}/widget.js" async></script>`);
+  await expect
+    .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+    .toBe(
+      `<script>window.Parley=window.Parley||function(){(Parley.q=Parley.q||[]).push(arguments)}</script>\n<script src="${BASE_URL}/widget.js" async></script>`,
+    );
 
   await expect(page.getByTestId('access-chat-url')).toContainText(`${BASE_URL}/chat`);
   const qr = page.getByTestId('access-qr');

@@ -66,6 +66,8 @@ export interface ClientOptions {
   hostToken?: string | undefined;
   /** Told the token after every init, so the loader can keep it too. */
   onToken: (token: string) => void;
+  /** Told each new message from an agent or the robot (the site's `message` handlers hear it). */
+  onMessage?: (message: Message) => void;
   /** The socket; tests pass a fake. */
   createSocket?: (url: () => string, handlers: SocketHandlers) => Socket;
 }
@@ -148,6 +150,8 @@ export class ChatClient {
   private initAttempts = 0;
   private initRetry: ReturnType<typeof setTimeout> | undefined;
   private visible = false;
+  /** The site's identify and setAttributes calls, one after another; sends wait for them. */
+  private telling: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ClientOptions) {
     this.typing = createTypingSender((text) =>
@@ -258,6 +262,67 @@ export class ChatClient {
     await this.init();
   }
 
+  /**
+   * `Parley('identify', …)` (CONTRACT §13). The server may answer another credential (the user's visitor,
+   * shared by each of their browsers): the window then starts again as that visitor, with its history.
+   */
+  async identify(data: unknown): Promise<void> {
+    await this.tell('/api/visitor/identify', data);
+  }
+
+  /** `Parley('setAttributes', …)`: attributes, name, email and phone, without identity. */
+  async setAttributes(data: unknown): Promise<void> {
+    await this.tell('/api/visitor/attributes', data);
+  }
+
+  private tell(path: string, data: unknown): Promise<void> {
+    if (!this.token || typeof data !== 'object' || data === null) return this.telling;
+    // Messages typed meanwhile wait: they go out as the visitor the site says this is.
+    this.telling = this.telling.then(async () => {
+      try {
+        const answer = await this.options.api.post<{ YQToken: string }>(path, { ...data, YQToken: this.token });
+        if (answer.YQToken !== this.token) await this.restart(answer.YQToken, true);
+      } catch (error) {
+        // For the site's developer: a wrong hash (401) or a field the server refused (400) is theirs to fix.
+        console.warn('Parley:', error instanceof Error ? error.message : error);
+      }
+    });
+    return this.telling;
+  }
+
+  /** `Parley('reset')` at the site's logout: this browser forgets its visitor and starts anonymous. */
+  async reset(): Promise<void> {
+    await this.telling;
+    await this.restart(null, false);
+  }
+
+  /**
+   * Starts again as the visitor of `token` (null: a new anonymous one). What is still being sent goes as
+   * that visitor when `keep` (the same person, now identified), and is dropped at a reset.
+   */
+  private async restart(token: string | null, keep: boolean): Promise<void> {
+    storage(this.tokenKey, token);
+    storage(`${this.tokenKey}:preChat`, null);
+    this.options.hostToken = undefined;
+    this.socket?.stop();
+    this.socket = null;
+    if (!keep) {
+      this.outbox = [];
+      this.failed.clear();
+    }
+    this.set({
+      items: keep ? this.state.items.filter((item) => item.seq === 0) : [],
+      preChatDone: false,
+      rating: null,
+      unread: 0,
+      agent: null,
+      robot: null,
+      position: null,
+    });
+    this.options.onUnread(0);
+    await this.init();
+  }
+
   /** Whether the visitor can see the window now: unread counting stops and restarts with it. */
   setVisible(visible: boolean): void {
     this.visible = visible;
@@ -314,6 +379,7 @@ export class ChatClient {
     const items = mergeMessages(this.state.items, messages);
     const unread = this.visible ? 0 : this.state.unread + fresh.length;
     this.set({ items, unread });
+    for (const message of fresh) this.options.onMessage?.(message);
     const newest = fresh.at(-1);
     if (newest && !this.visible) this.options.onUnread(unread, newest.type === 'text' ? newest.msg.slice(0, 200) : undefined);
     const highest = messages.reduce((max, message) => Math.max(max, message.seq), 0);
@@ -449,6 +515,7 @@ export class ChatClient {
             head.msg = uploaded.url;
             this.saveOutbox();
           }
+          await this.telling;
           const stored = await this.store(head);
           this.outbox.shift();
           this.saveOutbox();

@@ -1,6 +1,6 @@
 import { inkOn } from '@parley/protocol/contrast';
 import { render } from 'preact';
-import { BRIDGE_TAG, type ChatMessage, LINK_PATTERN, readHostMessage, TOKEN_PATTERN } from '../bridge';
+import { BRIDGE_TAG, type ChatMessage, LINK_PATTERN, type LoaderTexts, readHostMessage, TOKEN_PATTERN } from '../bridge';
 import { App } from './App';
 import { ChatClient } from './client';
 import { createApi } from './lib/api';
@@ -48,6 +48,16 @@ const toHost = (message: ChatMessage) => {
 /** The chat link the visitor came through: `/chat?link=<key>`, or passed on by the loader. */
 const link = params.get('link');
 
+const loaderTexts: LoaderTexts = {
+  open: t('launcherOpen'),
+  close: t('launcherClose'),
+  chat: t('launcherChat'),
+  later: t('launcherLater'),
+  blink: t('launcherBlink'),
+  chatTitle: t('launcherTitle'),
+  nav: t('launcherNav'),
+};
+
 const baseTitle = document.title;
 const client = new ChatClient({
   api: createApi(requestedLang),
@@ -64,11 +74,12 @@ const client = new ChatClient({
     if (embedded) toHost({ tag: BRIDGE_TAG, type: 'unread', count, ...(preview ? { preview } : {}) });
     else document.title = count > 0 ? `(${count}) ${baseTitle}` : baseTitle;
   },
+  onMessage: (message) => toHost({ tag: BRIDGE_TAG, type: 'message', message }),
   onSettings: (settings) => {
     document.documentElement.style.setProperty('--c', settings.color);
     document.documentElement.style.setProperty('--ci', inkOn(settings.color));
     if (!embedded && settings.title) document.title = settings.title;
-    const look = lookOf(settings, settings.title || t('defaultTitle'), lang);
+    const look = lookOf(settings, settings.title || t('defaultTitle'), lang, loaderTexts);
     toHost({ tag: BRIDGE_TAG, type: 'look', look });
   },
 });
@@ -85,6 +96,7 @@ if (embedded) {
     if (event.origin !== site || event.source !== window.parent) return;
     const message = readHostMessage(event.data);
     if (message?.type === 'page') client.reportPage(message.url, message.title);
+    else if (message?.type === 'command') void client[message.command](message.data);
     else if (message?.type === 'visibility') {
       open = message.open;
       updateSeen();

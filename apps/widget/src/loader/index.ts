@@ -3,9 +3,18 @@
  * root, so the host page's styles and ours never meet, and it talks to the chat window (an iframe on
  * our origin) with postMessage pinned to that origin.
  */
-import { BRIDGE_TAG, type FloatNavigationSettings, type HostMessage, type LauncherLook, LINK_PATTERN, TOKEN_PATTERN } from '../bridge';
+import {
+  BRIDGE_TAG,
+  FRAME_COMMANDS,
+  type FrameCommand,
+  type HostMessage,
+  type LauncherLook,
+  LINK_PATTERN,
+  type LoaderTexts,
+  TOKEN_PATTERN,
+} from '../bridge';
 import { safeColor } from '../colour';
-import { clampPx, floatHref, invitationAllowedAt, isMobile, nextInvitationIn, weChatCard } from './rules';
+import { clampPx, invitationAllowedAt, isMobile, nextInvitationIn } from './rules';
 import { CSS } from './style';
 
 const TAG = 'parley-widget';
@@ -13,27 +22,6 @@ const CHAT_ICON =
   '<svg viewBox="0 0 24 24" fill="currentColor" aria-hidden="true"><path d="M12 3C6.5 3 2 6.9 2 11.7c0 2.6 1.3 4.9 3.4 6.5L4.6 21.3c-.1.4.3.7.7.5l3.7-1.9c.9.2 1.9.3 3 .3 5.5 0 10-3.9 10-8.7S17.5 3 12 3Zm-4.5 10a1.3 1.3 0 1 1 0-2.6 1.3 1.3 0 0 1 0 2.6Zm4.5 0a1.3 1.3 0 1 1 0-2.6 1.3 1.3 0 0 1 0 2.6Zm4.5 0a1.3 1.3 0 1 1 0-2.6 1.3 1.3 0 0 1 0 2.6Z"/></svg>';
 const CLOSE_ICON =
   '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" aria-hidden="true"><path d="M6 9l6 6 6-6"/></svg>';
-
-const TEXTS = {
-  zh: {
-    open: '打开在线客服',
-    close: '收起聊天窗口',
-    chat: '立即咨询',
-    later: '稍后',
-    blink: '【新消息】',
-    chatTitle: '在线客服',
-    nav: '快捷导航',
-  },
-  en: {
-    open: 'Open chat',
-    close: 'Close chat',
-    chat: 'Chat now',
-    later: 'Later',
-    blink: 'New message',
-    chatTitle: 'Chat',
-    nav: 'Quick links',
-  },
-};
 
 /**
  * The src of this script: its origin is ours (the chat window, API and sockets all live there), and its
@@ -90,10 +78,19 @@ function readKept(key: string): Kept {
   return { open: value?.open === true, draft: typeof value?.draft === 'string' ? value.draft.slice(0, 5000) : '' };
 }
 
+type Handler = (data?: unknown) => void;
+/** What the embed code's stub queued: each call's arguments, in order. */
+type Stub = ((...args: unknown[]) => void) & { q?: ArrayLike<unknown>[] };
+declare global {
+  interface Window {
+    Parley?: Stub;
+  }
+}
+
 function start(origin: string, link: string | null): void {
   if (document.querySelector(TAG)) return;
-  const lang: 'zh' | 'en' = /^zh/i.test(navigator.language) ? 'zh' : 'en';
-  let texts = TEXTS[lang];
+  // The chat window words the launcher in the visitor's language (its look); nothing shows before it has.
+  let texts = {} as LoaderTexts;
 
   const host = document.createElement(TAG);
   const root = host.attachShadow({ mode: 'open' });
@@ -138,10 +135,24 @@ function start(origin: string, link: string | null): void {
   if (kept.draft) fragment.set('draft', kept.draft);
   const hash = fragment.toString();
   frame.src = `${origin}/chat?${params}${hash ? `#${hash}` : ''}`;
-  frame.title = texts.chatTitle;
   frame.allow = 'clipboard-write';
 
   let ready = false;
+  // `Parley('hide')`: the site keeps the launcher away (its own button opens the window).
+  let hidden = false;
+  const handlers: Record<string, Handler[]> = {};
+  const emit = (event: string, data?: unknown) => {
+    for (const fn of handlers[event] ?? []) {
+      try {
+        fn(data);
+      } catch (error) {
+        // One broken handler of the site's must not stop the others, nor the widget.
+        console.error(error);
+      }
+    }
+  };
+  /** Commands for the chat window wait for it to be ready, in the order they were made. */
+  const pending: HostMessage[] = [];
   // A window left open on the site's previous page is open here from the first paint, without its animation.
   let open = kept.open;
   let draft = kept.draft;
@@ -206,7 +217,7 @@ function start(origin: string, link: string | null): void {
     const waitMs = style ? style.delaySeconds * 1000 - (Date.now() - loadedAt) : 0;
     clearTimeout(launcherTimer);
     if (waitMs > 0) launcherTimer = setTimeout(render, waitMs);
-    launcher.classList.toggle('on', style?.show === true && waitMs <= 0);
+    launcher.classList.toggle('on', style?.show === true && waitMs <= 0 && !hidden);
     const kind = style?.style ?? 'bubble';
     launcher.classList.toggle('bar', kind === 'bar' && !open);
     launcher.classList.toggle('img', kind === 'image' && !open && style?.image !== '');
@@ -232,7 +243,7 @@ function start(origin: string, link: string | null): void {
     drawNav(current.floatNavigation);
   };
 
-  const drawNav = (settings: FloatNavigationSettings) => {
+  const drawNav = (settings: LauncherLook['floatNavigation']) => {
     nav.textContent = '';
     nav.classList.toggle('on', settings.enabled && settings.items.length > 0);
     nav.classList.toggle('left', settings.side === 'left');
@@ -240,8 +251,7 @@ function start(origin: string, link: string | null): void {
     host.style.setProperty('--fc', safeColor(settings.color));
     host.style.setProperty('--ft', `${Math.min(Math.max(0, settings.top), 90)}%`);
     for (const item of settings.items) {
-      const href = floatHref(item);
-      const card = item.type === 'wechat' ? weChatCard(item.value, origin) : null;
+      const { href, card } = item;
       const node = href ? el('a', 'fi', nav) : el('button', 'fi', nav);
       node.textContent = item.title;
       node.dataset.type = item.type;
@@ -289,6 +299,7 @@ function start(origin: string, link: string | null): void {
       if (here && innerWidth > 480) frame.focus();
     } else if (wasOpen && here) launcher.focus();
     post({ tag: BRIDGE_TAG, type: 'visibility', open });
+    if (open !== wasOpen) emit(open ? 'open' : 'close');
   };
 
   // The invitation: after its delay, again every interval up to maxTimes per visit, on its days and hours.
@@ -362,7 +373,8 @@ function start(origin: string, link: string | null): void {
     if (data.type === 'look' && 'look' in data && typeof data.look === 'object' && data.look !== null) {
       const first = look === null;
       look = data.look as LauncherLook;
-      texts = TEXTS[look.lang === 'zh' ? 'zh' : 'en'];
+      texts = look.texts;
+      frame.title = texts.chatTitle;
       place(look);
       ready = true;
       // A change of settings redraws everything and restarts the invitation's clock where it stands.
@@ -370,9 +382,12 @@ function start(origin: string, link: string | null): void {
       if (first) {
         post({ tag: BRIDGE_TAG, type: 'visibility', open });
         if (location.href !== reportedUrl) reportPage();
+        for (const message of pending.splice(0)) post(message);
+        emit('ready');
       }
     } else if (data.type === 'unread' && 'count' in data && typeof data.count === 'number') {
       const grew = data.count > unread;
+      if (data.count !== unread) emit('unread', data.count);
       unread = data.count;
       preview = 'preview' in data && typeof data.preview === 'string' && unread > 0 ? data.preview.slice(0, 200) : '';
       // The badge is for a closed window; the title blinks too when the window is open in a background tab.
@@ -385,6 +400,8 @@ function start(origin: string, link: string | null): void {
       keep();
     } else if (data.type === 'close') {
       setOpen(false);
+    } else if (data.type === 'message' && 'message' in data) {
+      emit('message', data.message);
     }
     render();
   });
@@ -422,6 +439,32 @@ function start(origin: string, link: string | null): void {
 
   render();
   document.body.appendChild(host);
+
+  // CONTRACT §13: Parley(command, …args), the only global; calls the stub queued before now run first, in order.
+  const api: Stub = (command, arg, fn) => {
+    if (command === 'on') {
+      if (typeof arg === 'string' && typeof fn === 'function') {
+        handlers[arg] = [...(handlers[arg] ?? []), fn as Handler];
+        // Ready already: a handler added late still hears it.
+        if (arg === 'ready' && ready) (fn as Handler)();
+      }
+    } else if (command === 'open' || command === 'close' || command === 'toggle') {
+      const next = command === 'toggle' ? !open : command === 'open';
+      if (next !== open) setOpen(next);
+    } else if (command === 'show' || command === 'hide') {
+      hidden = command === 'hide';
+      render();
+    } else if (FRAME_COMMANDS.includes(command as never)) {
+      // Forgotten here at once: a page that reloads before the chat window answers starts anonymous too.
+      if (command === 'reset') safeStorage('localStorage', TOKEN_KEY, '');
+      const message: HostMessage = { tag: BRIDGE_TAG, type: 'command', command: command as FrameCommand, data: arg };
+      if (ready) post(message);
+      else pending.push(message);
+    }
+  };
+  const queued = window.Parley?.q ?? [];
+  window.Parley = api;
+  for (const args of Array.from(queued)) api(...Array.from(args));
 }
 
 const script = findScript();

@@ -20,7 +20,7 @@ const CHAT_CSP = [
 ].join('; ');
 
 /**
- * Serves the widget build: `/widget.js` (the loader, fetched by other sites' pages) and `/chat` (the
+ * Serves the widget build: `/widget.js` (the loader, fetched by other sites' pages), `/widget.d.ts` (its API's types) and `/chat` (the
  * chat window). Both are absent until the widget is built; then they answer 404 like any unknown path.
  */
 export async function registerWidget(app: FastifyInstance, widgetDir: string): Promise<void> {
@@ -34,6 +34,18 @@ export async function registerWidget(app: FastifyInstance, widgetDir: string): P
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('cache-control', 'public, max-age=300')
       .send(await readFile(loader));
+  });
+
+  // The loader's typed API (CONTRACT §13), for sites written in TypeScript.
+  const types = join(widgetDir, 'widget.d.ts');
+  app.get('/widget.d.ts', async (_req, reply) => {
+    if (!existsSync(types)) return reply.callNotFound();
+    return reply
+      .type('text/plain; charset=utf-8')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('access-control-allow-origin', '*')
+      .header('cache-control', 'public, max-age=300')
+      .send(await readFile(types));
   });
 
   if (!existsSync(chatDir)) return;

@@ -19,7 +19,8 @@ export class IntegrationService {
     const qrCode = await QRCode.toDataURL(chatUrl, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
     const { list } = await this.links.list({ pageNo: 1, pageSize: LISTED_LINKS, keyword: '' });
     return {
-      script: `<script src="${base}/widget.js" async></script>`,
+      // CONTRACT §13: the stub queues Parley(…) calls made before the loader arrives.
+      script: `<script>window.Parley=window.Parley||function(){(Parley.q=Parley.q||[]).push(arguments)}</script>\n<script src="${base}/widget.js" async></script>`,
       chatUrl,
       qrCode,
       links: list.map((link) => ({ id: link.id, name: link.name, url: link.url })),

@@ -6,6 +6,14 @@ export function pickLang(requested: string | null | undefined): Lang {
 
 const en = {
   defaultTitle: 'Chat with us',
+  // The loader's words on the host page (launcher, invitation, float navigation, title blink).
+  launcherOpen: 'Open chat',
+  launcherClose: 'Close chat',
+  launcherChat: 'Chat now',
+  launcherLater: 'Later',
+  launcherBlink: 'New message',
+  launcherTitle: 'Chat',
+  launcherNav: 'Quick links',
   online: 'We are online',
   offline: 'We are away right now',
   robot: '{name} is here to help',
@@ -88,6 +96,13 @@ export type TextKey = keyof typeof en;
 
 const zh: Record<TextKey, string> = {
   defaultTitle: '在线客服',
+  launcherOpen: '打开在线客服',
+  launcherClose: '收起聊天窗口',
+  launcherChat: '立即咨询',
+  launcherLater: '稍后',
+  launcherBlink: '【新消息】',
+  launcherTitle: '在线客服',
+  launcherNav: '快捷导航',
   online: '客服在线',
   offline: '客服暂时不在线',
   robot: '{name}为您服务',
