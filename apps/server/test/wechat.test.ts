@@ -639,6 +639,29 @@ describe("WeChat's rules kept by the server (48-hour window and quota, typing, r
     expect(webRow?.wechat).toBeUndefined();
   });
 
+  it('counts conversations begun in the range by channel (census dim=channel), in JSON and CSV', async () => {
+    const before = await server.get<{ list: { name: string; conversations: number }[] }>('/api/census/talk?dim=channel', { token: admin });
+    expect(before.status).toBe(200);
+    const count = (list: { name: string; conversations: number }[], name: string) =>
+      list.find((row) => row.name === name)?.conversations ?? 0;
+    const official = count(before.body.data.list, 'officialAccount');
+    // One more WeChat conversation, and one on the web.
+    await settledUser();
+    const web = await server.post<{ YQToken: string }>('/api/visitor/init', { url: 'https://example.com/' });
+    expect(
+      (await server.post('/api/visitor/message', { YQToken: web.body.data.YQToken, msg: 'from the web', onlyID: onlyId() })).status,
+    ).toBe(200);
+    const after = await server.get<{ list: { name: string; conversations: number }[] }>('/api/census/talk?dim=channel', { token: admin });
+    expect(count(after.body.data.list, 'officialAccount')).toBe(official + 1);
+    expect(count(after.body.data.list, 'web')).toBe(count(before.body.data.list, 'web') + 1);
+    expect(after.body.data.list.every((row) => ['web', 'officialAccount', 'miniProgram'].includes(row.name))).toBe(true);
+    const csv = await fetch(`${server.url}/api/census/talk?dim=channel&format=csv`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const text = await csv.text();
+    expect(text).toContain(`officialAccount,${official + 1},`);
+    expect((await server.get('/api/census/flow?dim=channel', { token: admin })).status).toBe(400);
+  });
+
   it('refuses a reply once 48 hours passed since the user last wrote (windowClosed), without sending it', async () => {
     const user = await settledUser();
     const before = user.sent().length;

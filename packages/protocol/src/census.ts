@@ -31,9 +31,11 @@ export const censusFormat = z.enum(['json', 'csv']).default('json');
 export const censusDimQuery = censusRange.extend({ dim: z.enum(CENSUS_DIMS), format: censusFormat });
 /**
  * The conversation page also groups by `label`: the conversations begun in the range that carry each
- * label now (one conversation counts under each of its labels; unlabelled ones are left out).
+ * label now (one conversation counts under each of its labels; unlabelled ones are left out); and by
+ * `channel`: the conversations begun in the range by their visitor's channel (`web`, `officialAccount`,
+ * `miniProgram`).
  */
-export const CENSUS_TALK_DIMS = [...CENSUS_DIMS, 'label'] as const;
+export const CENSUS_TALK_DIMS = [...CENSUS_DIMS, 'label', 'channel'] as const;
 export type CensusTalkDim = (typeof CENSUS_TALK_DIMS)[number];
 export const censusTalkQuery = censusRange.extend({ dim: z.enum(CENSUS_TALK_DIMS), format: censusFormat });
 /** How many of the range's latest rating comments `kind=evaluate` answers. */

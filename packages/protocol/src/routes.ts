@@ -126,6 +126,7 @@ export const BUSINESS_ROUTES: RouteRecord[] = [
         { path: `talk/${dim}`, name: `Talk_${dim}`, meta: { title: `talk_${dim}`, hidden: true, activeMenu: '/census/census' } },
       ]),
       { path: 'talk/label', name: 'Talk_label', meta: { title: 'talk_label', hidden: true, activeMenu: '/census/census' } },
+      { path: 'talk/channel', name: 'Talk_channel', meta: { title: 'talk_channel', hidden: true, activeMenu: '/census/census' } },
       ...(['talk', 'evaluate', 'state'] as const).map((kind) => ({
         path: `service/${kind}`,
         name: `ServiceCensus_${kind}`,
@@ -217,6 +218,7 @@ export const ROUTE_TITLES: Record<string, { zh: string; en: string }> = {
   talk_keyword: { zh: '对话关键词', en: 'Conversations by keyword' },
   talk_platform: { zh: '对话设备', en: 'Conversations by device' },
   talk_label: { zh: '对话标签', en: 'Conversations by label' },
+  talk_channel: { zh: '对话渠道', en: 'Conversations by channel' },
   serviceCensus_talk: { zh: '对话量', en: 'Conversation volume' },
   serviceCensus_evaluate: { zh: '评价', en: 'Ratings' },
   serviceCensus_state: { zh: '客服状态', en: 'Agent status' },

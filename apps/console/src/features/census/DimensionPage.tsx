@@ -18,7 +18,9 @@ const SHARE_DIMS: readonly CensusTalkDim[] = ['engine', 'platform'];
 
 /** What the server records as '' for each dimension, said in words. */
 export function dimName(t: TFunction, dim: CensusTalkDim, name: string): string {
-  return name === '' ? t(`census.unnamed.${dim}`) : name;
+  if (name === '') return t(`census.unnamed.${dim}`);
+  // Channels are stored by their code; people read them in their language.
+  return dim === 'channel' ? t(`census.channel.${name}`, { defaultValue: name }) : name;
 }
 
 interface DimensionView<Row> {

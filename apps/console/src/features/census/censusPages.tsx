@@ -22,6 +22,8 @@ export const censusPages: Record<string, ComponentType> = {
   ),
   // Conversations by label: a conversation page of its own (labels are the conversations', not the visitors').
   Talk_label: () => <TalkPage dim="label" />,
+  // Conversations by channel (web, WeChat official account, mini program), read from the conversations too.
+  Talk_channel: () => <TalkPage dim="channel" />,
   ServiceCensus_talk: ServiceTalkPage,
   ServiceCensus_evaluate: ServiceEvaluatePage,
   ServiceCensus_state: ServiceStatePage,

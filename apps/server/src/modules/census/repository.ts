@@ -178,6 +178,28 @@ export class CensusRepository {
     }));
   }
 
+  /**
+   * Conversations begun in the span by their visitor's channel (web, official account, mini program), with
+   * messages and ratings; read from the conversations themselves, as labels are (the rollup has no channel).
+   */
+  async talkByChannel(span: Span) {
+    const { rows } = await sql<{ name: string; conversations: unknown; messages: unknown; rated: unknown; score_sum: unknown }>`
+      select u.channel as name, count(*) as conversations, sum(c.messages) as messages,
+        count(c.score) as rated, sum(c.score) as score_sum
+      from conversations c join visitors u on u.id = c.visitor_id
+      where c.started_at >= ${span.from} and c.started_at < ${span.before}
+      group by u.channel`.execute(this.db);
+    return rows.map((row) => ({
+      name: row.name,
+      visitors: 0,
+      visits: 0,
+      conversations: num(row.conversations),
+      messages: num(row.messages),
+      rated: num(row.rated),
+      scoreSum: num(row.score_sum),
+    }));
+  }
+
   /** Distinct visitors and visits per site day. */
   async visitsByDay(span: Span, zone: string) {
     const day = this.localDay('v.created_at', span, zone);

@@ -341,7 +341,11 @@ export class CensusService {
     await this.fill(range);
     const [dims, trend, totals, previous] = await Promise.all([
       // Labels are the conversations' own, read live over the whole range; the rest is rolled up by day.
-      dim === 'label' ? this.repo.talkByLabel(range.span) : this.dimRows(dim, range.period.from, range.period.to),
+      dim === 'label'
+        ? this.repo.talkByLabel(range.span)
+        : dim === 'channel'
+          ? this.repo.talkByChannel(range.span)
+          : this.dimRows(dim, range.period.from, range.period.to),
       this.dayFigures(range.period.from, range.period.to),
       this.totals(range.period.from, range.period.to),
       this.totals(range.before[0], range.before[1]),
