@@ -7,6 +7,13 @@ test.use({ serviceWorkers: 'allow' });
 // The worker's install caches every asset of the build first, which takes a while on a busy machine.
 test.setTimeout(150_000);
 
+/** The worker's global scope, as far as these tests use it (the e2e project compiles without the worker types). */
+interface WorkerScope {
+  registration: ServiceWorkerRegistration;
+  dispatchEvent(event: Event): boolean;
+  NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+}
+
 interface Shown {
   title: string;
   body: string;
@@ -33,8 +40,8 @@ async function notifications(page: Page): Promise<Shown[]> {
   const [worker] = page.context().serviceWorkers();
   if (!worker) throw new Error('no service worker');
   return worker.evaluate(async () => {
-    const list = await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications();
-    return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+    const list = await (self as unknown as WorkerScope).registration.getNotifications();
+    return list.map((n: Notification) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
   });
 }
 
@@ -85,10 +92,10 @@ test('a push reaches the real service worker: one notification per conversation,
   // finds this console window and takes it to the conversation (opening a window needs a real click).
   const [worker] = page.context().serviceWorkers();
   await worker?.evaluate(async (tag) => {
-    const scope = self as unknown as ServiceWorkerGlobalScope;
+    const scope = self as unknown as WorkerScope;
     const [notification] = await scope.registration.getNotifications({ tag });
     if (!notification) throw new Error('no notification');
-    scope.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+    scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }));
   }, url);
   await expect(page).toHaveURL(new RegExp(`#/workbench/workbench\\?visitor=${visitor.id}`));
   await expect(page.getByTestId('wb-conversation').getByText('Is it in stock?').first()).toBeVisible();
@@ -111,7 +118,9 @@ test('the personal page turns notifications on for this browser, sends a test an
   // Subscribing needs the browser's push service; a Chromium without one says why instead.
   const outcome = page.locator('.ant-message-notice').filter({ hasText: /Notifications turned on|Could not turn notifications on/ });
   await expect(outcome).toBeVisible();
-  if ((await outcome.textContent())?.includes('turned on')) {
+  const said = (await outcome.textContent()) ?? '';
+  test.info().annotations.push({ type: 'subscription', description: said });
+  if (said.includes('turned on')) {
     await expect(section.getByTestId('push-this-device')).toHaveText('On');
     await expect(section.getByTestId('push-device')).toHaveCount(1);
   } else {
