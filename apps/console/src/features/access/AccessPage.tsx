@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
 import { ApiTokens } from './ApiTokens';
+import { Identity } from './Identity';
 import { Webhooks } from './Webhooks';
 import './access.css';
 
@@ -81,6 +82,9 @@ export default function AccessPage() {
             <Typography.Text type="secondary">{t('access.previewHint')}</Typography.Text>
           )}
         </Card>
+      </Col>
+      <Col xs={24}>
+        <Identity />
       </Col>
       <Col xs={24}>
         <ApiTokens />
