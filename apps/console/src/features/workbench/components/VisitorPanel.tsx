@@ -41,6 +41,22 @@ export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Vi
         size="small"
         className="wb-facts"
         items={[
+          // What the site told (CONTRACT §13): its user id once verified, and the contact it knows.
+          ...(visitor.userId
+            ? [
+                {
+                  key: 'userId',
+                  label: t('workbench.panel.userId'),
+                  children: (
+                    <span data-testid="wb-user-id">
+                      {visitor.userId} <Tag color="green">{t('workbench.panel.verified')}</Tag>
+                    </span>
+                  ),
+                },
+              ]
+            : []),
+          ...(visitor.email ? [{ key: 'email', label: t('workbench.panel.email'), children: visitor.email }] : []),
+          ...(visitor.phone ? [{ key: 'phone', label: t('workbench.panel.phone'), children: visitor.phone }] : []),
           { key: 'region', label: t('workbench.panel.region'), children: value(visitor.region) },
           { key: 'platform', label: t('workbench.panel.platform'), children: value(visitor.platform) },
           { key: 'browser', label: t('workbench.panel.browser'), children: value(visitor.browser) },
@@ -52,6 +68,19 @@ export function VisitorPanel({ visitor, visits }: { visitor: Visitor; visits: Vi
           { key: 'created', label: t('workbench.panel.firstVisit'), children: formatDateTime(visitor.created_at) },
         ]}
       />
+      {visitor.attributes && Object.keys(visitor.attributes).length > 0 ? (
+        <>
+          <div className="wb-panel-section">{t('workbench.panel.attributes')}</div>
+          <Descriptions
+            column={1}
+            colon={false}
+            size="small"
+            className="wb-facts"
+            data-testid="wb-attributes"
+            items={Object.entries(visitor.attributes).map(([key, given]) => ({ key, label: key, children: String(given) }))}
+          />
+        </>
+      ) : null}
       <div className="wb-panel-section">
         <LinkOutlined /> {t('workbench.panel.visits')}
         <span className="wb-group-count">{visits?.length ?? 0}</span>
