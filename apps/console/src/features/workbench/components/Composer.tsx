@@ -31,17 +31,16 @@ const TYPING_EVERY_MS = 5000;
  * typing indicator; a failure only means no indicator.
  */
 function useWeChatTyping(token: string, on: boolean) {
-  const last = useRef(0);
-  useEffect(() => {
-    last.current = 0;
-  }, [token]);
+  // When the server was last told of typing, and for which conversation (another one starts afresh).
+  const last = useRef({ token: '', at: 0 });
   return (draft: string) => {
     if (!on) return;
     const now = Date.now();
     const typing = draft.trim() !== '';
-    if (typing && now - last.current < TYPING_EVERY_MS) return;
-    if (!typing && last.current === 0) return;
-    last.current = typing ? now : 0;
+    const since = last.current.token === token ? last.current.at : 0;
+    if (typing && now - since < TYPING_EVERY_MS) return;
+    if (!typing && since === 0) return;
+    last.current = { token, at: typing ? now : 0 };
     call('POST /api/wechat/typing', { YQToken: token, typing }).catch(() => undefined);
   };
 }
