@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import { CloseCode, frame, isWorkingNow, SocketCode } from '@parley/protocol';
+import { CloseCode, isWorkingNow } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.js';
@@ -122,6 +122,7 @@ import { VisitorRecordService } from './modules/visitor-records/service.js';
 import { VisitorRepository } from './modules/visitors/repository.js';
 import { visitorRoutes } from './modules/visitors/routes.js';
 import { VisitorService } from './modules/visitors/service.js';
+import { widgetSettingsPusher } from './modules/visitors/widget-settings-push.js';
 import { WebhookPublisher } from './modules/webhooks/publisher.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
@@ -690,25 +691,8 @@ export async function buildApp({
   app.addHook('onReady', async () => wechatOutbox.start());
   app.addHook('onReady', async () => webhookWorker.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
-  // Every open widget of this process hears a saved page at once, worded in its own language and with
-  // its own region's rule; visitors alike share one serialised frame.
-  const pushWidgetSettings = async () => {
-    const project = await visitors.settingsProjector();
-    const regions = await visitors.regionCodesByPublicId(visitorSockets.tokens());
-    const texts = new Map<string, string>();
-    visitorSockets.toEveryone((lang, token) => {
-      const codes = regions.get(token) ?? [];
-      const key = `${lang}|${codes.join(',')}`;
-      let text = texts.get(key);
-      if (text === undefined) {
-        text = JSON.stringify(frame(SocketCode.settings, project(lang, codes)));
-        texts.set(key, text);
-      }
-      return text;
-    });
-  };
+  const pushWidgetSettings = widgetSettingsPusher(visitors, visitorSockets);
   settings.onChanged(pushWidgetSettings);
-  // Whether the robot would answer changes what a widget offers with nobody online (chat or a letter).
   robots.onHighChanged(pushWidgetSettings);
   app.get('/sounds/:name', (req, reply) => {
     const sound = SOUNDS[(req.params as { name: string }).name];

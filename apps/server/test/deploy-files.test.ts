@@ -44,7 +44,7 @@ describe('deploy/compose/compose.yaml', () => {
   it('is a valid Compose file', () => {
     // The schema names formats Compose tools check themselves ("duration", "ports").
     const ajv = new Ajv2019({ strict: false, validateFormats: false });
-    const validate = ajv.compile(asDraft2019((composeSchema as unknown as { default: object }).default ?? composeSchema));
+    const validate = ajv.compile(asDraft2019((composeSchema as unknown as { default: object }).default ?? composeSchema) as object);
     const valid = validate(compose);
     expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
     expect(valid).toBe(true);

@@ -17,7 +17,8 @@ export type BusEvent =
   /** The visitor with this public id was erased: its sockets, wherever held, are closed. */
   | { type: 'visitor.erased'; token: string }
   /** A chat-window settings page was saved: every process reads it again and pushes its widgets' settings. */
-  | { type: 'settings.changed'; page: string }
+  /** `origin`: the saving process's settings service, which took the page already. */
+  | { type: 'settings.changed'; page: string; origin?: string }
   /**
    * The robot's pairs or settings were saved: every process updates those pairs in its index (all of it
    * without `ids`) or reads the settings again.

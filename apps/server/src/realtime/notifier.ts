@@ -119,7 +119,6 @@ export class Notifier {
     events.on('letter.created', async ({ letter }) =>
       this.toAgents(await this.agents.holdersOf('seePermissions:seeHistorical'), frame(SocketCode.letter, letter)),
     );
-    events.on('settings.changed', ({ page }) => this.bus.publish({ type: 'settings.changed', page }));
     events.on('robots.changed', ({ what, ids }) => this.bus.publish({ type: 'robots.changed', what, ...(ids ? { ids } : {}) }));
     events.on('agent.stateChanged', ({ uuid, state, online }) =>
       this.toAgents('all', frame(SocketCode.agentState, { uuid, state, online })),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type AllSettings,
   isSettingsPage,
@@ -20,17 +21,20 @@ type Changed = (page: SettingsPage) => void | Promise<void>;
 
 /**
  * The chat-window settings pages. Every process keeps all pages in memory, so that readers such as the
- * site time zone are plain function calls; a page saved by any process is read again here when the bus
- * says so, and then `onChanged` listeners run (they push the widgets' new settings).
+ * site time zone are plain function calls. A page saved here is taken as saved, its `onChanged`
+ * listeners run (they push the widgets' new settings) and the bus tells the other processes, which read
+ * the page again and run theirs.
  */
 export class SettingsService {
   private pages: AllSettings = { ...settingsDefaults };
   private readonly listeners: Changed[] = [];
+  /** Marks this service's own notices on the bus, which it does not read back. */
+  private readonly origin = randomBytes(8).toString('hex');
 
   constructor(
     private readonly repo: SettingsRepository,
     private readonly events: EventHub,
-    bus: Bus,
+    private readonly bus: Bus,
     private readonly onError: (error: unknown) => void,
     /** The zone of the server's configuration, used while softwareSetting names none. */
     private readonly configuredTimeZone: string,
@@ -38,10 +42,10 @@ export class SettingsService {
     private readonly audit: AuditLog,
   ) {
     bus.subscribe((event) => {
-      if (event.type !== 'settings.changed' || !isSettingsPage(event.page)) return;
+      if (event.type !== 'settings.changed' || !isSettingsPage(event.page) || event.origin === this.origin) return;
       const page = event.page;
       this.reload(page)
-        .then(() => Promise.all(this.listeners.map((listener) => listener(page))))
+        .then(() => this.changed(page))
         .catch(this.onError);
     });
   }
@@ -90,7 +94,13 @@ export class SettingsService {
     });
     this.pages = { ...this.pages, [page]: merged };
     await this.events.emit('settings.changed', { page });
+    await this.bus.publish({ type: 'settings.changed', page, origin: this.origin });
+    await this.changed(page).catch(this.onError);
     return withoutSecrets(page, merged);
+  }
+
+  private async changed(page: SettingsPage): Promise<void> {
+    await Promise.all(this.listeners.map((listener) => listener(page)));
   }
 
   private async reload(page: SettingsPage): Promise<void> {
