@@ -1,6 +1,6 @@
 import { type RobotAsk, type RobotQuestion, robotAskEditBody } from '@parley/protocol';
 import { Badge, Space, Switch, Tabs, Tag, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Field, ListPage } from '../shared/ListPage';
 import { useListMutations } from '../shared/list';
@@ -85,6 +85,10 @@ export default function AskRobotPage() {
   const [createWith, setCreateWith] = useState<{ values: Record<string, unknown>; at: number } | null>(null);
   const unanswered = useUnansweredCount();
   const addPair = (question: RobotQuestion) => setCreateWith({ values: { questions: [question.text] }, at: Date.now() });
+  // A request is taken once (the list's effect runs before this one): a list drawn anew later does not open it again.
+  useEffect(() => {
+    if (createWith) setCreateWith(null);
+  }, [createWith]);
   return (
     <div className="robot-ask" data-testid="robot-ask">
       <Tabs
