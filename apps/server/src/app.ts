@@ -329,6 +329,11 @@ export async function buildApp({
     () => (config.publicUrl?.startsWith('https://') ? config.publicUrl : 'mailto:push@parley.invalid'),
     now,
   );
+  push.onKeyUnreadable = (error) =>
+    app.log.error(
+      { reason: error.message },
+      'the Web Push key pair cannot be opened with this key (SECRET_KEY or DATA_DIR/secret.key); push is off',
+    );
   await push.load();
   const pushVisibility = new PushVisibility(db, (error) => app.log.warn({ err: error }, 'console visibility not recorded'));
   agentSockets.onVisibility = (uuid, delta) => pushVisibility.change(uuid, delta);
@@ -341,6 +346,13 @@ export async function buildApp({
     (error) => app.log.error({ err: error }, 'push not sent'),
   );
   pushSender.subscribe(events);
+  push.onChanged = () => {
+    pushSender.forget();
+    bus.publish({ type: 'push.changed' }).catch((error: unknown) => app.log.warn({ err: error }, 'push device change not told'));
+  };
+  bus.subscribe((event) => {
+    if (event.type === 'push.changed') pushSender.forget();
+  });
   // Rows that commit with each conversation's opening and message: WeChat's first, so a webhook's copy
   // of a message to a WeChat visitor says it is pending.
   const outboxes = new ConversationOutboxes();

@@ -12,7 +12,13 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
   const schema = `so_${randomBytes(6).toString('hex')}`;
   // A short grace keeps the presence case from waiting the default 4 s; the rule is the same.
   const PRESENCE_GRACE_MS = 1000;
-  const shared = { DATABASE_SCHEMA: schema, REDIS_PREFIX: `parley-${schema}`, PRESENCE_GRACE_MS: String(PRESENCE_GRACE_MS) };
+  // One deployment's processes share the sealing key (SECRET_KEY), as they share the database.
+  const shared = {
+    DATABASE_SCHEMA: schema,
+    REDIS_PREFIX: `parley-${schema}`,
+    PRESENCE_GRACE_MS: String(PRESENCE_GRACE_MS),
+    SECRET_KEY: randomBytes(24).toString('hex'),
+  };
   let a: TestServer;
   let b: TestServer;
 

@@ -98,6 +98,10 @@ const messages = {
   },
   webhookNotFound: { zh: 'Webhook 不存在', en: 'No such webhook' },
   webhookDeliveryNotFound: { zh: '投递记录不存在', en: 'No such delivery' },
+  pushUnavailable: {
+    zh: '浏览器通知暂不可用：本服务进程打不开推送密钥（各进程须使用同一个 SECRET_KEY）',
+    en: 'Browser notifications are unavailable: this server process cannot open the push key (every process needs the same SECRET_KEY)',
+  },
   tooManyWebhooks: { zh: 'Webhook 最多 {max} 个', en: 'At most {max} webhooks' },
   noticeMentionedTitle: { zh: '有人在备注中提到了你', en: 'You were mentioned in a note' },
   noticeMentioned: {

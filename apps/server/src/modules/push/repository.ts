@@ -70,6 +70,17 @@ export class PushRepository {
     }));
   }
 
+  /** The uuids of the agents with at least one subscribed device. */
+  async subscribedAgents(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('push_subscriptions')
+      .innerJoin('agents', 'agents.id', 'push_subscriptions.agent_id')
+      .select('agents.uuid')
+      .distinct()
+      .execute();
+    return rows.map((row) => row.uuid);
+  }
+
   subscriptionsOf(agentIds: number[]): Promise<SubscriptionRow[]> {
     if (agentIds.length === 0) return Promise.resolve([]);
     return this.db

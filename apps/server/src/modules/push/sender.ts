@@ -18,6 +18,8 @@ export const pushUrls = {
 type Compose = (lang: Lang) => Omit<PushPayload, 'type' | 'url'>;
 
 const BODY_CHARS = 140;
+/** How long who has devices is trusted without a change notice (one missed on the bus heals by then). */
+const SUBSCRIBERS_KEPT_MS = 60_000;
 
 type AgentSwitches = Awaited<ReturnType<PushRepository['agents']>>[number];
 
@@ -40,6 +42,8 @@ function preview(message: Message, lang: Lang): string {
  */
 export class PushSender {
   private readonly pending = new Set<Promise<void>>();
+  /** Who has a device, kept in memory: a message to an agent without one costs no statement. */
+  private subscribed: { at: number; uuids: Promise<Set<string>> } | undefined;
 
   constructor(
     private readonly repo: PushRepository,
@@ -48,7 +52,24 @@ export class PushSender {
     private readonly team: () => SettingsOf<'desktopSetting'>,
     private readonly holdersOf: (permission: string) => Promise<string[]>,
     private readonly onError: (error: unknown) => void,
+    private readonly now: () => number = Date.now,
   ) {}
+
+  /** Forgets who has devices (one was added or went, here or in another process): the next push reads it. */
+  forget(): void {
+    this.subscribed = undefined;
+  }
+
+  private subscribers(): Promise<Set<string>> {
+    const nowMs = this.now();
+    if (!this.subscribed || nowMs - this.subscribed.at > SUBSCRIBERS_KEPT_MS) {
+      const uuids = this.repo.subscribedAgents().then((list) => new Set(list));
+      // A failed read is not kept: the next push tries again.
+      uuids.catch(() => this.forget());
+      this.subscribed = { at: nowMs, uuids };
+    }
+    return this.subscribed.uuids;
+  }
 
   /** Resolves once every push under way has been answered (before the database closes). */
   async flush(): Promise<void> {
@@ -109,8 +130,11 @@ export class PushSender {
   }
 
   private async deliver(type: PushType, to: string[] | 'online' | 'seeHistorical', url: string, topicKey: string, compose: Compose) {
-    const uuids =
+    const subscribed = await this.subscribers();
+    if (subscribed.size === 0 || (Array.isArray(to) && !to.some((uuid) => subscribed.has(uuid)))) return;
+    const named =
       to === 'online' ? await this.repo.onlineAgents() : to === 'seeHistorical' ? await this.holdersOf('seePermissions:seeHistorical') : to;
+    const uuids = named.filter((uuid) => subscribed.has(uuid));
     const team = teamNotify(this.team());
     const wanted = (await this.repo.agents(uuids)).filter((agent) => wants(agent, type, team));
     if (wanted.length === 0) return;

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { PushDevice, PushPayload, pushSubscribeBody } from '@parley/protocol';
 import webpush from 'web-push';
 import type { z } from 'zod';
-import { notFound } from '../../lib/errors.js';
+import { ApiError, notFound } from '../../lib/errors.js';
 import type { Lang } from '../../lib/i18n.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
-import type { Sealer } from '../../lib/sealed.js';
+import { SealError, type Sealer } from '../../lib/sealed.js';
 import { ValidationError } from '../../lib/validate.js';
 import type { PushRepository, SubscriptionRow } from './repository.js';
 
@@ -38,6 +38,10 @@ export class PushService {
   private keys: { publicKey: string; privateKey: string } | undefined;
   /** Told of each failed push, with its reason (`http`, `timeout`, …): the metrics count them. */
   onFailure: (reason: string) => void = () => {};
+  /** Told when a device was added or went: who has devices must be read again, in every process. */
+  onChanged: () => void = () => {};
+  /** Told at start when the stored key pair cannot be opened with this process's sealing key. */
+  onKeyUnreadable: (error: Error) => void = () => {};
 
   constructor(
     private readonly repo: PushRepository,
@@ -57,7 +61,13 @@ export class PushService {
       row = await this.repo.key();
     }
     if (!row) throw new Error('the push key pair could not be stored');
-    this.keys = { publicKey: row.public_key, privateKey: this.sealer.open(row.private_key, KEY_PURPOSE) };
+    try {
+      this.keys = { publicKey: row.public_key, privateKey: this.sealer.open(row.private_key, KEY_PURPOSE) };
+    } catch (error) {
+      // A process whose sealing key is not the deployment's: the rest of it serves; Web Push answers 503.
+      if (!(error instanceof SealError)) throw error;
+      this.onKeyUnreadable(error);
+    }
   }
 
   publicKey(): string {
@@ -65,7 +75,7 @@ export class PushService {
   }
 
   private pair() {
-    if (!this.keys) throw new Error('push keys not loaded');
+    if (!this.keys) throw new ApiError(503, 'pushUnavailable');
     return this.keys;
   }
 
@@ -89,13 +99,15 @@ export class PushService {
       { endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, userAgent: userAgent.slice(0, 256), lang },
       this.at(),
     );
+    this.onChanged();
     const [device] = await this.repo.devices(agentId, id);
     if (!device) throw notFound();
     return device;
   }
 
-  unsubscribe(agentId: number, endpoint: string): Promise<void> {
-    return this.repo.unsubscribe(agentId, endpoint);
+  async unsubscribe(agentId: number, endpoint: string): Promise<void> {
+    await this.repo.unsubscribe(agentId, endpoint);
+    this.onChanged();
   }
 
   async devices(agentId: number): Promise<{ list: PushDevice[]; total: number }> {
@@ -106,6 +118,7 @@ export class PushService {
   async removeDevice(agentId: number, id: number): Promise<void> {
     // Another agent's device is as unknown as one that does not exist.
     if ((await this.repo.remove(agentId, id)) === 0) throw notFound();
+    this.onChanged();
   }
 
   private request(sub: Pick<SubscriptionRow, 'endpoint' | 'p256dh' | 'auth'>, body: string, topic: string) {
@@ -139,6 +152,7 @@ export class PushService {
       // The browser unsubscribed, or the push service forgot it: it will never take a push again.
       if (answer.status === 404 || answer.status === 410) {
         await this.repo.drop(sub.id);
+        this.onChanged();
         return 'dropped';
       }
       reason = `http ${answer.status}`;
