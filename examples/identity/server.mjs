@@ -16,7 +16,7 @@ if (!SECRET) {
 /** CONTRACT §13: hex HMAC-SHA256(identitySecret, id). */
 const identityHash = (id) => createHmac('sha256', SECRET).update(id, 'utf8').digest('hex');
 
-const escape = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The signed-in user lives in a cookie (a demo: a real site uses its own session). */
 function userOf(req) {
@@ -40,7 +40,7 @@ Parley('on', 'unread', function (count) { document.getElementById('unread').text
 <h1>Members' area</h1>
 ${
   user
-    ? `<p>Signed in as <strong>${escape(user)}</strong>. Open this page in another browser as the same user: the chat follows you.</p>
+    ? `<p>Signed in as <strong>${escapeHtml(user)}</strong>. Open this page in another browser as the same user: the chat follows you.</p>
 <form method="post" action="/logout"><button>Sign out</button></form>`
     : `<form method="post" action="/login"><label>User id <input name="user" required maxlength="255"></label> <button>Sign in</button></form>`
 }
