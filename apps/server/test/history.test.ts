@@ -255,7 +255,7 @@ describe('GET /api/history/export', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trim().split('\n');
     expect(lines[0]).toBe(
-      'Conversation,Visitor,Visitor id,Channel,Agent,Started,Ended,Duration (s),Messages,First response (s),Rating,Comment,Region,Source,Search engine,Search keyword,Labels,Internal notes',
+      'Conversation,Visitor,Visitor id,Channel,Agent,Started,Ended,Duration (s),Messages,First response (s),Rating,Comment,Region,Source,Search engine,Search keyword,Labels,Internal notes,User ID,Email,Phone,Attributes',
     );
     expect(lines).toHaveLength(2);
     const row = lines[1] ?? '';
@@ -267,7 +267,7 @@ describe('GET /api/history/export', () => {
     // text() decodes UTF-8 and drops the BOM.
     const zh = await (await exported('score=3', 'zh')).text();
     expect(zh.split('\n')[0]).toBe(
-      '对话编号,访客,访客编号,渠道,客服,开始时间,结束时间,时长（秒）,消息数,首次响应（秒）,评分,评价内容,地区,来源,搜索引擎,搜索词,标签,内部备注',
+      '对话编号,访客,访客编号,渠道,客服,开始时间,结束时间,时长（秒）,消息数,首次响应（秒）,评分,评价内容,地区,来源,搜索引擎,搜索词,标签,内部备注,用户 ID,邮箱,电话,访客属性',
     );
     expect((await exported('score=9')).status).toBe(400);
   });

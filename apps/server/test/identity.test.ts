@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { IdentifiedVisitor, Message, Visitor, WebhookWithSecret } from '@parley/protocol';
+import type { Conversation, IdentifiedVisitor, Message, Visitor, WebhookWithSecret } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 import { waitFor } from './waiting.js';
@@ -197,6 +197,43 @@ describe('attributes', () => {
     await say(visitor.YQToken, 'hello');
     const list = await server.get<{ list: Visitor[] }>('/api/talk/userList', { token: admin });
     expect(list.body.data.list.find((v) => v.YQToken === visitor.id)).toMatchObject({ attributes: { plan: 'pro', seats: 13 } });
+  });
+
+  it('find the visitor in the history and visitor lists by user id or attribute, and go into the history export', async () => {
+    const user = newUser();
+    const visitor = await browser();
+    const made = await identify(visitor.YQToken, user, {
+      email: 'grace@example.com',
+      phone: '+1 555 0100',
+      attributes: { plan: 'enterprise-x7' },
+    });
+    expect(made.status).toBe(200);
+    await say(made.body.data.YQToken, 'who am I to you?');
+    for (const keyword of [user, 'enterprise-x7']) {
+      const found = await server.get<{ list: Conversation[] }>(`/api/history/getList?keyword=${encodeURIComponent(keyword)}`, {
+        token: admin,
+      });
+      expect(found.status).toBe(200);
+      expect(found.body.data.list.map((row) => row.YQToken)).toEqual([visitor.id]);
+      expect(found.body.data.list[0]).toMatchObject({
+        userId: user,
+        email: 'grace@example.com',
+        phone: '+1 555 0100',
+        attributes: { plan: 'enterprise-x7' },
+      });
+      const records = await server.get<{ list: { YQToken: string }[] }>(`/api/user/getList?keyword=${encodeURIComponent(keyword)}`, {
+        token: admin,
+      });
+      expect(records.body.data.list.map((row) => row.YQToken)).toEqual([visitor.id]);
+    }
+    const exported = await fetch(`${server.url}/api/history/export?keyword=${user}`, {
+      headers: { authorization: `Bearer ${admin}`, 'accept-language': 'en' },
+    });
+    expect(exported.status).toBe(200);
+    // text() drops the BOM; the last four columns are the visitor's identity (a leading + kept from formulas).
+    const [header, row] = (await exported.text()).trim().split('\n');
+    expect(header).toMatch(/,Internal notes,User ID,Email,Phone,Attributes$/);
+    expect(row).toMatch(new RegExp(`,${user},grace@example\\.com,'\\+1 555 0100,plan: enterprise-x7$`));
   });
 
   it('answer 400 naming the field for more than 50 keys, a long value, a wrong type or a bad name', async () => {

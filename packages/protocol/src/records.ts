@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ListData, pageQuery } from './api.js';
 import { CHANNELS, type Channel, linkKey, type Message, type Visit, type Visitor, visitorId } from './chat.js';
 import { endpointGroup, returns } from './endpoint.js';
+import type { Attributes } from './identity.js';
 import type { LabelRef } from './labels.js';
 import type { Note } from './notes.js';
 import { line, multiline } from './strings.js';
@@ -82,6 +83,12 @@ export interface Conversation {
   source: string;
   /** The labels agents put on it, in the order of the label list (by name). */
   labels: LabelRef[];
+  /** The site's own id of a signed-in visitor (CONTRACT §13), null for an anonymous one. */
+  userId: string | null;
+  email: string;
+  phone: string;
+  /** What the site told of the visitor (`Parley('setAttributes', …)` or identify). */
+  attributes: Attributes;
 }
 
 export const historyFilters = z.object({

@@ -43,6 +43,18 @@ function columns(zone: string, lang: Lang): [MessageKey, (row: ExportedConversat
     ['csvKeyword', (row) => row.keyword],
     ['csvLabels', (row) => row.labels.map((label) => label.name).join(', ')],
     ['csvNotes', notes],
+    // After the older columns, whose places a reader of earlier exports may rely on.
+    ['csvUserId', (row) => row.userId ?? ''],
+    ['csvEmail', (row) => row.email],
+    ['csvPhone', (row) => row.phone],
+    // One `key: value` a line, as a reader of the sheet would write them.
+    [
+      'csvAttributes',
+      (row) =>
+        Object.entries(row.attributes)
+          .map(([key, value]) => `${key}: ${String(value)}`)
+          .join('\n'),
+    ],
   ];
 }
 

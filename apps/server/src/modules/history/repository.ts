@@ -51,6 +51,9 @@ export function visitorMatches(eb: ExpressionBuilder<Database, 'visitors'>, keyw
     containsText('visitors.name', keyword),
     containsText('visitors.phone', keyword),
     containsText('visitors.email', keyword),
+    // A signed-in visitor is found by the site's own user id, and by any attribute the site gave (CONTRACT §13).
+    containsText('visitors.user_id', keyword),
+    containsText('visitors.attributes', keyword),
   ];
   if (remark) {
     fields.push(
@@ -156,6 +159,10 @@ export class HistoryRepository {
         'visitors.engine',
         'visitors.keyword',
         'visitors.referrer',
+        'visitors.user_id',
+        'visitors.email',
+        'visitors.phone',
+        'visitors.attributes',
         'links.name as link_name',
         'agents.nickname as agent_nickname',
         lastSeq(eb).as('last_seq'),

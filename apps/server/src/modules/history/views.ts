@@ -1,4 +1,4 @@
-import type { Channel, Conversation, LabelRef } from '@parley/protocol';
+import type { Attributes, Channel, Conversation, LabelRef } from '@parley/protocol';
 import { visitorNickname } from '../visitors/views.js';
 import type { ConversationRow } from './repository.js';
 
@@ -9,6 +9,16 @@ export function sourceOf(referrer: string): string {
     return new URL(referrer).host;
   } catch {
     return '';
+  }
+}
+
+/** The attributes column as stored (a JSON object); anything else reads as none. */
+function parseAttributes(json: string): Attributes {
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Attributes) : {};
+  } catch {
+    return {};
   }
 }
 
@@ -34,5 +44,9 @@ export function toConversation(row: ConversationRow, labels: LabelRef[]): Conver
     keyword: row.keyword,
     source: row.link_name ?? sourceOf(row.referrer),
     labels,
+    userId: row.user_id,
+    email: row.email,
+    phone: row.phone,
+    attributes: parseAttributes(row.attributes),
   };
 }
