@@ -226,6 +226,8 @@ describe('attributes', () => {
       });
       expect(records.body.data.list.map((row) => row.YQToken)).toEqual([visitor.id]);
     }
+    const detail = await server.get<{ visitor: Visitor }>(`/api/user/detail?YQToken=${visitor.id}`, { token: admin });
+    expect(detail.body.data.visitor).toMatchObject({ userId: user, attributes: { plan: 'enterprise-x7' } });
     const exported = await fetch(`${server.url}/api/history/export?keyword=${user}`, {
       headers: { authorization: `Bearer ${admin}`, 'accept-language': 'en' },
     });

@@ -53,6 +53,37 @@ function Profile({ visitor }: { visitor: VisitorRecord }) {
         { key: 'firstSeen', label: t('records.visitor.firstSeen'), children: formatDateTime(visitor.created_at) },
         { key: 'lastSeen', label: t('records.visitor.lastSeen'), children: formatDateTime(visitor.lastSeen) },
         { key: 'firstUrl', label: t('records.visitor.firstUrl'), span: 'filled', children: dash(visitor.firstUrl) },
+        // What the site told of a signed-in visitor (CONTRACT §13): its verified user id and attributes.
+        ...(visitor.userId
+          ? [
+              {
+                key: 'userId',
+                label: t('records.visitor.userId'),
+                span: 'filled' as const,
+                children: (
+                  <span data-testid="visitor-user-id">
+                    {visitor.userId} <Tag color="green">{t('records.visitor.verified')}</Tag>
+                  </span>
+                ),
+              },
+            ]
+          : []),
+        ...(visitor.attributes && Object.keys(visitor.attributes).length > 0
+          ? [
+              {
+                key: 'attributes',
+                label: t('records.visitor.attributes'),
+                span: 'filled' as const,
+                children: (
+                  <Space size={[4, 4]} wrap data-testid="visitor-attributes">
+                    {Object.entries(visitor.attributes).map(([key, given]) => (
+                      <Tag key={key}>{`${key}: ${String(given)}`}</Tag>
+                    ))}
+                  </Space>
+                ),
+              },
+            ]
+          : []),
         {
           key: 'tags',
           label: t('records.visitor.tags'),
