@@ -132,7 +132,7 @@ import { WeChatApi } from './modules/wechat/api.js';
 import { WeChatInbound } from './modules/wechat/inbound.js';
 import { WeChatOutbox } from './modules/wechat/outbox.js';
 import { WeChatRatings } from './modules/wechat/ratings.js';
-import { channelStatus, wechatAdminRoutes, wechatRoutes, wechatTypingRoutes } from './modules/wechat/routes.js';
+import { channelStatus, wechatAdminRoutes, wechatQuotaRoute, wechatRoutes, wechatTypingRoutes } from './modules/wechat/routes.js';
 import { WeChatStatus } from './modules/wechat/status.js';
 import { WeChatTyping } from './modules/wechat/typing.js';
 import { AgentSockets, registerAgentSocket } from './realtime/agent-socket.js';
@@ -641,6 +641,7 @@ export async function buildApp({
     { maxAgeMs: config.wechat.pushMaxAgeMs, now },
   );
   wechatAdminRoutes(route, () => settings.current('weChatSetting'), wechatApi);
+  wechatQuotaRoute(route, () => settings.current('weChatSetting').windowQuota);
   wechatTypingRoutes(
     route,
     new WeChatTyping(

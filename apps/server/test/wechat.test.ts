@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { agentSocket, onlyId } from './chat-harness.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { createAgent, startTestServer, type TestServer } from './harness.js';
 import { WeChatDouble } from './wechat-double.js';
 
 // WeChat's worked example of a push URL's signature.
@@ -525,6 +525,11 @@ describe("WeChat's rules kept by the server (48-hour window and quota, typing, r
     const user = await settledUser();
     const already = user.sent().length;
     await saveSettings({ windowQuota: already + 1 });
+    // Agents read the quota the workbench shows; the page itself stays the Admin's.
+    const { token: agent } = await createAgent(server, admin, { username: `quota-${randomBytes(4).toString('hex')}` });
+    expect((await server.get<{ quota: number }>('/api/wechat/replyQuota', { token: agent })).body.data).toEqual({ quota: already + 1 });
+    expect((await server.get('/api/settings/weChatSetting', { token: agent })).status).toBe(403);
+    expect((await server.get('/api/wechat/replyQuota')).status).toBe(401);
     const first = await reply(user.publicId, 'within the quota');
     await expect.poll(async () => (await deliveryOf(user.publicId, first.id))?.delivery).toBe('sent');
     const over = await reply(user.publicId, 'over the quota');

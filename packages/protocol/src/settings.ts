@@ -569,4 +569,6 @@ export const settingsEndpoints = endpointGroup({
   'POST /api/wechat/test': { body: weChatTestBody, response: returns<WeChatTestAnswer>() },
   /** Shows (or hides) WeChat's typing indicator to the user while their agent types; at most every 12 s per user. */
   'POST /api/wechat/typing': { body: weChatTypingBody, response: returns<null>() },
+  /** How many replies WeChat takes per user message (weChatSetting.windowQuota), for the workbench's window line. */
+  'GET /api/wechat/replyQuota': { response: returns<{ quota: number }>() },
 });

@@ -127,6 +127,11 @@ export function wechatAdminRoutes(route: DefineRoute, apps: Apps, api: WeChatApi
   });
 }
 
+/** The reply quota agents are shown beside a WeChat conversation; the page itself (with its secrets) is the Admin's. */
+export function wechatQuotaRoute(route: DefineRoute, quota: () => number): void {
+  route('GET /api/wechat/replyQuota', { access: 'agent', handler: () => ({ quota: quota() }) });
+}
+
 /** The agent's composer tells the server while they type to a WeChat user: WeChat's typing indicator. */
 export function wechatTypingRoutes(route: DefineRoute, typing: WeChatTyping): void {
   route('POST /api/wechat/typing', {

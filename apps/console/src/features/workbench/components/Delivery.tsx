@@ -1,7 +1,9 @@
 import { ClockCircleOutlined, WarningFilled } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { call } from '../../../lib/api';
 import type { ChatMessage } from '../model';
 import './delivery.css';
 
@@ -70,9 +72,8 @@ export function DeliveryBanner({ messages }: { messages: readonly ChatMessage[] 
   );
 }
 
-/** WeChat accepts replies for 48 hours after the user's last message, and this many per user message. */
+/** WeChat accepts replies for 48 hours after the user's last message, and the site's quota per user message. */
 const WINDOW_MS = 48 * 3600_000;
-const REPLY_QUOTA = 5;
 /** Under this much time left the line turns into a warning. */
 const WARN_MS = 2 * 3600_000;
 
@@ -99,15 +100,18 @@ export function WeChatWindow({ messages }: { messages: readonly ChatMessage[] })
     const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
   }, []);
+  // The quota the site set (weChatSetting.windowQuota), read once for every WeChat conversation.
+  const quota = useQuery({ queryKey: ['wechat', 'replyQuota'], queryFn: () => call('GET /api/wechat/replyQuota'), staleTime: 60_000 });
   const window = replyWindow(messages, now);
-  if (!window) return null;
+  if (!window || !quota.data) return null;
+  const max = quota.data.quota;
   const closed = window.leftMs <= 0;
-  const full = window.used >= REPLY_QUOTA;
+  const full = window.used >= max;
   const hours = Math.floor(Math.max(0, window.leftMs) / 3600_000);
   const minutes = Math.floor((Math.max(0, window.leftMs) % 3600_000) / 60_000);
   const text = closed
     ? t('workbench.delivery.windowClosed')
-    : `${t('workbench.delivery.windowLeft', { hours, minutes })} · ${t('workbench.delivery.quota', { used: window.used, max: REPLY_QUOTA })}`;
+    : `${t('workbench.delivery.windowLeft', { hours, minutes })} · ${t('workbench.delivery.quota', { used: window.used, max })}`;
   return (
     <div
       className={`wb-wechat-window${closed || full || window.leftMs < WARN_MS ? ' warn' : ''}`}
