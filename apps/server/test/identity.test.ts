@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Conversation, IdentifiedVisitor, Message, Visitor, WebhookWithSecret } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
+import { TestSocket } from './sockets.js';
 import { waitFor } from './waiting.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
@@ -117,6 +118,33 @@ describe('POST /api/visitor/identify', () => {
     // The second browser's own anonymous visitor is gone from the lists and its credential opens nothing.
     expect(list.body.data.list.some((v) => v.YQToken === second.id)).toBe(false);
     expect((await server.get(`/api/visitor/messages?YQToken=${second.YQToken}`)).status).toBe(401);
+  });
+
+  it("shows a user's own message at once on their other open browsers, and an anonymous visitor's nowhere else", async () => {
+    const user = newUser();
+    const laptop = (await identify((await browser()).YQToken, user)).body.data;
+    const phone = (await identify((await browser()).YQToken, user)).body.data;
+    const socketOf = (credential: string) => TestSocket.open(`${server.url.replace('http', 'ws')}/ws/visitor?YQToken=${credential}`);
+    const onPhone = await socketOf(phone.YQToken);
+    try {
+      const sent = await say(laptop.YQToken, 'typed on the laptop');
+      const shown = await onPhone.until(() =>
+        onPhone.frames.find((frame) => (frame as { code: string; data?: Message }).data?.onlyID === sent.onlyID),
+      );
+      expect(shown).toMatchObject({ code: '8006', data: { msg: 'typed on the laptop', seq: sent.seq } });
+    } finally {
+      onPhone.close();
+    }
+    // An anonymous visitor has one browser: nothing of theirs is sent back to it.
+    const anonymous = await browser();
+    const own = await socketOf(anonymous.YQToken);
+    try {
+      await say(anonymous.YQToken, 'only here');
+      await own.barrier();
+      expect(own.frames.filter((frame) => (frame as { code: string }).code === '8006')).toEqual([]);
+    } finally {
+      own.close();
+    }
   });
 
   it('merges an anonymous history into the user it identifies as, after the user history', async () => {

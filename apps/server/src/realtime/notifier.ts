@@ -80,6 +80,9 @@ export class Notifier {
           frame(SocketCode.visitorMessage, message, visitor.service_id ?? undefined),
           frame(SocketCode.listed, message),
         );
+        // A signed-in user may have the chat open on several browsers (CONTRACT §13): each shows what was
+        // typed on another at once (the sending one already holds it by onlyID). An anonymous visitor has one.
+        if (visitor.user_id) await this.toVisitor(visitor.public_id, frame(SocketCode.visitorMessage, message));
         return;
       }
       if (message.role === 'tip') {
