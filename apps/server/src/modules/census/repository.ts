@@ -48,6 +48,19 @@ function nextDay(day: string): string {
 const num = (value: unknown): number => Number(value ?? 0);
 
 /** SQL only: the statistics' reads over the raw tables and the few columns kept for them, and their writes. */
+/** A group of conversations begun in a span (by label, by channel): figures that are not counted per group stay 0. */
+function conversationFigures(row: { name: string; conversations: unknown; messages: unknown; rated: unknown; score_sum: unknown }) {
+  return {
+    name: row.name,
+    visitors: 0,
+    visits: 0,
+    conversations: num(row.conversations),
+    messages: num(row.messages),
+    rated: num(row.rated),
+    scoreSum: num(row.score_sum),
+  };
+}
+
 export class CensusRepository {
   constructor(
     readonly db: Db,
@@ -167,15 +180,7 @@ export class CensusRepository {
       from conversation_labels cl join conversations c on c.id = cl.conversation_id join labels l on l.id = cl.label_id
       where c.started_at >= ${span.from} and c.started_at < ${span.before}
       group by l.id, l.name`.execute(this.db);
-    return rows.map((row) => ({
-      name: row.name,
-      visitors: 0,
-      visits: 0,
-      conversations: num(row.conversations),
-      messages: num(row.messages),
-      rated: num(row.rated),
-      scoreSum: num(row.score_sum),
-    }));
+    return rows.map(conversationFigures);
   }
 
   /**
@@ -189,15 +194,7 @@ export class CensusRepository {
       from conversations c join visitors u on u.id = c.visitor_id
       where c.started_at >= ${span.from} and c.started_at < ${span.before}
       group by u.channel`.execute(this.db);
-    return rows.map((row) => ({
-      name: row.name,
-      visitors: 0,
-      visits: 0,
-      conversations: num(row.conversations),
-      messages: num(row.messages),
-      rated: num(row.rated),
-      scoreSum: num(row.score_sum),
-    }));
+    return rows.map(conversationFigures);
   }
 
   /** Distinct visitors and visits per site day. */

@@ -10,7 +10,7 @@ import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/t
 import { ValidationError } from '../../lib/validate.js';
 import type { AuditActor } from '../audit/audit-log.js';
 import type { SettingsService } from '../settings/service.js';
-import type { VisitorRow } from '../visitors/repository.js';
+import { UNTOUCHED_VISITOR, type VisitorRow } from '../visitors/repository.js';
 import type { VisitorService } from '../visitors/service.js';
 import { attributesOf } from '../visitors/views.js';
 
@@ -253,17 +253,8 @@ export class IdentityService {
 function freshFrom(row: VisitorRow): Omit<VisitorRow, 'id' | 'token_hash' | 'public_id' | 'user_id'> {
   const now = isoNow();
   return {
-    name: '',
-    phone: '',
-    email: '',
+    ...UNTOUCHED_VISITOR,
     channel: row.channel,
-    state: 'end',
-    service_id: null,
-    online: 0,
-    unread: 0,
-    umsg: 0,
-    smsg: 0,
-    last_seq: 0,
     ip: row.ip,
     region: row.region,
     region_code: row.region_code,
@@ -277,7 +268,6 @@ function freshFrom(row: VisitorRow): Omit<VisitorRow, 'id' | 'token_hash' | 'pub
     keyword: row.keyword,
     first_url: row.first_url,
     lang: row.lang,
-    wait_since: null,
     created_at: now,
     last_seen_at: now,
     link_id: row.link_id,

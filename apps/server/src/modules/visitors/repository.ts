@@ -8,6 +8,21 @@ export type VisitorRow = Selectable<VisitorsTable>;
 /** Which side's counter a new message moves: 'umsg' (the visitor's, also unread), 'smsg' (agents'), or none (tips). */
 export type MessageCounter = 'umsg' | 'smsg' | null;
 
+/** A visitor with no contact details, no conversation and nothing counted yet: how every new row starts. */
+export const UNTOUCHED_VISITOR = {
+  name: '',
+  phone: '',
+  email: '',
+  state: 'end',
+  service_id: null,
+  online: 0,
+  unread: 0,
+  umsg: 0,
+  smsg: 0,
+  last_seq: 0,
+  wait_since: null,
+} as const;
+
 /** A new message's seq, and its side's counter. */
 function nextSeq(counter: MessageCounter) {
   return (eb: ExpressionBuilder<Database, 'visitors'>): UpdateObject<Database, 'visitors'> => ({

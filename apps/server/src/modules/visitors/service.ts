@@ -14,7 +14,7 @@ import { lookUpRegion } from '../regions/ip-region.js';
 import { type RegionRouting, regionBlocked } from '../regions/rules.js';
 import type { SettingsService } from '../settings/service.js';
 import { parseSource, parseUserAgent } from './client-info.js';
-import type { VisitorRepository, VisitorRow } from './repository.js';
+import { UNTOUCHED_VISITOR, type VisitorRepository, type VisitorRow } from './repository.js';
 import { toVisitor, visitorLang } from './views.js';
 
 export const INITIAL_MESSAGES = 50;
@@ -76,17 +76,8 @@ export class VisitorService {
       visitor = await this.repo.insert(this.db, {
         token_hash: hashToken(credential),
         public_id: newVisitorPublicId(),
-        name: '',
-        phone: '',
-        email: '',
+        ...UNTOUCHED_VISITOR,
         channel: input.channel ?? 'web',
-        state: 'end',
-        service_id: null,
-        online: 0,
-        unread: 0,
-        umsg: 0,
-        smsg: 0,
-        last_seq: 0,
         ip: client.ip,
         region: region.name,
         region_code: region.code,
@@ -100,7 +91,6 @@ export class VisitorService {
         keyword: source.keyword,
         first_url: input.url,
         lang: input.lang ?? '',
-        wait_since: null,
         created_at: now,
         last_seen_at: now,
         // A new visitor arriving through a known chat link is tagged with it (an unknown key: untagged).
