@@ -8,6 +8,7 @@ import { call } from '../../lib/api';
 import { toastSuccess } from '../../lib/feedback';
 import { formatDateTime } from '../../lib/format';
 import { useSettings } from '../../stores/settings';
+import { CardList, useCardLayout } from '../shared/CardList';
 import { ASK_AREA } from './queries';
 
 const PAGE_SIZE = 10;
@@ -40,6 +41,7 @@ function QuestionTable(props: {
   const mobile = useSettings((state) => state.device === 'mobile');
   const [pageNo, setPageNo] = useState(1);
   const query = useQuestions(props.pairId, pageNo, props.enabled);
+  const cards = useCardLayout();
   const columns: TableColumnType<RobotQuestion>[] = [
     {
       key: 'text',
@@ -60,6 +62,38 @@ function QuestionTable(props: {
     const actions = props.actions;
     columns.push({ key: 'actions', title: t('common.actions'), width: mobile ? 120 : 220, render: (_, question) => actions(question) });
   }
+  const empty = t(props.pairId === 0 ? 'robots.unanswered.empty' : 'robots.questions.empty');
+  const pagination = {
+    current: pageNo,
+    pageSize: PAGE_SIZE,
+    total: query.data?.total ?? 0,
+    onChange: setPageNo,
+    hideOnSinglePage: true,
+    size: 'small' as const,
+  };
+  // On a phone each question is a card, its actions at the foot: a table would scroll them out of sight.
+  if (cards) {
+    return (
+      <CardList<RobotQuestion>
+        rows={query.data?.list ?? []}
+        rowKey={(question) => question.id}
+        fields={[
+          {
+            key: 'text',
+            label: t('robots.questions.text'),
+            render: (question) => <Typography.Text data-testid="robot-question-text">{question.text}</Typography.Text>,
+          },
+          { key: 'times', label: t('robots.questions.times'), render: (question) => question.times },
+          { key: 'last_at', label: t('robots.questions.lastAsked'), render: (question) => formatDateTime(question.last_at) },
+        ]}
+        {...(props.actions ? { actions: props.actions } : {})}
+        pagination={pagination}
+        loading={query.isFetching}
+        empty={empty}
+        testId={props.testId}
+      />
+    );
+  }
   return (
     <Table<RobotQuestion>
       size="small"
@@ -68,15 +102,8 @@ function QuestionTable(props: {
       dataSource={query.data?.list ?? []}
       columns={columns}
       scroll={mobile ? { x: 520 } : undefined}
-      locale={{ emptyText: <Empty description={t(props.pairId === 0 ? 'robots.unanswered.empty' : 'robots.questions.empty')} /> }}
-      pagination={{
-        current: pageNo,
-        pageSize: PAGE_SIZE,
-        total: query.data?.total ?? 0,
-        onChange: setPageNo,
-        hideOnSinglePage: true,
-        size: 'small',
-      }}
+      locale={{ emptyText: <Empty description={empty} /> }}
+      pagination={pagination}
       data-testid={props.testId}
     />
   );
