@@ -18,7 +18,8 @@ export default defineConfig({
     baseURL: BASE_URL,
     // Offline caching would make one test's build leak into the next.
     serviceWorkers: 'block',
-    trace: 'retain-on-failure',
+    // Recording a trace of every test costs each one its snapshots; a failure's retry records one instead.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     viewport: { width: 1440, height: 900 },
     launchOptions: {
