@@ -75,6 +75,8 @@ for (const themeName of THEMES) {
     page,
     request,
   }) => {
+    // Every layout is a reload and an axe run: about 30 s on a 2-core machine, close to the 60 s default.
+    test.slow();
     await openConsole(page, '/index', { token: await apiLogin(request), theme: { themeName }, language: 'en' });
     for (const layout of LAYOUTS) {
       await page.evaluate(([key, value]) => localStorage.setItem(key, value), [THEME_KEY, JSON.stringify({ themeName, layout })] as const);
