@@ -8,6 +8,7 @@ import { CloseCode, isWorkingNow } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.js';
+import { Claims } from './db/claims.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
 import { clientErrorHandler } from './lib/client-error.js';
@@ -277,7 +278,8 @@ export async function buildApp({
   const conversationRepo = new ConversationRepository(db, storage.dialect);
   const letterRepo = new LetterRepository(db);
   const availabilityRepo = new AgentAvailabilityRepository(db);
-  const wechatApi = new WeChatApi(db, sealer, config.wechat);
+  const claims = new Claims(db, now);
+  const wechatApi = new WeChatApi(db, sealer, claims, config.wechat, now);
   const wechatStatus = new WeChatStatus(db, (error) => app.log.warn({ err: error }, 'WeChat status not recorded'));
   const wechatOutbox = new WeChatOutbox(
     db,
@@ -647,6 +649,7 @@ export async function buildApp({
     new WeChatTyping(
       db,
       wechatApi,
+      claims,
       (channel) => ({ channel, ...settings.current('weChatSetting')[channel] }),
       config.wechat.typingMs,
       app.log,

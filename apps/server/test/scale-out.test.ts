@@ -5,6 +5,7 @@ import { agentSocket, framesOf, onlyId, visitor } from './chat-harness.js';
 import { backends, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
 import { TestSocket } from './sockets.js';
+import { sign, textPush, WeChatDouble } from './wechat-double.js';
 
 // Two processes of one deployment need a shared database server and Redis: this runs where the CI
 // variables provide them (SQLite and the in-process bus are single-process by design).
@@ -21,14 +22,17 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
   };
   let a: TestServer;
   let b: TestServer;
+  let wechat: WeChatDouble;
 
   beforeAll(async () => {
-    a = await startTestServer(shared);
-    b = await startTestServer(shared);
+    wechat = await WeChatDouble.start();
+    a = await startTestServer({ ...shared, WECHAT_API_BASE: wechat.url });
+    b = await startTestServer({ ...shared, WECHAT_API_BASE: wechat.url });
   });
   afterAll(async () => {
     await a.close();
     await b.close();
+    await wechat.close();
     await dropSchema(schema);
   });
 
@@ -74,4 +78,54 @@ describe.runIf(backends.postgres && backends.redis)('two server processes sharin
     await agent.until(() => about('8003').length > 0, PRESENCE_GRACE_MS + 5000);
     agent.close();
   }, 30_000);
+
+  it("asks WeChat for a user's typing indicator once, whichever process the agent's requests reach, and either cancels it", async () => {
+    const token = await a.login();
+    const channel = {
+      enabled: true,
+      appId: 'wx-scale-out',
+      appSecret: 'secret-1',
+      token: 'push-token',
+      aesKey: randomBytes(32).toString('base64').slice(0, 43),
+    };
+    expect((await a.post('/api/settings/weChatSetting', { officialAccount: channel }, { token })).status).toBe(200);
+    // Process b hears of the setting through the bus.
+    await expect
+      .poll(
+        async () =>
+          (await b.get<{ officialAccount: { enabled: boolean } }>('/api/settings/weChatSetting', { token })).body.data.officialAccount
+            .enabled,
+      )
+      .toBe(true);
+    // The agent online on process a is given the user, and only the user's agent types to them.
+    const agent = await agentSocket(a, token);
+    const openid = `o-${randomBytes(6).toString('hex')}`;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const query = new URLSearchParams({ signature: sign(channel.token, timestamp, '7'), timestamp, nonce: '7' });
+    const pushed = await fetch(`${a.url}/wechat/officialAccount?${query}`, { method: 'POST', body: textPush(openid, 'hello', '1') });
+    expect(pushed.status).toBe(200);
+    const user = await a.storage.db
+      .selectFrom('wechat_users')
+      .innerJoin('visitors', 'visitors.id', 'wechat_users.visitor_id')
+      .select('visitors.public_id')
+      .where('wechat_users.openid', '=', openid)
+      .executeTakeFirstOrThrow();
+    const answered = await a.post('/api/talk/send', { YQToken: user.public_id, msg: 'one moment', onlyID: onlyId() }, { token });
+    expect(answered.status).toBe(200);
+    await wechat.until(() => wechat.sent.find((item) => item.body.touser === openid && item.body.text?.content === 'one moment'));
+
+    const calls = () => wechat.typing.filter((call) => call.touser === openid).map((call) => call.command);
+    const type = (server: TestServer, typing: boolean) => server.post('/api/wechat/typing', { YQToken: user.public_id, typing }, { token });
+    expect((await type(a, true)).status).toBe(200);
+    await wechat.until(() => calls().length === 1);
+    // The agent's next keystrokes reach the other process: WeChat still shows the indicator, nothing is asked.
+    expect((await type(b, true)).status).toBe(200);
+    // The draft cleared on the other process: it cancels what the first one showed.
+    expect((await type(b, false)).status).toBe(200);
+    await wechat.until(() => calls().length === 2);
+    expect((await type(a, true)).status).toBe(200);
+    await wechat.until(() => calls().length === 3);
+    expect(calls()).toEqual(['Typing', 'CancelTyping', 'Typing']);
+    agent.close();
+  });
 });

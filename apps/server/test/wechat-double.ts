@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -23,6 +23,10 @@ interface Token {
  */
 export class WeChatDouble {
   readonly tokenCalls = { stable_token: 0, token: 0 };
+  /** stable_token calls with force_refresh: WeChat allows a few a day. */
+  forcedRefreshes = 0;
+  /** How long a token call takes to answer, as WeChat's may: callers that overlap meanwhile show. */
+  tokenDelayMs = 0;
   readonly sent: SentMessage[] = [];
   /** Every custom/typing call with a valid token: whom, Typing or CancelTyping, and when it came. */
   readonly typing: { touser: string; command: string; at: number }[] = [];
@@ -71,6 +75,11 @@ export class WeChatDouble {
   /** The next custom/send calls answer this errcode (e.g. 40001: the token is no longer valid), one each. */
   rejectTokens(...errcodes: number[]): void {
     this.tokenFaults.push(...errcodes);
+  }
+
+  /** Every token issued so far stops being valid, as when WeChat drops them: calls with one answer 40001. */
+  revokeTokens(): void {
+    this.tokens.length = 0;
   }
 
   /** Media a pushed message names by MediaId, served by media/get. */
@@ -131,6 +140,8 @@ export class WeChatDouble {
           // An AppSecret starting with "wrong" is refused, as WeChat refuses a wrong one.
           if (asked.secret?.startsWith('wrong')) return json({ errcode: 40125, errmsg: 'invalid appsecret' });
           const forced = url.pathname === '/cgi-bin/stable_token' && asked.force_refresh === true;
+          if (forced) this.forcedRefreshes += 1;
+          if (this.tokenDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.tokenDelayMs));
           // Like WeChat's stable token: the same one again until it expires, unless a refresh is forced.
           const current = this.tokens.at(-1);
           if (url.pathname === '/cgi-bin/stable_token' && !forced && current && this.valid(current.value)) {
@@ -197,4 +208,16 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** WeChat's signature of a push: SHA-1 of the parts (token, timestamp, nonce[, Encrypt]) sorted and joined. */
+export function sign(...parts: string[]): string {
+  return createHash('sha1')
+    .update([...parts].sort().join(''))
+    .digest('hex');
+}
+
+/** A text message pushed in plain mode, as WeChat writes one. */
+export function textPush(openid: string, content: string, msgId: string, createTime = Math.floor(Date.now() / 1000)): string {
+  return `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${openid}]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
 }

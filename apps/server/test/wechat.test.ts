@@ -1,11 +1,14 @@
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { type Message, tipText, type VisitorDetail, type VisitorRecord, type WeChatChannelStatus } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { Claims } from '../src/db/claims.js';
+import { loadSealer } from '../src/lib/sealed.js';
+import { WeChatApi } from '../src/modules/wechat/api.js';
 import { agentSocket, onlyId } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
-import { WeChatDouble } from './wechat-double.js';
+import { sign, textPush, WeChatDouble } from './wechat-double.js';
 
 // WeChat's worked example of a push URL's signature.
 const VECTOR = { token: 'AAAAA', timestamp: '1714036504', nonce: '1514711492', signature: 'f464b24fc39322e44b38aa78f5edd27bd1441696' };
@@ -14,12 +17,6 @@ const AES_KEY = randomBytes(32).toString('base64').slice(0, 43);
 const OFFICIAL = { enabled: true, appId: APP_ID, appSecret: 'app-secret-1', token: VECTOR.token, aesKey: AES_KEY };
 // A 1×1 PNG, as WeChat's media/get would answer an image.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
-function sign(...parts: string[]): string {
-  return createHash('sha1')
-    .update([...parts].sort().join(''))
-    .digest('hex');
-}
 
 /** Safe mode as WeChat's documentation describes it, written here apart from the server's own code. */
 function encrypt(message: string, appId = APP_ID): string {
@@ -31,10 +28,6 @@ function encrypt(message: string, appId = APP_ID): string {
   const pad = 32 - (plain.length % 32);
   const cipher = createCipheriv('aes-256-cbc', key, key.subarray(0, 16)).setAutoPadding(false);
   return Buffer.concat([cipher.update(Buffer.concat([plain, Buffer.alloc(pad, pad)])), cipher.final()]).toString('base64');
-}
-
-function textPush(openid: string, content: string, msgId: string, createTime = Math.floor(Date.now() / 1000)): string {
-  return `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${openid}]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
 }
 
 describe('WeChat channels (§11) against a double of WeChat', () => {
@@ -356,6 +349,39 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
     const third = await double.until(() => double.sent.find((item) => item.body.text?.content === 'third'));
     expect(double.tokenCalls.stable_token).toBe(tokensBefore + 1);
     expect(third.accessToken).not.toBe(delivered.accessToken);
+  });
+
+  it('forces one token refresh for all the callers of two processes that WeChat refused the same token', async () => {
+    // Two APIs on one database, as two processes of one deployment: each its own memory, one sealing key.
+    const sealer = loadSealer(server.config.dataDir, server.config.secretKey);
+    const processes = [0, 1].map(
+      () => new WeChatApi(server.storage.db, sealer, new Claims(server.storage.db), server.config.wechat, Date.now, 20),
+    );
+    const app = { channel: 'officialAccount' as const, appId: APP_ID, appSecret: OFFICIAL.appSecret };
+    const { openid } = await userWhoWrote();
+    const before = await Promise.all(processes.map((api) => api.token(app)));
+    expect(before[1]).toBe(before[0]);
+    // WeChat drops the token; its token calls take a while, so every caller meets the refusal first.
+    double.revokeTokens();
+    double.tokenDelayMs = 150;
+    const forcedBefore = double.forcedRefreshes;
+    try {
+      const sends = processes.flatMap((api, index) =>
+        [0, 1, 2].map((n) =>
+          api.call(app, '/cgi-bin/message/custom/send', {
+            json: { touser: openid, msgtype: 'text', text: { content: `refresh ${index}-${n}` } },
+          }),
+        ),
+      );
+      await Promise.all(sends);
+    } finally {
+      double.tokenDelayMs = 0;
+    }
+    expect(double.forcedRefreshes - forcedBefore).toBe(1);
+    const sent = double.sent.filter((item) => item.body.touser === openid && item.body.text?.content?.startsWith('refresh '));
+    expect(sent).toHaveLength(6);
+    expect(new Set(sent.map((item) => item.accessToken)).size).toBe(1);
+    expect(sent[0]?.accessToken).not.toBe(before[0]);
   });
 
   it('sends the auto answers too: with nobody online, the noAgent text reaches the WeChat user', async () => {

@@ -194,6 +194,12 @@ export interface WeChatOutboxTable {
   created_at: string;
 }
 
+/** A claim on a name until a time (`db/claims.ts`). */
+export interface ClaimsTable {
+  name: string;
+  until: string;
+}
+
 export interface WeChatTokensTable {
   app_key: string;
   /** Sealed. */
@@ -669,6 +675,7 @@ export interface Database {
   wechat_pushes: WeChatPushesTable;
   wechat_outbox: WeChatOutboxTable;
   wechat_tokens: WeChatTokensTable;
+  claims: ClaimsTable;
   wechat_status: WeChatStatusTable;
   conversation_notes: ConversationNotesTable;
   note_mentions: NoteMentionsTable;

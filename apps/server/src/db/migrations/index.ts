@@ -34,6 +34,7 @@ import { messageVia } from './031_message_via.js';
 import { visitorIdentity } from './032_visitor_identity.js';
 import { robotQuestions } from './033_robot_questions.js';
 import { wechatWindow } from './034_wechat_window.js';
+import { claims } from './035_claims.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -72,5 +73,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '032_visitor_identity': visitorIdentity(),
     '033_robot_questions': robotQuestions(dialect),
     '034_wechat_window': wechatWindow(),
+    '035_claims': claims(),
   };
 }

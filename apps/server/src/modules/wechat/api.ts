@@ -1,5 +1,6 @@
 import type { WeChatChannel } from '@parley/protocol';
 import type { WeChatConfig } from '../../config.js';
+import type { Claims } from '../../db/claims.js';
 import type { Db } from '../../db/index.js';
 import type { Sealer } from '../../lib/sealed.js';
 
@@ -38,15 +39,24 @@ const TOKEN_PURPOSE = 'wechat:access_token';
  * bounded in time and size all the same. Access tokens come from `stable_token` and are kept, sealed, in
  * the database until they expire, so that every process uses the same one (a stable token is the same
  * for every caller until it expires, so two processes fetching at once get one token).
+ *
+ * A token WeChat refused is replaced by a forced refresh, which WeChat allows only a few times a day: the
+ * callers of one process that hold the same refused token share one refresh, and of several processes
+ * one forces it (a claim in the database) while the others wait for its token to appear there.
  */
 export class WeChatApi {
   private readonly cached = new Map<string, { token: string; expiresAt: number }>();
+  /** The refresh under way in this process, per app and refused token: callers that arrive meanwhile wait for it. */
+  private readonly refreshing = new Map<string, Promise<string>>();
 
   constructor(
     private readonly db: Db,
     private readonly sealer: Sealer,
+    private readonly claims: Claims,
     private readonly config: WeChatConfig,
     private readonly now: () => number = Date.now,
+    /** How often a process waiting on another's forced refresh looks for its token. */
+    private readonly refreshWaitMs = 100,
   ) {}
 
   /** The app's access token, from this process, the database or WeChat; `stale` names one WeChat refused. */
@@ -54,17 +64,54 @@ export class WeChatApi {
     const key = app.appId;
     const mine = this.cached.get(key);
     if (mine && mine.token !== stale && mine.expiresAt - EXPIRY_MARGIN_MS > this.now()) return mine.token;
+    const stored = await this.stored(key, stale);
+    if (stored) return stored;
+    // Callers refused the same token share a refresh; a plain fetch is shared by callers with none.
+    const flight = `${key}\n${stale ?? ''}`;
+    const under = this.refreshing.get(flight);
+    if (under) return under;
+    const refresh = this.refresh(app, stale).finally(() => this.refreshing.delete(flight));
+    this.refreshing.set(flight, refresh);
+    return refresh;
+  }
+
+  /** The token in the database, unless it is `stale` or about to expire; kept in this process too. */
+  private async stored(key: string, stale?: string): Promise<string | undefined> {
     const row = await this.db.selectFrom('wechat_tokens').selectAll().where('app_key', '=', key).executeTakeFirst();
-    if (row) {
-      const expiresAt = Date.parse(row.expires_at);
-      const token = this.open(row.token);
-      if (token && token !== stale && expiresAt - EXPIRY_MARGIN_MS > this.now()) {
-        this.cached.set(key, { token, expiresAt });
-        return token;
+    if (!row) return undefined;
+    const expiresAt = Date.parse(row.expires_at);
+    const token = this.open(row.token);
+    if (!token || token === stale || expiresAt - EXPIRY_MARGIN_MS <= this.now()) return undefined;
+    this.cached.set(key, { token, expiresAt });
+    return token;
+  }
+
+  private async refresh(app: WeChatApp, stale?: string): Promise<string> {
+    if (stale === undefined) return this.fetchToken(app, false);
+    // A forced refresh: one process of those sharing the database does it.
+    const holdMs = this.config.timeoutMs + 5_000;
+    const claim = await this.claims.take(`wechat-token:${app.appId}`, holdMs);
+    if (claim) {
+      try {
+        return await this.fetchToken(app, true);
+      } finally {
+        await this.claims.release(claim);
       }
     }
+    // Another process is forcing one: its token appears in the database, unless it fails or dies first.
+    for (let waited = 0; waited < holdMs; waited += this.refreshWaitMs) {
+      await new Promise((resolve) => setTimeout(resolve, this.refreshWaitMs));
+      const theirs = await this.stored(app.appId, stale);
+      if (theirs) return theirs;
+    }
+    return this.fetchToken(app, true);
+  }
+
+  /** Asks WeChat for a token (a new one when `force`), and keeps it, sealed, for every process. */
+  private async fetchToken(app: WeChatApp, force: boolean): Promise<string> {
+    const key = app.appId;
     const answer = await this.request('/cgi-bin/stable_token', {
-      json: { grant_type: 'client_credential', appid: app.appId, secret: app.appSecret, force_refresh: stale !== undefined },
+      json: { grant_type: 'client_credential', appid: app.appId, secret: app.appSecret, force_refresh: force },
     });
     const token = typeof answer.access_token === 'string' ? answer.access_token : '';
     const expiresIn = typeof answer.expires_in === 'number' ? answer.expires_in : 0;

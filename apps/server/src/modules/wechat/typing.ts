@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Claims } from '../../db/claims.js';
 import type { Db } from '../../db/index.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import type { AuthContext } from '../auth/service.js';
@@ -10,17 +11,17 @@ type AppOf = (channel: 'officialAccount' | 'miniProgram') => (WeChatApp & { enab
 
 /**
  * WeChat's typing indicator (`cgi-bin/message/custom/typing`), shown to a WeChat user while their agent
- * types. WeChat shows it for about 15 s: it is asked again at most once every `intervalMs` per user (on
- * this process), and cancelled when the agent clears the draft. Only within the 48-hour window, when
- * WeChat would take it; a failure is only logged, the agent's typing waits on nothing.
+ * types. WeChat shows it for about 15 s: it is asked again at most once every `intervalMs` per user,
+ * whichever process the agent's request reaches (a claim in the database: the console tells the server
+ * at most every 5 s, so one write each), and cancelled when the agent clears the draft, by whichever
+ * process showed it. Only within the 48-hour window, when WeChat would take it; a failure is only
+ * logged, the agent's typing waits on nothing.
  */
 export class WeChatTyping {
-  /** When each visitor's indicator was last asked for, and not cancelled since. */
-  private readonly shown = new Map<number, number>();
-
   constructor(
     private readonly db: Db,
     private readonly api: WeChatApi,
+    private readonly claims: Claims,
     private readonly appOf: AppOf,
     private readonly intervalMs: number,
     private readonly log: FastifyBaseLogger,
@@ -38,19 +39,14 @@ export class WeChatTyping {
     if (!row || !isWeChatChannel(row.channel)) throw notFound();
     // Only the agent who answers the user types to them (a monitor or supervisor only reads).
     if (row.state !== 'current' || row.service_id !== auth.uuid) throw new ApiError(403, 'notYourConversation');
-    const at = this.now();
-    const last = this.shown.get(row.id);
     if (typing) {
-      if (last !== undefined && at - last < this.intervalMs) return null;
       const opened = row.last_interaction_at ? Date.parse(row.last_interaction_at) : Number.NaN;
-      if (!(at - opened < WINDOW_MS)) return null;
-      this.shown.set(row.id, at);
+      if (!(this.now() - opened < WINDOW_MS)) return null;
+      if (!(await this.claims.take(claimName(row.id), this.intervalMs))) return null;
     } else {
-      if (last === undefined) return null;
-      this.shown.delete(row.id);
+      // Cancelled only where some process showed it, and it has not lapsed since.
+      if (!(await this.claims.end(claimName(row.id)))) return null;
     }
-    // Keep the map small: an entry past its interval says nothing more.
-    if (this.shown.size > 10_000) for (const [id, time] of this.shown) if (at - time >= this.intervalMs) this.shown.delete(id);
     const app = this.appOf(row.channel);
     if (!app?.enabled || !app.appId || !app.appSecret) return null;
     this.api
@@ -58,4 +54,8 @@ export class WeChatTyping {
       .catch((error: unknown) => this.log.warn({ err: error }, 'WeChat typing indicator failed'));
     return null;
   }
+}
+
+function claimName(visitorId: number): string {
+  return `wechat-typing:${visitorId}`;
 }
