@@ -149,6 +149,18 @@ describe('applyFrame: messages', () => {
     expect(effects.map((effect) => effect.kind)).toEqual(['newMessage']);
   });
 
+  it("8013 (another agent's conversation, to a supervisor) follows the line and a visitor message clears the draft preview", () => {
+    const start = { ...withVisitor({ serviceID: OTHER }), typing: { [TOKEN]: 'Do you ship' } };
+    const fromVisitor = run(start, { code: '8013', recipient: ME, data: message(2, { serviceID: OTHER }) });
+    expect(fromVisitor.data.typing[TOKEN]).toBeUndefined();
+    expect(fromVisitor.data.visitors[TOKEN]).toMatchObject({ umsg: 1, unreadNumber: 0 });
+    expect(fromVisitor.effects).toEqual([]);
+    // The agent's reply says nothing of the visitor's draft.
+    const fromAgent = run(start, { code: '8013', recipient: ME, data: message(3, { role: 'service', serviceID: OTHER }) });
+    expect(fromAgent.data.typing[TOKEN]).toBe('Do you ship');
+    expect(fromAgent.data.visitors[TOKEN]?.lastMessage?.seq).toBe(3);
+  });
+
   it('8006 for the visitor on screen is read at once and clears the typing preview', () => {
     const start = { ...withVisitor({}, true), selected: TOKEN, typing: { [TOKEN]: 'hel' } };
     const { data, effects } = run(start, { code: '8006', recipient: ME, data: message(2) });

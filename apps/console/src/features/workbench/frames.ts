@@ -235,7 +235,12 @@ export function applyFrame(data: LiveData, frame: Frame): Applied {
   if (code === SocketCode.listed) {
     if (!isMessage(payload)) return { data, effects };
     const counter = payload.role === 'user' ? 'umsg' : payload.role === 'tip' ? null : 'smsg';
-    return { data: addMessage(data, payload, counter, effects).data, effects };
+    const next = addMessage(data, payload, counter, effects).data;
+    // The visitor's message is the draft sent: a preview relayed while the visitor waited for anyone would
+    // otherwise stay on the supervisor's line (the cleared draft goes to the conversation's agent alone).
+    if (payload.role !== 'user' || next.typing[payload.YQToken] === undefined) return { data: next, effects };
+    const { [payload.YQToken]: _typing, ...typing } = next.typing;
+    return { data: { ...next, typing }, effects };
   }
 
   if (isFrame(frame, SocketCode.visit)) {
