@@ -44,13 +44,13 @@ import {
   type VisitorState,
   visitBody,
   visitorContactBody,
-  visitorId,
   visitorInitBody,
   type WidgetSettings,
   withdrawBody,
 } from './chat.js';
 import { type EndpointKey, endpointGroup, methodOf, type Parsed, pathOf, type ResponseOfSpec, returns, type Sent } from './endpoint.js';
 import { identityEndpoints } from './identity.js';
+import { visitorId } from './ids.js';
 import { labelEndpoints } from './labels.js';
 import { noteEndpoints } from './notes.js';
 import { pushEndpoints } from './push.js';

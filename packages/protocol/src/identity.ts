@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { yqToken } from './chat.js';
 import { endpointGroup, returns } from './endpoint.js';
+import { yqToken } from './ids.js';
 import { line } from './strings.js';
 
 /** CONTRACT §13: a visitor carries at most this many attributes. */

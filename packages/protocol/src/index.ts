@@ -10,6 +10,7 @@ export * from './chat.js';
 export * from './clock.js';
 export * from './endpoints.js';
 export * from './identity.js';
+export * from './ids.js';
 export * from './labels.js';
 export * from './notes.js';
 export * from './permissions.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { agentMessageBody, visitorId } from './chat.js';
+import { agentMessageBody } from './chat.js';
 import { endpointGroup, returns } from './endpoint.js';
+import { visitorId } from './ids.js';
 
 /**
  * An internal note on a conversation: written by its agent or a supervisor, read by agents only. It is

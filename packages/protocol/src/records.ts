@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { type ListData, pageQuery } from './api.js';
-import { CHANNELS, type Channel, linkKey, type Message, type Visit, type Visitor, visitorId } from './chat.js';
+import { CHANNELS, type Channel, type Message, type Visit, type Visitor } from './chat.js';
 import { endpointGroup, returns } from './endpoint.js';
 import type { Attributes } from './identity.js';
+import { linkKey, visitorId } from './ids.js';
 import type { LabelRef } from './labels.js';
 import type { Note } from './notes.js';
 import { line, multiline } from './strings.js';

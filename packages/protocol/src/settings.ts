@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { isWebAddress, isWebUrl, isWeChatId } from './addresses.js';
-import { visitorId, type WidgetSettings } from './chat.js';
+import type { WidgetSettings } from './chat.js';
 import { weekTimeIn } from './clock.js';
 import { inkOn } from './contrast.js';
 import { endpointGroup, returns } from './endpoint.js';
+import { visitorId } from './ids.js';
 import { line, multiline, REQUIRED } from './strings.js';
 import { MAX_MESSAGE_LENGTH } from './text.js';
 
