@@ -6,9 +6,10 @@ export default defineConfig({
   globalSetup: './support/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // The suites share one server, whose routing hands a visitor to any online agent: in CI one worker
-  // keeps one file's agents from taking another file's visitors. Locally two go faster.
-  workers: process.env.CI ? 1 : 2,
+  // Each worker has a server of its own (support/global-setup.ts), so workers never share agents,
+  // visitors or settings. CI runs one: on 2 cores the browsers alone keep both busy, and a second
+  // worker halved each test's speed for no shorter run (measured 2026-11-25). E2E_WORKERS sets it.
+  workers: Number(process.env.E2E_WORKERS || (process.env.CI ? 1 : 2)),
   // In CI one retry absorbs a slow machine's timing; a retried pass is reported as flaky, not hidden.
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),

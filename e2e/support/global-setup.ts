@@ -3,7 +3,8 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL, E2E_PORT, WECHAT_DOUBLE_PORT } from './env';
+import type { FullConfig } from '@playwright/test';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, serverPort, wechatDoublePort } from './env';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -17,28 +18,28 @@ function build(): void {
   }
 }
 
-async function waitUntilUp(child: ChildProcess): Promise<void> {
+async function waitUntilUp(child: ChildProcess, url: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const up = await fetch(`${BASE_URL}/api/publicKey`).then(
+    const up = await fetch(`${url}/api/publicKey`).then(
       (response) => response.ok,
       () => false,
     );
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the server did not answer on ${BASE_URL}`);
+  throw new Error(`the server did not answer on ${url}`);
 }
 
-/** Builds, then starts the server as `npm start` would, in its own data directory; stops it afterwards. */
-export default async function globalSetup(): Promise<() => Promise<void>> {
+/** Starts the built server as `npm start` would, on one worker's port, in a data directory of its own. */
+async function startServer(port: number): Promise<() => Promise<void>> {
+  const url = `http://127.0.0.1:${port}`;
   // Another run's server on this port would answer in place of ours, and the two runs would share data.
-  const taken = await fetch(`${BASE_URL}/api/publicKey`).then(
+  const taken = await fetch(`${url}/api/publicKey`).then(
     () => true,
     () => false,
   );
-  if (taken) throw new Error(`something already answers on ${BASE_URL}: stop it, or run the suites on another E2E_PORT`);
-  build();
+  if (taken) throw new Error(`something already answers on ${url}: stop it, or run the suites on another E2E_PORT`);
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   // The suites run against a snapshot of the built front ends, so a rebuild elsewhere during the run
   // (another checkout's tests, a developer's watch build) cannot swap files under the server.
@@ -57,23 +58,36 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     cwd: root,
     env: {
       ...process.env,
-      PORT: String(E2E_PORT),
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       ADMIN_USERNAME,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
-      WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_DOUBLE_PORT}`,
+      WECHAT_API_BASE: `http://127.0.0.1:${wechatDoublePort(port)}`,
       // The webhook suite's receiver listens on loopback, which the outbound rule refuses unless listed.
       OUTBOUND_ALLOW: '127.0.0.1',
       ...served,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitUntilUp(child);
+  await waitUntilUp(child, url);
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+/**
+ * Builds, then starts one server per worker (see env.ts): each worker's suites have their own agents,
+ * visitors and site settings, so one file's agents never take another's visitors and one file's settings
+ * never change another's pages. Stops them afterwards.
+ */
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  build();
+  const stops = await Promise.all(Array.from({ length: config.workers }, (_, index) => startServer(serverPort(index))));
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
   };
 }

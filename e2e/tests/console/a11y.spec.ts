@@ -17,6 +17,9 @@ function pagePaths(records: readonly RouteRecord[], parent = ''): string[] {
   });
 }
 
+// Each test only reads: the file's tests may run apart, so `npm test`'s shards share them out.
+test.describe.configure({ mode: 'parallel' });
+
 const BUSINESS_PAGES = pagePaths(BUSINESS_ROUTES);
 /** The console's public routes (they live in its own route table, not in the protocol's). */
 const PUBLIC_PAGES = ['/login', '/register', '/403', '/404'];
