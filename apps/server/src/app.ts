@@ -320,7 +320,7 @@ export async function buildApp({
   bus.subscribe((event) => {
     if (event.type === 'webhooks.changed') webhooks.forget();
   });
-  const webhookPublisher = new WebhookPublisher(db, webhooks, (error) => app.log.error({ err: error }, 'webhook event not queued'));
+  const webhookPublisher = new WebhookPublisher(db, webhooks);
   webhookPublisher.subscribe(events);
   // Web Push to agents whose consoles are all out of sight (CONTRACT §14).
   const pushRepo = new PushRepository(db);
@@ -746,7 +746,6 @@ export async function buildApp({
     await mailSender.close();
     await retention.stop();
     await wechatOutbox.stop();
-    await webhookPublisher.flush();
     await webhookWorker.stop();
     await pushSender.flush();
     await pushVisibility.stop();

@@ -196,8 +196,8 @@ describe('webhooks', () => {
     v.socket.close();
   });
 
-  it('tells who took a conversation and to whom it was transferred', async () => {
-    await makeWebhook(['conversation.created', 'conversation.transferred']);
+  it('tells who took a conversation and to whom it was transferred, the delivery committed with the transfer', async () => {
+    const hook = await makeWebhook(['conversation.created', 'conversation.transferred']);
     const first = await createAgent(server, admin, { username: `first-${randomBytes(3).toString('hex')}` });
     const firstSocket = await agentSocket(server, first.token ?? '');
     const v = await visitor(server);
@@ -217,8 +217,20 @@ describe('webhooks', () => {
     const second = await createAgent(server, admin, { username: `second-${randomBytes(3).toString('hex')}` });
     const secondSocket = await agentSocket(server, second.token ?? '');
     const target = await uuidOf(server, second.token ?? '');
+    // A transfer refused (to an agent with no console open) changes nothing and queues nothing.
+    const nobody = await createAgent(server, admin, { username: `absent-${randomBytes(3).toString('hex')}` });
+    const refused = await server.post(
+      '/api/talk/transfer',
+      { YQToken: v.id, serviceID: await uuidOf(server, nobody.token ?? '') },
+      { token: admin },
+    );
+    expect(refused.status).toBe(409);
+    const transferRows = async () => (await deliveriesOfDb(hook.id)).filter((row) => row.event === 'conversation.transferred');
+    expect(await transferRows()).toHaveLength(0);
     const moved = await server.post('/api/talk/transfer', { YQToken: v.id, serviceID: target }, { token: admin });
     expect(moved.status, moved.body.msg).toBe(200);
+    // Written in the transfer's own transaction: there when its answer is, before anything is sent.
+    expect(await transferRows()).toHaveLength(1);
     await waitFor(() => about('conversation.transferred').length === 1, 10_000, 'conversation.transferred');
     expect(about('conversation.transferred')[0]?.data).toMatchObject({ from: taker, to: { uuid: target } });
     firstSocket.close();

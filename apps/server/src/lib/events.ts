@@ -1,4 +1,5 @@
 import type { AgentState, DeliveryUpdate, LabelRef, Letter, Message, Note, SettingsPage, Visit, Visitor } from '@parley/protocol';
+import type { DbOrTx } from '../db/index.js';
 import type { VisitorRow } from '../modules/visitors/repository.js';
 
 /** An agent as a visitor is told of it. */
@@ -65,13 +66,20 @@ export interface DomainEvents {
 
 export type EventName = keyof DomainEvents;
 type Handler<K extends EventName> = (payload: DomainEvents[K]) => void | Promise<void>;
+type Recorder<K extends EventName> = (tx: DbOrTx, payload: DomainEvents[K]) => Promise<void>;
 
 /**
  * The in-process domain event hub. `emit` resolves once every subscriber has run; a subscriber that
  * fails is reported to `onError` and the others still run: an action never fails because of a listener.
+ *
+ * A change whose event an outbox keeps (webhook deliveries) also calls `record` inside its transaction:
+ * the recorders write their rows there, so the rows commit with the change or not at all — a crash can
+ * neither lose an event that happened nor leave one for a change that rolled back. `emit` follows the
+ * commit as for every event, and wakes the outbox's worker.
  */
 export class EventHub {
   private readonly handlers: { [K in EventName]?: Handler<K>[] } = {};
+  private readonly recorders: { [K in EventName]?: Recorder<K>[] } = {};
 
   constructor(private readonly onError: (error: unknown, event: EventName) => void) {}
 
@@ -83,6 +91,19 @@ export class EventHub {
       const at = list.indexOf(handler);
       if (at >= 0) list.splice(at, 1);
     };
+  }
+
+  /** Writes that must commit with the change that makes `event`: run inside its transaction, in order. */
+  recordWith<K extends EventName>(event: K, recorder: Recorder<K>): void {
+    this.recorders[event] ??= [];
+    const list: Recorder<K>[] = this.recorders[event];
+    list.push(recorder);
+  }
+
+  /** Inside the change's transaction: the recorders' writes. One that fails rolls the change back. */
+  async record<K extends EventName>(tx: DbOrTx, event: K, payload: DomainEvents[K]): Promise<void> {
+    const list: Recorder<K>[] = this.recorders[event] ?? [];
+    for (const recorder of list) await recorder(tx, payload);
   }
 
   async emit<K extends EventName>(event: K, payload: DomainEvents[K]): Promise<void> {

@@ -63,8 +63,8 @@ export class AgentAvailabilityRepository {
     return row !== undefined;
   }
 
-  async updateState(uuid: string, state: string): Promise<void> {
-    await this.db.updateTable('agents').set({ state }).where('uuid', '=', uuid).execute();
+  async updateState(uuid: string, state: string, db: DbOrTx = this.db): Promise<void> {
+    await db.updateTable('agents').set({ state }).where('uuid', '=', uuid).execute();
   }
 
   /** The uuids of enabled agents who hold `permission` (the Admin role holds every one). */

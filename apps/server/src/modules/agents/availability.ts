@@ -29,9 +29,13 @@ export class AvailabilityService {
 
   /** Online ('0') or hidden ('1'); going online hands out waiting visitors. */
   async setState(auth: AuthContext, state: AgentState): Promise<{ state: AgentState }> {
-    await this.repo.updateState(auth.uuid, state);
     const online = await this.repo.isPresent(auth.uuid, AgentPresenceStore.freshSince());
-    await this.events.emit('agent.stateChanged', { uuid: auth.uuid, state, online });
+    const changed = { uuid: auth.uuid, state, online };
+    await this.repo.db.transaction().execute(async (tx) => {
+      await this.repo.updateState(auth.uuid, state, tx);
+      await this.events.record(tx, 'agent.stateChanged', changed);
+    });
+    await this.events.emit('agent.stateChanged', changed);
     if (state === '0') await this.onAvailable();
     return { state };
   }
@@ -41,7 +45,10 @@ export class AvailabilityService {
     const agent = await this.repo.findByUuid(this.repo.db, uuid);
     if (!agent) return;
     const online = await this.repo.isPresent(uuid, AgentPresenceStore.freshSince());
-    await this.events.emit('agent.stateChanged', { uuid, state: asState(agent.state), online });
+    const changed = { uuid, state: asState(agent.state), online };
+    // Nothing of the agent's row changes: the event's record stands alone.
+    await this.repo.db.transaction().execute((tx) => this.events.record(tx, 'agent.stateChanged', changed));
+    await this.events.emit('agent.stateChanged', changed);
   }
 
   async peers(): Promise<{ list: AgentPeer[] }> {

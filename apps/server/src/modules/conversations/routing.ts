@@ -137,7 +137,9 @@ export class Routing {
         const conversation = await this.repo.latest(tx, next.id);
         if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: agent.uuid });
         const visitor = await this.visitors.findById(tx, next.id);
-        return visitor && { visitor, agent };
+        if (!visitor) return undefined;
+        await this.events.record(tx, 'conversation.assigned', { visitor, agent, by: 'queue' });
+        return { visitor, agent };
       });
       if (handed === undefined) break;
       if (handed === null) continue;

@@ -332,7 +332,9 @@ export class ConversationService {
       const conversation = await this.repo.latest(tx, visitor.id);
       if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: agent?.uuid ?? null });
       const row = await this.visitorRepo.findById(tx, visitor.id);
-      return row && { visitor: row, agent };
+      if (!row) return undefined;
+      await this.events.record(tx, 'conversation.handedOver', { visitor: row, agent });
+      return { visitor: row, agent };
     });
     if (!handed) return;
     await this.events.emit('conversation.handedOver', handed);
@@ -367,8 +369,12 @@ export class ConversationService {
     this.visitors.refuseBlockedRegion(visitor.region_code);
     const conversation = await this.repo.latest(this.db, visitor.id);
     if (!conversation) throw conflict('nothingToRate');
-    await this.repo.update(this.db, conversation.id, { score, comment: comment ?? '' });
-    await this.events.emit('conversation.rated', { visitor, conversationId: conversation.id, score, comment: comment ?? '' });
+    const rated = { visitor, conversationId: conversation.id, score, comment: comment ?? '' };
+    await this.db.transaction().execute(async (tx) => {
+      await this.repo.update(tx, conversation.id, { score, comment: comment ?? '' });
+      await this.events.record(tx, 'conversation.rated', rated);
+    });
+    await this.events.emit('conversation.rated', rated);
   }
 
   // ---------------------------------------------------------------- visitor presence
@@ -481,7 +487,9 @@ export class ConversationService {
       }
       const conversation = await this.repo.latest(tx, visitor.id);
       if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: auth.uuid });
-      return { visitor: { ...visitor, state: 'current', service_id: auth.uuid, wait_since: null }, change: 'assigned' as const };
+      const taken: VisitorRow = { ...visitor, state: 'current', service_id: auth.uuid, wait_since: null };
+      await this.events.record(tx, 'conversation.assigned', { visitor: taken, agent: me, by: 'agent' });
+      return { visitor: taken, change: 'assigned' as const };
     });
     if (result.change) {
       if (result.change === 'opened') await this.events.emit('conversation.opened', { visitor: result.visitor, agent: me });
@@ -593,6 +601,9 @@ export class ConversationService {
     if (before.state !== 'current') throw conflict('conversationClosed');
     if (before.service_id !== auth.uuid && !isSupervisor(auth)) throw new ApiError(403, 'notYourConversation');
     if (!(await this.agents.isPresent(target.uuid, AgentPresenceStore.freshSince()))) throw conflict('agentNotConnected');
+    const after: VisitorRow = { ...before, service_id: target.uuid };
+    const to: AgentRef = { uuid: target.uuid, nickname: target.nickname, avatar: target.avatar };
+    const transferred = { visitor: after, from: before.service_id, to };
     const moved = await this.db.transaction().execute(async (tx) => {
       const load = (await this.visitorRepo.openLoad(tx)).get(target.uuid) ?? 0;
       if (load >= target.max_chats && before.service_id !== target.uuid) throw conflict('agentFull');
@@ -607,12 +618,11 @@ export class ConversationService {
         return false;
       const conversation = await this.repo.latest(tx, before.id);
       if (conversation && !conversation.ended_at) await this.repo.update(tx, conversation.id, { service_id: target.uuid });
+      await this.events.record(tx, 'conversation.transferred', transferred);
       return true;
     });
     if (!moved) throw conflict('conversationTaken');
-    const after: VisitorRow = { ...before, service_id: target.uuid };
-    const to: AgentRef = { uuid: target.uuid, nickname: target.nickname, avatar: target.avatar };
-    await this.events.emit('conversation.transferred', { visitor: after, from: before.service_id, to });
+    await this.events.emit('conversation.transferred', transferred);
     await this.addTip(after, 'tip.transferred', target.nickname, true, before);
     return this.visitorView(before.id);
   }
@@ -651,6 +661,8 @@ export class ConversationService {
   }
 
   private async close(visitor: VisitorRow, by: string | null, tip: TipKind, tellVisitor: boolean): Promise<void> {
+    const rate = tellVisitor && (await this.visitors.widgetSettings(visitor.lang)).rating;
+    const ended = { visitor, by, tellVisitor, rate };
     const closed = await this.db.transaction().execute(async (tx) => {
       if (
         !(await this.visitorRepo.transition(
@@ -666,13 +678,13 @@ export class ConversationService {
       if (conversation && !conversation.ended_at)
         await this.repo.update(tx, conversation.id, { ended_at: isoNow(), last_seq: fresh?.last_seq ?? visitor.last_seq });
       await this.repo.clearMonitors(tx, visitor.id);
+      await this.events.record(tx, 'conversation.ended', ended);
       return true;
     });
     if (!closed) return;
     // An ended conversation's events reach every agent, those who followed it included.
     await this.addTip({ ...visitor, state: 'end' }, tip, by ?? visitorNickname(visitor), tellVisitor);
-    const rate = tellVisitor && (await this.visitors.widgetSettings(visitor.lang)).rating;
-    await this.events.emit('conversation.ended', { visitor, by, tellVisitor, rate });
+    await this.events.emit('conversation.ended', ended);
     if (visitor.state === 'wait') await this.routing.queueChanged();
     else void this.routing.drain();
   }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Attributes, type IdentifiedVisitor, MAX_ATTRIBUTES } from '@parley/protocol';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import type { Sealer } from '../../lib/sealed.js';
@@ -132,6 +132,7 @@ export class IdentityService {
           .set({ identity_credential: this.sealer.seal(kept, `${CREDENTIAL_PURPOSE}:${made.id}`) })
           .where('id', '=', made.id)
           .execute();
+        await this.events.record(tx, 'visitor.created', { visitor: made });
         return made;
       });
       await this.events.emit('visitor.created', { visitor: joined });
@@ -143,7 +144,11 @@ export class IdentityService {
       }
       joined = owner;
     }
-    const told = await this.tell((await this.repo.findById(this.db, joined.id)) ?? joined, input);
+    const told = await this.db.transaction().execute(async (tx) => {
+      const row = await this.tell((await this.repo.findById(tx, joined.id)) ?? joined, input, tx);
+      await this.events.record(tx, 'visitor.identified', { visitor: row, mergedFrom });
+      return row;
+    });
     await this.events.emit('visitor.identified', { visitor: told, mergedFrom });
     return this.view(told, kept);
   }
@@ -221,7 +226,7 @@ export class IdentityService {
   }
 
   /** Stores what the site told: name, email and phone when given, attributes added to those kept. */
-  private async tell(visitor: VisitorRow, told: Told): Promise<VisitorRow> {
+  private async tell(visitor: VisitorRow, told: Told, db: DbOrTx = this.db): Promise<VisitorRow> {
     const changes: Partial<Pick<VisitorRow, 'name' | 'email' | 'phone' | 'attributes'>> = {};
     if (told.name) changes.name = told.name;
     if (told.email) changes.email = told.email;
@@ -232,7 +237,7 @@ export class IdentityService {
       changes.attributes = JSON.stringify(merged);
     }
     if (Object.keys(changes).length === 0) return visitor;
-    await this.repo.update(this.db, visitor.id, changes);
+    await this.repo.update(db, visitor.id, changes);
     return { ...visitor, ...changes };
   }
 

@@ -119,6 +119,7 @@ export class LabelService {
       const found = await this.repo.findMany(tx, wanted);
       if (found.length !== wanted.length) throw new ValidationError('labelIds', 'reasonMissing', {});
       await this.repo.replace(tx, conversation.id, wanted, isoNow());
+      await this.events.record(tx, 'conversation.labelled', { visitor, conversationId: conversation.id, labels: found, by: auth.uuid });
       return found;
     });
     await this.events.emit('conversation.labelled', { visitor, conversationId: conversation.id, labels, by: auth.uuid });

@@ -1,5 +1,5 @@
 import type { LetterState } from '@parley/protocol';
-import type { Db } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
 import { containsText } from '../../db/sql.js';
 
@@ -29,16 +29,19 @@ const letterColumns = [
 export class LetterRepository {
   constructor(readonly db: Db) {}
 
-  async insert(row: {
-    visitor_id: number | null;
-    name: string;
-    phone: string;
-    email: string;
-    content: string;
-    ip: string;
-    created_at: string;
-  }): Promise<number> {
-    const inserted = await this.db
+  async insert(
+    row: {
+      visitor_id: number | null;
+      name: string;
+      phone: string;
+      email: string;
+      content: string;
+      ip: string;
+      created_at: string;
+    },
+    db: DbOrTx = this.db,
+  ): Promise<number> {
+    const inserted = await db
       .insertInto('letters')
       .values({ ...row, read: 0 })
       .returning('id')
@@ -46,8 +49,8 @@ export class LetterRepository {
     return inserted.id;
   }
 
-  private joined() {
-    return this.db.selectFrom('letters').leftJoin('visitors', 'visitors.id', 'letters.visitor_id');
+  private joined(db: DbOrTx = this.db) {
+    return db.selectFrom('letters').leftJoin('visitors', 'visitors.id', 'letters.visitor_id');
   }
 
   private filtered(filter: LetterFilter) {
@@ -73,8 +76,8 @@ export class LetterRepository {
     );
   }
 
-  findById(id: number) {
-    return this.joined().select(letterColumns).where('letters.id', '=', id).executeTakeFirst();
+  findById(id: number, db: DbOrTx = this.db) {
+    return this.joined(db).select(letterColumns).where('letters.id', '=', id).executeTakeFirst();
   }
 
   async markRead(ids: number[], at: string): Promise<void> {

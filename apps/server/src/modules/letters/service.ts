@@ -57,11 +57,20 @@ export class LetterService {
     // A letter sent without a credential is judged by the region of the address it came from.
     this.visitors.refuseBlockedRegion(visitor ? visitor.region_code : lookUpRegion(ip).code);
     const contact = { name: input.name, phone: input.phone ?? '', email: input.email ?? '' };
-    const id = await this.repo.insert({ visitor_id: visitor?.id ?? null, ...contact, content: input.content, ip, created_at: isoNow() });
+    const letter = await this.repo.db.transaction().execute(async (tx) => {
+      const id = await this.repo.insert(
+        { visitor_id: visitor?.id ?? null, ...contact, content: input.content, ip, created_at: isoNow() },
+        tx,
+      );
+      const row = await this.repo.findById(id, tx);
+      if (!row) throw new Error(`letter ${id} not read back`);
+      const made = toLetter(row);
+      await this.events.record(tx, 'letter.created', { letter: made });
+      return made;
+    });
     if (visitor) await this.visitors.rememberContact(visitor, contact);
-    const row = await this.repo.findById(id);
-    if (row) await this.events.emit('letter.created', { letter: toLetter(row) });
-    return { id };
+    await this.events.emit('letter.created', { letter });
+    return { id: letter.id };
   }
 
   async list(query: LetterListQuery): Promise<ListData<Letter>> {

@@ -91,6 +91,8 @@ export class NoteService {
             conversation: conversation.id,
           });
         }
+        const note = toNote(stored, visitor.public_id);
+        await this.events.record(tx, 'note.created', { visitor, note, visitorName: visitorNickname(visitor) });
         return stored;
       });
     } catch (error) {

@@ -73,29 +73,35 @@ export class VisitorService {
       const source = parseSource(input.referrer ?? '', input.url);
       const region = lookUpRegion(client.ip);
       credential = newVisitorCredential();
-      visitor = await this.repo.insert(this.db, {
-        token_hash: hashToken(credential),
-        public_id: newVisitorPublicId(),
-        ...UNTOUCHED_VISITOR,
-        channel: input.channel ?? 'web',
-        ip: client.ip,
-        region: region.name,
-        region_code: region.code,
-        user_agent: client.userAgent.slice(0, 512),
-        platform: agent.platform,
-        browser: agent.browser,
-        device: agent.device,
-        referrer: (input.referrer ?? '').slice(0, 2048),
-        source: sourceOf(input.referrer ?? '').slice(0, 255),
-        engine: source.engine,
-        keyword: source.keyword,
-        first_url: input.url,
-        lang: input.lang ?? '',
-        created_at: now,
-        last_seen_at: now,
-        // A new visitor arriving through a known chat link is tagged with it (an unknown key: untagged).
-        link_id: await this.links.linkIdOf(this.db, input.link),
+      const linkId = await this.links.linkIdOf(this.db, input.link);
+      const made = await this.db.transaction().execute(async (tx) => {
+        const row = await this.repo.insert(tx, {
+          token_hash: hashToken(credential),
+          public_id: newVisitorPublicId(),
+          ...UNTOUCHED_VISITOR,
+          channel: input.channel ?? 'web',
+          ip: client.ip,
+          region: region.name,
+          region_code: region.code,
+          user_agent: client.userAgent.slice(0, 512),
+          platform: agent.platform,
+          browser: agent.browser,
+          device: agent.device,
+          referrer: (input.referrer ?? '').slice(0, 2048),
+          source: sourceOf(input.referrer ?? '').slice(0, 255),
+          engine: source.engine,
+          keyword: source.keyword,
+          first_url: input.url,
+          lang: input.lang ?? '',
+          created_at: now,
+          last_seen_at: now,
+          // A new visitor arriving through a known chat link is tagged with it (an unknown key: untagged).
+          link_id: linkId,
+        });
+        await this.events.record(tx, 'visitor.created', { visitor: row });
+        return row;
       });
+      visitor = made;
       await this.events.emit('visitor.created', { visitor });
     }
     await this.recordVisit(visitor, input.url, input.title ?? '', now);

@@ -1,6 +1,6 @@
 import type { WebhookEvent } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
-import type { EventHub } from '../../lib/events.js';
+import type { DomainEvents, EventHub, EventName } from '../../lib/events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
 import { toMessage } from '../conversations/views.js';
 import type { VisitorRow } from '../visitors/repository.js';
@@ -34,25 +34,17 @@ const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
 
 /**
  * Turns domain events into webhook events (CONTRACT §12) and queues them for the webhooks that take them.
- * A conversation's opening and its messages are queued inside the transaction that makes them (`outbox`),
- * so no crash loses or invents one; the other events are queued just after their change commits, off the
- * path of the request that made it, in the order they came. The data is built only when some webhook
- * takes the event, and which webhooks are enabled is kept in memory: a site without webhooks pays nothing.
+ * Every event is queued inside the transaction of the change that makes it — a conversation's opening
+ * and its messages through the conversation outboxes (`outbox`), the others as the events' recorders —
+ * so no crash loses or invents one, and one visitor's events queue in the order they committed. The data
+ * is built only when some webhook takes the event, and which webhooks are enabled is kept in memory: a
+ * site without webhooks pays nothing.
  */
 export class WebhookPublisher {
-  /** The events being queued, one after another: the message path does not wait for them, and their order holds. */
-  private tail: Promise<void> = Promise.resolve();
-
   constructor(
     private readonly db: Db,
     private readonly webhooks: WebhookService,
-    private readonly onError: (error: unknown) => void,
   ) {}
-
-  /** Resolves once every event told so far is queued (before the database closes). */
-  flush(): Promise<void> {
-    return this.tail;
-  }
 
   /** The visitor's conversation now (the last one opened): its history id. */
   private async conversationId(visitor: VisitorRow, db: DbOrTx = this.db): Promise<number | null> {
@@ -92,68 +84,72 @@ export class WebhookPublisher {
     },
   };
 
-  private publish(type: WebhookEvent, orderKey: string | null, data: () => unknown, source: string | null = null): void {
-    this.tail = this.tail
-      .then(async () => {
-        const takers = await this.webhooks.takers(type);
-        if (takers.length === 0) return;
-        await this.webhooks.enqueue(type, orderKey, await data(), takers, source);
-      })
-      .catch(this.onError);
+  /** Queues `type` for the webhooks that take it, in the change's transaction; builds the data only then. */
+  private async queue(tx: DbOrTx, type: WebhookEvent, orderKey: string | null, data: () => unknown | Promise<unknown>): Promise<void> {
+    const takers = await this.webhooks.takers(type, tx);
+    if (takers.length === 0) return;
+    await this.webhooks.enqueue(type, orderKey, await data(), takers, null, tx);
   }
 
   subscribe(events: EventHub): void {
-    // What the outbox queued in a transaction goes out once that transaction has committed.
+    // What was queued in a transaction goes out once that transaction has committed.
     const committed = (type: WebhookEvent) => async () => {
       if ((await this.webhooks.takers(type)).length > 0) this.webhooks.kick();
     };
     events.on('conversation.opened', committed('conversation.created'));
     events.on('message.stored', committed('message.created'));
-    events.on('conversation.assigned', ({ visitor, agent, by }) =>
-      this.publish('conversation.assigned', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), agent, by })),
+    const kept = <K extends EventName>(event: K, type: WebhookEvent, queue: (tx: DbOrTx, payload: DomainEvents[K]) => Promise<void>) => {
+      events.recordWith(event, queue);
+      events.on(event, committed(type));
+    };
+    kept('conversation.assigned', 'conversation.assigned', (tx, { visitor, agent, by }) =>
+      this.queue(tx, 'conversation.assigned', orderOf(visitor), async () => ({
+        conversation: await this.conversation(visitor, tx),
+        agent,
+        by,
+      })),
     );
-    events.on('conversation.handedOver', ({ visitor, agent }) =>
-      agent
-        ? this.publish('conversation.assigned', orderOf(visitor), async () => ({
-            conversation: await this.conversation(visitor),
-            agent,
-            by: 'robot',
-          }))
-        : undefined,
-    );
-    events.on('conversation.transferred', ({ visitor, from, to }) =>
-      this.publish('conversation.transferred', orderOf(visitor), async () => ({
-        conversation: await this.conversation(visitor),
+    kept('conversation.handedOver', 'conversation.assigned', async (tx, { visitor, agent }) => {
+      if (!agent) return;
+      await this.queue(tx, 'conversation.assigned', orderOf(visitor), async () => ({
+        conversation: await this.conversation(visitor, tx),
+        agent,
+        by: 'robot',
+      }));
+    });
+    kept('conversation.transferred', 'conversation.transferred', (tx, { visitor, from, to }) =>
+      this.queue(tx, 'conversation.transferred', orderOf(visitor), async () => ({
+        conversation: await this.conversation(visitor, tx),
         from,
         to,
       })),
     );
-    events.on('conversation.ended', ({ visitor, by }) =>
-      this.publish('conversation.ended', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor), by })),
+    kept('conversation.ended', 'conversation.ended', (tx, { visitor, by }) =>
+      this.queue(tx, 'conversation.ended', orderOf(visitor), async () => ({ conversation: await this.conversation(visitor, tx), by })),
     );
-    events.on('conversation.rated', ({ visitor, conversationId, score, comment }) =>
-      this.publish('rating.created', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), score, comment })),
+    kept('conversation.rated', 'rating.created', (tx, { visitor, conversationId, score, comment }) =>
+      this.queue(tx, 'rating.created', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), score, comment })),
     );
-    events.on('conversation.labelled', ({ visitor, conversationId, labels, by }) =>
-      this.publish('conversation.labelled', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), labels, by })),
+    kept('conversation.labelled', 'conversation.labelled', (tx, { visitor, conversationId, labels, by }) =>
+      this.queue(tx, 'conversation.labelled', orderOf(visitor), () => ({ conversationId, visitor: webhookVisitor(visitor), labels, by })),
     );
     // Internal notes reach only the webhooks that take note events.
-    events.on('note.created', ({ visitor, note }) =>
-      this.publish('note.created', orderOf(visitor), () => ({
+    kept('note.created', 'note.created', (tx, { visitor, note }) =>
+      this.queue(tx, 'note.created', orderOf(visitor), () => ({
         conversationId: note.conversationId,
         visitor: webhookVisitor(visitor),
         note,
       })),
     );
-    events.on('visitor.created', ({ visitor }) =>
-      this.publish('visitor.created', orderOf(visitor), () => ({ visitor: webhookVisitor(visitor) })),
+    kept('visitor.created', 'visitor.created', (tx, { visitor }) =>
+      this.queue(tx, 'visitor.created', orderOf(visitor), () => ({ visitor: webhookVisitor(visitor) })),
     );
-    events.on('visitor.identified', ({ visitor, mergedFrom }) =>
-      this.publish('visitor.identified', orderOf(visitor), () => ({ visitor: webhookVisitor(visitor), mergedFrom })),
+    kept('visitor.identified', 'visitor.identified', (tx, { visitor, mergedFrom }) =>
+      this.queue(tx, 'visitor.identified', orderOf(visitor), () => ({ visitor: webhookVisitor(visitor), mergedFrom })),
     );
-    events.on('letter.created', ({ letter }) => this.publish('letter.created', null, () => ({ letter })));
-    events.on('agent.stateChanged', ({ uuid, state, online }) =>
-      this.publish('agent.status', `agent:${uuid}`, () => ({ agent: { uuid }, state, online })),
+    kept('letter.created', 'letter.created', (tx, { letter }) => this.queue(tx, 'letter.created', null, () => ({ letter })));
+    kept('agent.stateChanged', 'agent.status', (tx, { uuid, state, online }) =>
+      this.queue(tx, 'agent.status', `agent:${uuid}`, () => ({ agent: { uuid }, state, online })),
     );
   }
 }
