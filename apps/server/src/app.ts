@@ -238,7 +238,9 @@ export async function buildApp({
   const agents = new AgentService(db, agentRepo, roleRepo, auth, audit, notices);
   const roles = new RoleService(db, roleRepo, audit);
   const keys = loadLoginKeys(config.dataDir, (oldBits) => app.log.info({ oldBits }, 'replaced the short login encryption key'));
-  const liveness = new Liveness(config.socketIdleMs);
+  const liveness = new Liveness(config.socketIdleMs, (count) =>
+    app.log.info({ count, code: CloseCode.idle, idleMs: config.socketIdleMs }, 'closed sockets silent for the idle time'),
+  );
   const agentSockets = new AgentSockets(bus);
   const links = new LinkService(db, new LinkRepository(db), () => publicBaseUrl(config, app.server), audit);
   const events = new EventHub((error, event) => app.log.error({ err: error, event }, 'event subscriber failed'));

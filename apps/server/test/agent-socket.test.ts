@@ -1,6 +1,8 @@
-import { SOCKET_IDLE_MS } from '@parley/protocol';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { HEARTBEAT, SOCKET_IDLE_MS } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, type ManualClock, manualClock, startTestServer, type TestServer } from './harness.js';
+import { APP_ROOT, createAgent, type ManualClock, manualClock, startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
 
 let server: TestServer;
@@ -82,6 +84,66 @@ describe('GET /ws/agent silence', () => {
     await socket.frame('0000');
     expect(await socket.closed(IDLE_MS + 6000)).toBe(4408);
     expect(socket.closedAt).toBeGreaterThanOrEqual(opening + IDLE_MS);
+  });
+});
+
+describe('GET /ws/agent under a busy loop', () => {
+  const IDLE_MS = 1000;
+  let quick: TestServer;
+  beforeAll(async () => {
+    quick = await startTestServer({ SOCKET_IDLE_MS: String(IDLE_MS) });
+  });
+  afterAll(() => quick.close());
+
+  // A client in a process of its own, so that its heartbeats keep coming while the server's loop is busy;
+  // it prints 'open', 'Y' for each heartbeat answered, and 'close <code>'.
+  const CLIENT = `
+    const WebSocket = require('ws');
+    const ws = new WebSocket(process.env.SOCKET_URL);
+    ws.on('open', () => { console.log('open'); setInterval(() => ws.send('${HEARTBEAT}'), 100); });
+    ws.on('message', (data) => { if (data.toString() === '${HEARTBEAT}') console.log('${HEARTBEAT}'); });
+    ws.on('close', (code) => { console.log('close ' + code); process.exit(0); });
+  `;
+
+  it('closes no socket whose heartbeats came while the loop was stalled past the idle time', async () => {
+    const token = await quick.login();
+    const child = spawn(process.execPath, ['-e', CLIENT], {
+      cwd: APP_ROOT,
+      env: { ...process.env, SOCKET_URL: `${quick.url.replace('http', 'ws')}/ws/agent?token=${encodeURIComponent(token)}` },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const lines: string[] = [];
+    const waiters = new Set<() => void>();
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      for (const wake of [...waiters]) wake();
+    });
+    const until = (check: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the client said: ${lines.slice(-5).join(' | ')}`)), 10_000);
+        const wake = () => {
+          if (!check()) return;
+          clearTimeout(timer);
+          waiters.delete(wake);
+          resolve();
+        };
+        waiters.add(wake);
+        wake();
+      });
+    try {
+      const answered = () => lines.filter((line) => line === HEARTBEAT).length;
+      await until(() => answered() >= 3);
+      // The server's loop is held for twice the idle time (a heavy request, a long collection).
+      const held = Date.now() + 2 * IDLE_MS;
+      while (Date.now() < held) {
+        // busy: nothing of the loop runs
+      }
+      const before = answered();
+      await until(() => answered() >= before + 5 || lines.some((line) => line.startsWith('close')));
+      expect(lines.filter((line) => line.startsWith('close'))).toEqual([]);
+    } finally {
+      child.kill();
+    }
   });
 });
 

@@ -9,7 +9,11 @@ export class Liveness {
   private readonly lastSeen = new Map<WebSocket, number>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly idleMs = SOCKET_IDLE_MS) {
+  constructor(
+    private readonly idleMs = SOCKET_IDLE_MS,
+    /** Told how many sockets a sweep closed as silent (the server logs it, with the close code). */
+    private readonly onIdle: (count: number) => void = () => undefined,
+  ) {
     this.timer = setInterval(() => this.sweep(), Math.min(1000, idleMs / 3));
     this.timer.unref();
   }
@@ -24,13 +28,23 @@ export class Liveness {
   }
 
   private sweep(): void {
+    // A loop turn runs its timers before it reads sockets: after the loop was held (a heavy request, a
+    // long collection), the heartbeats that came meanwhile are still unread here, and every socket would
+    // look silent. They are judged once this turn has read what waits (setImmediate runs after that).
+    setImmediate(() => this.judge());
+  }
+
+  private judge(): void {
     const deadline = Date.now() - this.idleMs;
+    let closed = 0;
     for (const [socket, seen] of this.lastSeen) {
       if (seen < deadline) {
         this.lastSeen.delete(socket);
         socket.close(CloseCode.idle, 'idle');
+        closed += 1;
       }
     }
+    if (closed > 0) this.onIdle(closed);
   }
 
   stop(): void {
