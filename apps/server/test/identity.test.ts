@@ -156,8 +156,16 @@ describe('POST /api/visitor/identify', () => {
     const phone = await browser();
     await say(phone.YQToken, 'before signing in');
     await say(phone.YQToken, 'still anonymous');
+    // A console open meanwhile follows the merge without reading its list again.
+    const workbench = await TestSocket.open(`${server.url.replace('http', 'ws')}/ws/agent?token=${admin}`);
+    await workbench.frame('0000');
     const joined = (await identify(phone.YQToken, user)).body.data;
     expect(joined.id).toBe(laptop.id);
+    type StateFrame = { code: string; data: { YQToken: string; state: string } };
+    const stateOf = (id: string) =>
+      (workbench.frames as StateFrame[]).filter((frame) => frame.code === '8001' && frame.data.YQToken === id).at(-1)?.data.state;
+    await workbench.until(() => stateOf(phone.id) === 'end' && stateOf(laptop.id));
+    workbench.close();
     const messages = (await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${joined.YQToken}&afterSeq=0`)).body.data.list;
     expect(messages.filter((m) => m.role === 'user').map((m) => m.msg)).toEqual([
       'earlier, signed in',

@@ -44,6 +44,8 @@ export interface DomainEvents {
   'visitor.created': { visitor: VisitorRow };
   /** A browser was tied to the site's user (CONTRACT §13); `mergedFrom` names the anonymous visitor whose history moved in. */
   'visitor.identified': { visitor: VisitorRow; mergedFrom: string | null };
+  /** An anonymous visitor's history moved into the user's visitor (`from` now ended, `into` as it is now). */
+  'visitor.merged': { from: VisitorRow; into: VisitorRow };
   'visitor.online': { visitor: VisitorRow; view: Visitor };
   'visitor.offline': { visitor: VisitorRow };
   /** A visitor's widget (re)connected while an agent has its conversation. */

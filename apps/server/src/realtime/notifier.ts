@@ -67,6 +67,10 @@ export class Notifier {
       await this.accepted(visitor, to);
     });
     events.on('conversation.requeued', ({ visitor }) => this.stateChanged(visitor));
+    events.on('visitor.merged', async ({ from, into }) => {
+      await this.stateChanged(from);
+      await this.stateChanged(into);
+    });
     events.on('conversation.ended', async ({ visitor, tellVisitor, rate }) => {
       // Its monitors were cleared with it: the next conversation's are read anew, in every process.
       await this.bus.publish({ type: 'monitors.changed', visitorId: visitor.id });

@@ -32,7 +32,10 @@ export class Routing {
     private readonly links: LinkRouting,
     private readonly regions: RegionRouting,
     private readonly outboxes: ConversationOutboxes,
-  ) {}
+  ) {
+    // A merge may take a visitor out of the queue or put the user's visitor in it: the waiting are told.
+    events.on('visitor.merged', () => this.queueChanged());
+  }
 
   /** Whether a region rule keeps visitors of this region (`region_code` of their row) from writing. */
   blocked(regionCode: string): boolean {

@@ -139,7 +139,8 @@ export class IdentityService {
     } else {
       kept = this.sealer.open(owner.identity_credential ?? '', `${CREDENTIAL_PURPOSE}:${owner.id}`);
       if (visitor.user_id === null) {
-        await this.merge(visitor, owner);
+        // Open consoles follow both: the anonymous conversation ends there, the user's takes its state.
+        await this.events.emit('visitor.merged', await this.merge(visitor, owner));
         mergedFrom = visitor.public_id;
       }
       joined = owner;
@@ -157,8 +158,8 @@ export class IdentityService {
    * Moves an anonymous visitor's history into the user's visitor, after what the user's holds (seqs
    * continue from there), and retires it: its credential stops opening anything.
    */
-  private async merge(from: VisitorRow, into: VisitorRow): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+  private async merge(from: VisitorRow, into: VisitorRow): Promise<{ from: VisitorRow; into: VisitorRow }> {
+    return this.db.transaction().execute(async (tx) => {
       // Read again under the transaction's writes: the seqs to shift past are the ones committed now.
       const target = await tx
         .updateTable('visitors')
@@ -221,7 +222,13 @@ export class IdentityService {
         })
         .where('id', '=', into.id)
         .execute();
-      await tx.updateTable('visitors').set({ state: 'end', service_id: null, wait_since: null }).where('id', '=', from.id).execute();
+      const ended = await tx
+        .updateTable('visitors')
+        .set({ state: 'end', service_id: null, wait_since: null })
+        .where('id', '=', from.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { from: ended, into: await tx.selectFrom('visitors').selectAll().where('id', '=', into.id).executeTakeFirstOrThrow() };
     });
   }
 
