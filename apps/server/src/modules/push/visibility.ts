@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/index.js';
-import { isoNow } from '../../lib/time.js';
+import { ProcessRows } from '../../db/process-rows.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
-
-const REFRESH_MS = 10_000;
 
 /**
  * Which agents have a visible console (CONTRACT §14), shared by every process through the database as
@@ -14,18 +11,21 @@ const REFRESH_MS = 10_000;
  */
 export class PushVisibility {
   private readonly counts = new Map<string, number>();
-  private readonly pending = new Map<string, Promise<void>>();
-  private readonly timer: NodeJS.Timeout;
-  private stopped = false;
-  private readonly nodeId = randomBytes(8).toString('hex');
+  private readonly rows: ProcessRows;
 
   constructor(
     private readonly db: Db,
     private readonly onError: (error: unknown) => void,
-    refreshMs = REFRESH_MS,
+    refreshMs?: number,
   ) {
-    this.timer = setInterval(() => this.refresh().catch(onError), refreshMs);
-    this.timer.unref();
+    this.rows = new ProcessRows(
+      db,
+      'push_visible',
+      (uuid) => this.counts.has(uuid),
+      () => this.counts.keys(),
+      onError,
+      refreshMs,
+    );
   }
 
   /** A console of `uuid` on this process became visible (+1) or stopped being so (-1: hidden or closed). */
@@ -33,7 +33,7 @@ export class PushVisibility {
     const count = (this.counts.get(uuid) ?? 0) + delta;
     if (count > 0) this.counts.set(uuid, count);
     else this.counts.delete(uuid);
-    this.sync(uuid).catch(this.onError);
+    this.rows.sync(uuid).catch(this.onError);
   }
 
   /** The agents of `uuids` none of whose consoles is visible on any process. */
@@ -49,39 +49,12 @@ export class PushVisibility {
     return uuids.filter((uuid) => !visible.has(uuid));
   }
 
-  /** Writes for one agent run one after another, each writing what this process holds when it runs. */
-  private sync(uuid: string): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    const next = (this.pending.get(uuid) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(async () => {
-        if (this.stopped) return;
-        await this.db.deleteFrom('push_visible').where('agent_uuid', '=', uuid).where('node_id', '=', this.nodeId).execute();
-        if (this.counts.has(uuid))
-          await this.db.insertInto('push_visible').values({ agent_uuid: uuid, node_id: this.nodeId, seen_at: isoNow() }).execute();
-      });
-    this.pending.set(uuid, next);
-    const forget = () => {
-      if (this.pending.get(uuid) === next) this.pending.delete(uuid);
-    };
-    next.then(forget, forget);
-    return next;
-  }
-
-  private async refresh(): Promise<void> {
-    if (this.stopped || this.counts.size === 0) return;
-    await this.db.updateTable('push_visible').set({ seen_at: isoNow() }).where('node_id', '=', this.nodeId).execute();
-  }
-
   /** With a single process, every row left is from a previous run. */
-  async clearAll(): Promise<void> {
-    await this.db.deleteFrom('push_visible').execute();
+  clearAll(): Promise<void> {
+    return this.rows.clearAll();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await Promise.allSettled(this.pending.values());
-    this.stopped = true;
-    await this.db.deleteFrom('push_visible').where('node_id', '=', this.nodeId).execute();
+  stop(): Promise<void> {
+    return this.rows.stop();
   }
 }
