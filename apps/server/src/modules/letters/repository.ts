@@ -1,6 +1,7 @@
 import type { LetterState } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
+import type { LettersTable } from '../../db/schema.js';
 import { containsText } from '../../db/sql.js';
 
 export interface LetterFilter {
@@ -30,15 +31,7 @@ export class LetterRepository {
   constructor(readonly db: Db) {}
 
   async insert(
-    row: {
-      visitor_id: number | null;
-      name: string;
-      phone: string;
-      email: string;
-      content: string;
-      ip: string;
-      created_at: string;
-    },
+    row: Pick<LettersTable, 'visitor_id' | 'name' | 'phone' | 'email' | 'content' | 'ip' | 'created_at'>,
     db: DbOrTx = this.db,
   ): Promise<number> {
     const inserted = await db
