@@ -32,7 +32,9 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(caches.match(event.request).then((hit) => hit || fetch(event.request)));
 });
 // Web Push (CONTRACT §14): the server pushes { type, title, body, url } while no console is on screen.
-// One notification per conversation: a newer one of the same url replaces it (tag).
+// One notification per conversation: a newer one of the same url replaces it (tag). Pushes are shown one
+// after another, in the order they came: shown at once, a burst's earlier message could land last.
+let shown = Promise.resolve();
 self.addEventListener('push', (event) => {
   let data = {};
   try {
@@ -41,7 +43,7 @@ self.addEventListener('push', (event) => {
     data = { body: event.data ? event.data.text() : '' };
   }
   const url = typeof data.url === 'string' && data.url.startsWith('/') ? data.url : '/';
-  event.waitUntil(
+  const show = shown.then(() =>
     self.registration.showNotification(data.title || 'Parley', {
       body: data.body || '',
       tag: data.type === 'test' ? 'parley-test' : url,
@@ -51,6 +53,8 @@ self.addEventListener('push', (event) => {
       data: { url, type: data.type || '' },
     }),
   );
+  shown = show.catch(() => undefined);
+  event.waitUntil(show);
 });
 // A click focuses a console window and takes it to the conversation, or opens one there.
 self.addEventListener('notificationclick', (event) => {

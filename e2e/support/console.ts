@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL } from './env';
 
 export const TOKEN_KEY = 'parley-token';
@@ -96,4 +96,12 @@ export async function clickMenuItem(page: Page, name: string): Promise<void> {
     return Promise.all(menu.getAnimations({ subtree: true }).map((animation) => animation.finished));
   });
   await item.click();
+}
+
+/**
+ * Waits until an element (a dialog, a drawer) has finished animating in: a click on a button still zooming
+ * can land where the button was a frame ago, a click no person makes.
+ */
+export async function settled(locator: Locator): Promise<void> {
+  await locator.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
 }

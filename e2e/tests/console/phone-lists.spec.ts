@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { apiLogin, createAgent, openConsole } from '../../support/console';
+import { apiLogin, createAgent, openConsole, settled } from '../../support/console';
 
 /*
  * The list pages on a phone (390 px): each row is a card with a line per column, the column's title
@@ -126,6 +126,7 @@ test('links at 390 px: every column in the card, edit opens the form, a ticked c
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('编辑链接');
   await expect(dialog.getByLabel('链接名称')).toHaveValue(name);
+  await settled(dialog);
   await dialog.getByRole('button', { name: /取\s?消/ }).click();
   await expect(dialog).toBeHidden();
 
