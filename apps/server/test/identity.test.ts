@@ -188,6 +188,32 @@ describe('POST /api/visitor/identify', () => {
     expect(told).toMatchObject({ type: 'visitor.identified', data: { visitor: { YQToken: laptop.id, userId: user } } });
   });
 
+  it('keeps all of an identification or none: refused for its attributes, the anonymous history stays where it was', async () => {
+    const user = newUser();
+    const laptop = await browser();
+    const full = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, i]));
+    expect((await identify(laptop.YQToken, user, { attributes: full })).status).toBe(200);
+
+    const phone = await browser();
+    await say(phone.YQToken, 'anonymous, then refused');
+    // One more attribute than the user's visitor may hold: found only once the two are joined.
+    const refused = await identify(phone.YQToken, user, { attributes: { plan: 'gold' } });
+    expect(refused.status).toBe(400);
+    expect(await history(phone.YQToken)).toEqual(['anonymous, then refused']);
+    await say(phone.YQToken, 'still mine');
+    expect(await history(phone.YQToken)).toEqual(['anonymous, then refused', 'still mine']);
+    const known = (await identify(laptop.YQToken, user)).body.data;
+    expect(await history(known.YQToken)).toEqual([]);
+    expect(known.attributes).not.toHaveProperty('plan');
+    // Nothing of the refused one is told: a later identification of the phone arrives, the merge never does.
+    const other = newUser();
+    expect((await identify(phone.YQToken, other)).status).toBe(200);
+    type Told = { data: { visitor: { YQToken: string; userId: string }; mergedFrom: string | null } };
+    const events = () => receiver.received.map((r) => JSON.parse(r.body) as Told);
+    await waitFor(() => events().some((e) => e.data.visitor.userId === other), 5000, 'the phone identified as another user');
+    expect(events().filter((e) => e.data.mergedFrom === phone.id)).toEqual([]);
+  });
+
   it('never reveals another user: a browser identified as one user that identifies as another gets that user only', async () => {
     const alice = newUser();
     const bob = newUser();

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Attributes, type IdentifiedVisitor, MAX_ATTRIBUTES } from '@parley/protocol';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Db, DbOrTx } from '../../db/index.js';
+import type { Db, DbOrTx, Tx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import type { Sealer } from '../../lib/sealed.js';
@@ -103,25 +103,30 @@ export class IdentityService {
     return this.view(await this.tell(visitor, input), input.YQToken);
   }
 
-  /** Ties this browser to the user's visitor: this one becomes it, or it moves into the one that exists. */
+  /**
+   * Ties this browser to the user's visitor: this one becomes it, or it moves into the one that exists.
+   * One transaction holds the identity, a merge, what the site told and the `visitor.identified` webhook
+   * delivery (with `visitor.created` for a new one): a crash keeps all of it or none.
+   */
   private async join(visitor: VisitorRow, credential: string, input: { id: string } & Told): Promise<IdentifiedVisitor> {
-    const owner = await this.db.selectFrom('visitors').selectAll().where('user_id', '=', input.id).executeTakeFirst();
-    let joined: VisitorRow;
-    let kept: string;
-    let mergedFrom: string | null = null;
-    if (!owner && visitor.user_id === null) {
-      // The first browser of this user: the anonymous visitor it was becomes the user's.
-      await this.repo.update(this.db, visitor.id, {
-        user_id: input.id,
-        identity_credential: this.sealer.seal(credential, `${CREDENTIAL_PURPOSE}:${visitor.id}`),
-      });
-      joined = visitor;
-      kept = credential;
-    } else if (!owner) {
-      // Identified as someone else before (no reset at their logout): this user starts a visitor of their own.
-      kept = newVisitorCredential();
-      joined = await this.db.transaction().execute(async (tx) => {
-        const made = await this.repo.insert(tx, {
+    const outcome = await this.db.transaction().execute(async (tx) => {
+      const owner = await tx.selectFrom('visitors').selectAll().where('user_id', '=', input.id).executeTakeFirst();
+      let joined: VisitorRow;
+      let kept: string;
+      let created: VisitorRow | null = null;
+      let merged: { from: VisitorRow; into: VisitorRow } | null = null;
+      if (!owner && visitor.user_id === null) {
+        // The first browser of this user: the anonymous visitor it was becomes the user's.
+        await this.repo.update(tx, visitor.id, {
+          user_id: input.id,
+          identity_credential: this.sealer.seal(credential, `${CREDENTIAL_PURPOSE}:${visitor.id}`),
+        });
+        joined = visitor;
+        kept = credential;
+      } else if (!owner) {
+        // Identified as someone else before (no reset at their logout): this user starts a visitor of their own.
+        kept = newVisitorCredential();
+        created = await this.repo.insert(tx, {
           ...freshFrom(visitor),
           token_hash: hashToken(kept),
           public_id: newVisitorPublicId(),
@@ -129,107 +134,102 @@ export class IdentityService {
         });
         await tx
           .updateTable('visitors')
-          .set({ identity_credential: this.sealer.seal(kept, `${CREDENTIAL_PURPOSE}:${made.id}`) })
-          .where('id', '=', made.id)
+          .set({ identity_credential: this.sealer.seal(kept, `${CREDENTIAL_PURPOSE}:${created.id}`) })
+          .where('id', '=', created.id)
           .execute();
-        await this.events.record(tx, 'visitor.created', { visitor: made });
-        return made;
-      });
-      await this.events.emit('visitor.created', { visitor: joined });
-    } else {
-      kept = this.sealer.open(owner.identity_credential ?? '', `${CREDENTIAL_PURPOSE}:${owner.id}`);
-      if (visitor.user_id === null) {
+        await this.events.record(tx, 'visitor.created', { visitor: created });
+        joined = created;
+      } else {
+        kept = this.sealer.open(owner.identity_credential ?? '', `${CREDENTIAL_PURPOSE}:${owner.id}`);
         // Open consoles follow both: the anonymous conversation ends there, the user's takes its state.
-        await this.events.emit('visitor.merged', await this.merge(visitor, owner));
-        mergedFrom = visitor.public_id;
+        if (visitor.user_id === null) merged = await this.merge(tx, visitor, owner);
+        joined = owner;
       }
-      joined = owner;
-    }
-    const told = await this.db.transaction().execute(async (tx) => {
-      const row = await this.tell((await this.repo.findById(tx, joined.id)) ?? joined, input, tx);
-      await this.events.record(tx, 'visitor.identified', { visitor: row, mergedFrom });
-      return row;
+      const told = await this.tell((await this.repo.findById(tx, joined.id)) ?? joined, input, tx);
+      const mergedFrom = merged ? visitor.public_id : null;
+      await this.events.record(tx, 'visitor.identified', { visitor: told, mergedFrom });
+      return { told, kept, created, merged, mergedFrom };
     });
-    await this.events.emit('visitor.identified', { visitor: told, mergedFrom });
-    return this.view(told, kept);
+    if (outcome.created) await this.events.emit('visitor.created', { visitor: outcome.created });
+    if (outcome.merged) await this.events.emit('visitor.merged', outcome.merged);
+    await this.events.emit('visitor.identified', { visitor: outcome.told, mergedFrom: outcome.mergedFrom });
+    return this.view(outcome.told, outcome.kept);
   }
 
   /**
    * Moves an anonymous visitor's history into the user's visitor, after what the user's holds (seqs
    * continue from there), and retires it: its credential stops opening anything.
    */
-  private async merge(from: VisitorRow, into: VisitorRow): Promise<{ from: VisitorRow; into: VisitorRow }> {
-    return this.db.transaction().execute(async (tx) => {
-      // Read again under the transaction's writes: the seqs to shift past are the ones committed now.
-      const target = await tx
-        .updateTable('visitors')
-        .set((eb) => ({ last_seq: eb('last_seq', '+', 0) }))
-        .where('id', '=', into.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const source = await tx
-        .updateTable('visitors')
-        .set({ token_hash: hashToken(newVisitorCredential()), merged_into: into.id, online: 0 })
-        .where('id', '=', from.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const offset = target.last_seq;
-      const now = isoNow();
-      await tx
-        .updateTable('messages')
-        .set((eb) => ({ visitor_id: into.id, seq: eb('seq', '+', offset) }))
-        .where('visitor_id', '=', from.id)
-        .execute();
-      const openHere = target.state !== 'end';
-      if (openHere) {
-        // The user's conversation stays the open one; the one the anonymous visitor had open is closed.
-        await tx
-          .updateTable('conversations')
-          .set({ ended_at: now })
-          .where('visitor_id', '=', from.id)
-          .where('ended_at', 'is', null)
-          .execute();
-      }
+  private async merge(tx: Tx, from: VisitorRow, into: VisitorRow): Promise<{ from: VisitorRow; into: VisitorRow }> {
+    // Read again under the transaction's writes: the seqs to shift past are the ones committed now.
+    const target = await tx
+      .updateTable('visitors')
+      .set((eb) => ({ last_seq: eb('last_seq', '+', 0) }))
+      .where('id', '=', into.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const source = await tx
+      .updateTable('visitors')
+      .set({ token_hash: hashToken(newVisitorCredential()), merged_into: into.id, online: 0 })
+      .where('id', '=', from.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const offset = target.last_seq;
+    const now = isoNow();
+    await tx
+      .updateTable('messages')
+      .set((eb) => ({ visitor_id: into.id, seq: eb('seq', '+', offset) }))
+      .where('visitor_id', '=', from.id)
+      .execute();
+    const openHere = target.state !== 'end';
+    if (openHere) {
+      // The user's conversation stays the open one; the one the anonymous visitor had open is closed.
       await tx
         .updateTable('conversations')
-        .set((eb) => ({ visitor_id: into.id, first_seq: eb('first_seq', '+', offset), last_seq: eb('last_seq', '+', offset) }))
+        .set({ ended_at: now })
         .where('visitor_id', '=', from.id)
+        .where('ended_at', 'is', null)
         .execute();
-      await tx
-        .updateTable('conversation_notes')
-        .set((eb) => ({ visitor_id: into.id, after_seq: eb('after_seq', '+', offset) }))
-        .where('visitor_id', '=', from.id)
-        .execute();
-      await tx.updateTable('note_mentions').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
-      await tx.updateTable('visits').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
-      await tx.updateTable('letters').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
-      await tx.updateTable('uploads').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
-      await tx.deleteFrom('conversation_timers').where('visitor_id', '=', from.id).execute();
-      await tx.deleteFrom('monitors').where('visitor_id', '=', from.id).execute();
-      await tx
-        .updateTable('visitors')
-        .set({
-          last_seq: target.last_seq + source.last_seq,
-          umsg: target.umsg + source.umsg,
-          smsg: target.smsg + source.smsg,
-          unread: target.unread + source.unread,
-          ...(openHere || source.state === 'end'
-            ? {}
-            : { state: source.state, service_id: source.service_id, wait_since: source.wait_since }),
-          name: target.name || source.name,
-          email: target.email || source.email,
-          phone: target.phone || source.phone,
-        })
-        .where('id', '=', into.id)
-        .execute();
-      const ended = await tx
-        .updateTable('visitors')
-        .set({ state: 'end', service_id: null, wait_since: null })
-        .where('id', '=', from.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { from: ended, into: await tx.selectFrom('visitors').selectAll().where('id', '=', into.id).executeTakeFirstOrThrow() };
-    });
+    }
+    await tx
+      .updateTable('conversations')
+      .set((eb) => ({ visitor_id: into.id, first_seq: eb('first_seq', '+', offset), last_seq: eb('last_seq', '+', offset) }))
+      .where('visitor_id', '=', from.id)
+      .execute();
+    await tx
+      .updateTable('conversation_notes')
+      .set((eb) => ({ visitor_id: into.id, after_seq: eb('after_seq', '+', offset) }))
+      .where('visitor_id', '=', from.id)
+      .execute();
+    await tx.updateTable('note_mentions').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
+    await tx.updateTable('visits').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
+    await tx.updateTable('letters').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
+    await tx.updateTable('uploads').set({ visitor_id: into.id }).where('visitor_id', '=', from.id).execute();
+    await tx.deleteFrom('conversation_timers').where('visitor_id', '=', from.id).execute();
+    await tx.deleteFrom('monitors').where('visitor_id', '=', from.id).execute();
+    await tx
+      .updateTable('visitors')
+      .set({
+        last_seq: target.last_seq + source.last_seq,
+        umsg: target.umsg + source.umsg,
+        smsg: target.smsg + source.smsg,
+        unread: target.unread + source.unread,
+        ...(openHere || source.state === 'end'
+          ? {}
+          : { state: source.state, service_id: source.service_id, wait_since: source.wait_since }),
+        name: target.name || source.name,
+        email: target.email || source.email,
+        phone: target.phone || source.phone,
+      })
+      .where('id', '=', into.id)
+      .execute();
+    const ended = await tx
+      .updateTable('visitors')
+      .set({ state: 'end', service_id: null, wait_since: null })
+      .where('id', '=', from.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { from: ended, into: await tx.selectFrom('visitors').selectAll().where('id', '=', into.id).executeTakeFirstOrThrow() };
   }
 
   /** Stores what the site told: name, email and phone when given, attributes added to those kept. */
