@@ -10,6 +10,7 @@ import { migrate, openStorage, type StatementListener, type Storage } from '../s
 import { seed } from '../src/db/seed.js';
 import { type Bus, LocalBus, RedisBus } from '../src/realtime/bus.js';
 import { dropSchema } from './processes.js';
+import { checkResponse } from './response-contract.js';
 
 export const APP_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const ADMIN = { username: 'admin', password: 'admin-pass-1' };
@@ -115,6 +116,7 @@ export async function startTestServer(
     } catch {
       throw new Error(`${method} ${path} answered ${response.status} with non-JSON: ${text.slice(0, 200)}`);
     }
+    if (response.status === 200 && body.code === 200) checkResponse(method, path, body.data);
     return { status: response.status, body, headers: response.headers };
   }
 

@@ -2,6 +2,7 @@ import { endpointMethod, endpointPath } from '@parley/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
+import { checkResponse } from './response-contract.js';
 
 let server: TestServer;
 type Operation = {
@@ -53,6 +54,44 @@ describe('GET /api/openapi.json', () => {
     expect(send?.security).toEqual([]);
 
     expect(document.components.securitySchemes).toMatchObject({ bearer: { type: 'http', scheme: 'bearer' } });
+  });
+
+  it('describes what each route answers: the envelope’s data, named types shared as components', async () => {
+    type Schema = { $ref?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema };
+    type Answers = { responses?: Record<string, { content?: Record<string, { schema: Schema }> }> };
+    const jsonOf = (path: string, method: string) =>
+      (document.paths[path]?.[method] as Answers | undefined)?.responses?.['200']?.content?.['application/json'];
+    const dataOf = (path: string, method: string) => jsonOf(path, method)?.schema.properties?.data;
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const resolve = (schema: Schema | undefined) => (schema?.$ref ? schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
+
+    const roles = resolve(dataOf('/api/role/getList', 'get'));
+    expect(roles?.required).toEqual(['list', 'total']);
+    expect(resolve(roles?.properties?.list?.items)?.properties).toHaveProperty('name');
+    const messages = resolve(dataOf('/api/visitor/messages', 'get'));
+    const message = resolve(messages?.properties?.list?.items);
+    expect(message?.required).toEqual(expect.arrayContaining(['id', 'seq', 'msg', 'role', 'time']));
+    expect(message?.properties?.role).toEqual({ $ref: '#/components/schemas/MessageRole' });
+
+    // Every reference resolves, and every JSON answer has a schema for its data (null for those that answer none).
+    const text = JSON.stringify(document);
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) expect(schemas, name).toHaveProperty(name as string);
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const method of Object.keys(operations)) {
+        const json = jsonOf(path, method);
+        if (json) expect(dataOf(path, method), `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+
+  it('is what the server answers: a field the document does not describe fails the test that receives it', async () => {
+    const token = await server.login();
+    const roles = await server.get<{ list: unknown[]; total: number }>('/api/role/getList?pageNo=1&pageSize=10', { token });
+    expect(roles.body.data.total).toBeGreaterThan(0);
+    // The harness checks every answer; the same check on answers bent out of shape:
+    expect(() => checkResponse('GET', '/api/role/getList', { ...roles.body.data, secret: 'x' })).toThrow(/secret|additional/);
+    expect(() => checkResponse('GET', '/api/role/getList', { list: roles.body.data.list })).toThrow(/total/);
+    expect(() => checkResponse('GET', '/api/role/getList?pageNo=1', { list: [{ id: 'one' }], total: 1 })).toThrow(/list\/0/);
   });
 
   it('follows the endpoint table for each declared route', () => {

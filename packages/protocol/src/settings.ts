@@ -408,7 +408,14 @@ interface SecretFlags {
  * stored, so a form can say "leave empty to keep" only when there is something to keep. A page sent
  * back with the flags still in it is taken as is: the page's schema drops keys it does not know.
  */
-export type SettingsAnswer<P extends SettingsPage> = P extends keyof SecretFlags ? SettingsOf<P> & SecretFlags[P] : SettingsOf<P>;
+export type SettingsAnswer<P extends SettingsPage> = SettingsOf<P> &
+  (P extends keyof SecretFlags ? SecretFlags[P] : unknown) &
+  (P extends keyof AnsweredBeside ? AnsweredBeside[P] : unknown);
+
+/** What a page answers beside its fields and never stores: each WeChat channel's push URL and status (§11). */
+interface AnsweredBeside {
+  weChatSetting: { officialAccount: WeChatChannelStatus; miniProgram: WeChatChannelStatus };
+}
 
 // ——— The widget's projection ———
 

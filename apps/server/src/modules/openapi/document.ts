@@ -7,10 +7,17 @@ import {
   PERMISSION_LABELS,
   type Permission,
 } from '@parley/protocol';
+import responseSchemas from '@parley/protocol/responses.json';
 import { z } from 'zod';
 import type { Access, ApiRoutes } from '../../lib/http.js';
 
 type JsonSchema = Record<string, unknown>;
+
+/**
+ * The schema of each endpoint's `data`, and the named types they share: written from the endpoint table's
+ * response types by `scripts/response-schemas.mjs` (`npm run typecheck` fails when it is out of date).
+ */
+const responses = responseSchemas as { schemas: Record<string, JsonSchema>; responses: Record<string, JsonSchema> };
 
 /** The schema a client sends: before defaults and coercion, and transforms read as their input. */
 function inputSchema(schema: z.ZodType): JsonSchema {
@@ -81,7 +88,7 @@ export function openApiDocument(routes: ApiRoutes, serverUrl: string, version: s
           ? { description: 'A file (CSV) or a page, not the JSON envelope.', content: { 'text/csv': { schema: { type: 'string' } } } }
           : {
               description: 'Success: the envelope, its `data` as the route answers it.',
-              content: { 'application/json': { schema: envelope() } },
+              content: { 'application/json': { schema: envelope(responses.responses[key]) } },
             },
         '400': errorResponse('Invalid input; the message names the field.'),
         ...(access === 'public' ? {} : { '401': errorResponse('No token, or an unknown, revoked or expired one.') }),
@@ -121,7 +128,7 @@ export function openApiDocument(routes: ApiRoutes, serverUrl: string, version: s
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A sign-in token, or an API token (`pat_…`).' } },
-      schemas: { Error: envelope({ type: 'null' }) },
+      schemas: { ...responses.schemas, Error: envelope({ type: 'null' }) },
     },
     paths,
   };
