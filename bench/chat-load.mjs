@@ -4,13 +4,16 @@
 // send → acknowledgement latency, late and lost messages, and the server's RSS.
 //
 //   node bench/chat-load.mjs --visitors 1000 --agents 10 --rate 1000 --seconds 20 [--warmup 2] [--via http] [--json]
+//                            [--webhooks K]
 //
 // The server is the built one (`node scripts/build.mjs` first), on a fresh SQLite DATA_DIR unless
 // DATABASE_URL is set. Everything runs on this machine, on loopback only. To keep the generator off the
 // server's core: BENCH_SERVER_CPUS=0 taskset -c 1 node bench/chat-load.mjs …
+// `--webhooks K` subscribes K webhooks to `message.created`, all on one receiver in a process of its own
+// (bench/receiver.mjs), and reports how many deliveries it had by the end and when the last came.
 // `--trace FILE` writes one line per delivered message, `<sent at, epoch ms>,<latency ms>`, to find when
 // in a run the slow ones were.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -31,6 +34,7 @@ const SECONDS = arg('seconds', 20);
 const WARMUP = arg('warmup', 2);
 const VIA = process.argv.includes('--via') ? process.argv[process.argv.indexOf('--via') + 1] : 'socket';
 const JSON_OUT = process.argv.includes('--json');
+const WEBHOOKS = arg('webhooks', 0);
 const TRACE = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
 /** A message delivered later than this after it was sent counts as late (delivered, but not in time). */
 const LATE_MS = 1000;
@@ -124,11 +128,26 @@ async function drive(options) {
   return result;
 }
 
+/** The webhook receiver's process, and what it has had when asked. */
+async function startReceiver() {
+  const child = fork(fileURLToPath(new URL('receiver.mjs', import.meta.url)));
+  const { url } = await new Promise((resolve) => child.once('message', resolve));
+  const count = () =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send('count');
+    });
+  return { url, count, stop: () => child.send('stop') };
+}
+
 async function benchParley() {
-  const server = await startServer();
+  const receiver = WEBHOOKS > 0 ? await startReceiver() : undefined;
+  const server = await startServer(receiver ? { env: { OUTBOUND_ALLOW: '127.0.0.1' } } : {});
   const { url, child } = server;
   const ws = url.replace('http', 'ws');
   const admin = (await api(url, '/api/login', { username: 'admin', password: ADMIN_PASSWORD })).token;
+  for (let index = 0; index < WEBHOOKS; index += 1)
+    await api(url, '/api/webhook/doEdit', { url: `${receiver.url}/${index}`, events: ['message.created'], enabled: true }, admin);
   const roles = await api(url, '/api/role/getList', undefined, admin);
   const agentRole = roles.list.find((role) => role.name === 'Agent').id;
   await api(url, '/api/index/state', { state: '1' }, admin);
@@ -181,6 +200,9 @@ async function benchParley() {
   const drainUntil = Date.now() + DRAIN_MS;
   while (deliveries.count < result.acknowledged && Date.now() < drainUntil) await sleep(20);
   const rss = rssOf(child.pid);
+  const endedAt = Date.now();
+  const hooks = receiver ? await receiver.count() : undefined;
+  receiver?.stop();
   if (TRACE) deliveries.write(TRACE);
   clearInterval(heartbeat);
   for (const { socket } of visitors) socket?.terminate();
@@ -203,6 +225,8 @@ async function benchParley() {
     ackP99: percentile(result.ackLatencies, 99),
     rss,
     rssBefore,
+    // Every message of the run (warm-up and opening ones too) makes one delivery per webhook.
+    webhooks: hooks && { count: WEBHOOKS, delivered: hooks.received, duplicates: hooks.duplicates, lastBeforeEnd: endedAt - hooks.lastAt },
   };
 }
 
@@ -287,8 +311,11 @@ if (JSON_OUT) {
   for (const result of Number.isNaN(relay.p99) ? [parley] : [relay, parley]) {
     const acks = result.ackP99 === undefined ? '' : ` | ack p50 ${result.ackP50.toFixed(2)} ms p99 ${result.ackP99.toFixed(2)} ms`;
     const refused = result.refused && Object.keys(result.refused).length > 0 ? ` refused ${JSON.stringify(result.refused)}` : '';
+    const hooks = result.webhooks
+      ? ` | ${result.webhooks.count} webhooks: ${result.webhooks.delivered} delivered by the end (${result.webhooks.duplicates} twice)`
+      : '';
     console.log(
-      `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}`,
+      `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}${hooks}`,
     );
   }
   console.log(`p99 ratio parley / relay: ${ratio.toFixed(2)}; load after ${load()}`);

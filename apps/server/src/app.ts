@@ -751,6 +751,7 @@ export async function buildApp({
     await webhookWorker.stop();
     await pushSender.flush();
     await pushVisibility.stop();
+    outbound.close();
   });
   return app;
 }

@@ -243,6 +243,30 @@ describe('OutboundClient', () => {
     expect(double.seen[0]?.path).toBe('/v1/chat/completions');
   });
 
+  it('keeps a connection to the address it checked, and checks the rule again at every request', async () => {
+    const sockets: number[] = [];
+    const double = await standIn((req, res) => {
+      sockets.push(req.socket.remotePort ?? 0);
+      res.end(req.url === '/big' ? 'x'.repeat(1024 * 1024) : 'ok');
+    });
+    closers.push(double.close);
+    let address = '127.0.0.1';
+    const client = new OutboundClient(['127.0.0.1'], async () => [{ address, family: 4 }]);
+    closers.push(async () => client.close());
+    const url = `http://hooks.internal:${double.port}`;
+    for (let i = 0; i < 5; i += 1)
+      expect((await client.request(`${url}/`, { method: 'POST', body: '{}', timeoutMs: 2000 })).status).toBe(200);
+    expect(new Set(sockets).size).toBe(1);
+    // An answer nobody reads is drained to keep the connection, or the connection is closed when it is large.
+    expect((await client.request(`${url}/big`, { timeoutMs: 2000, readBody: false })).status).toBe(200);
+    await client.request(`${url}/`, { timeoutMs: 2000 });
+    expect(new Set(sockets).size).toBe(2);
+    // The name now answers a private address: refused, though a connection to the old one is still open.
+    address = '10.1.2.3';
+    await expect(client.request(`${url}/`, { timeoutMs: 2000 })).rejects.toMatchObject({ reason: 'blockedAddress' });
+    expect(sockets).toHaveLength(7);
+  });
+
   it('bounds the answer’s size and the exchange’s time', async () => {
     const big = await standIn((_req, res) => res.end('x'.repeat(64 * 1024)));
     const silent = await standIn(() => undefined);

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -85,6 +85,15 @@ export function parseOutboundAllow(entries: readonly string[]): { hosts: Set<str
   return { hosts, ranges };
 }
 
+/** Connections kept open to one checked address at most: also how many requests a receiver sees at once. */
+const SOCKETS_PER_TARGET = 16;
+/** An idle kept connection is closed after this; receivers commonly close theirs after 5–60 s. */
+const IDLE_SOCKET_MS = 4000;
+/** Targets whose connections are kept at most; the one used longest ago is let go first. */
+const MAX_TARGETS = 256;
+/** Bytes of an answer nobody reads drained to keep its connection; past this the connection is closed. */
+const DRAIN_BYTES = 64 * 1024;
+
 /**
  * The one HTTP client for URLs that users store (the robot's language model, embeddings, webhooks):
  * CONTRACT §12's outbound rule. The host is resolved first and every address it resolves to must be a
@@ -95,6 +104,13 @@ export function parseOutboundAllow(entries: readonly string[]): { hosts: Set<str
  */
 export class OutboundClient {
   private readonly allow: { hosts: Set<string>; ranges: Cidr[] };
+  /**
+   * Kept connections, by URL origin and the address checked for this request: a connection is reused
+   * only towards the address the rule passed just now, so reuse never reaches an address a later DNS
+   * answer would have led to instead. A webhook at a busy site's rate then costs a request, not a TCP
+   * (and TLS) handshake each.
+   */
+  private readonly agents = new Map<string, HttpAgent>();
 
   constructor(
     allow: readonly string[],
@@ -166,6 +182,37 @@ export class OutboundClient {
     }
   }
 
+  private agentFor(url: URL, pinned: { address: string; family: 4 | 6 }, lookup: LookupFunction): HttpAgent {
+    const key = `${url.protocol}//${url.host}@${pinned.address}`;
+    let agent = this.agents.get(key);
+    if (agent) {
+      // Most recently used last: the map's order is the order to let targets go in.
+      this.agents.delete(key);
+    } else {
+      const options = {
+        keepAlive: true,
+        maxSockets: SOCKETS_PER_TARGET,
+        maxFreeSockets: SOCKETS_PER_TARGET,
+        timeout: IDLE_SOCKET_MS,
+        lookup,
+      };
+      agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+      const oldest = this.agents.size >= MAX_TARGETS ? this.agents.keys().next().value : undefined;
+      if (oldest !== undefined) {
+        this.agents.get(oldest)?.destroy();
+        this.agents.delete(oldest);
+      }
+    }
+    this.agents.set(key, agent);
+    return agent;
+  }
+
+  /** Closes every kept connection (at shutdown). */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
   async request(raw: string, options: OutboundRequest): Promise<OutboundResponse> {
     const deadline = AbortSignal.timeout(options.timeoutMs);
     const timedOut = () => new OutboundError('timeout', `no answer within ${options.timeoutMs} ms`);
@@ -184,8 +231,7 @@ export class OutboundClient {
       headers: { ...options.headers, ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}) },
       lookup,
       signal: deadline,
-      // A fresh connection each time: a pooled one may have been opened to an address checked earlier.
-      agent: false,
+      agent: this.agentFor(url, pinned, lookup),
     };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<OutboundResponse>((resolve, reject) => {
@@ -197,8 +243,14 @@ export class OutboundClient {
           return;
         }
         if (options.readBody === false) {
-          res.destroy();
           resolve({ status, headers: res.headers, text: '' });
+          // Drained unread so the connection can serve the next request; a large answer closes it instead.
+          let drained = 0;
+          res.on('data', (chunk: Buffer) => {
+            drained += chunk.length;
+            if (drained > DRAIN_BYTES) res.destroy();
+          });
+          res.on('error', () => undefined);
           return;
         }
         const chunks: Buffer[] = [];

@@ -6,7 +6,7 @@ export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 /** Rows a look for due deliveries takes at most; the rest wait for the next look. */
-const BATCH = 20;
+const BATCH = 50;
 
 /** Webhooks' and their deliveries' rows; SQL only. */
 export class WebhookRepository {
@@ -115,20 +115,21 @@ export class WebhookRepository {
   }
 
   /**
-   * Takes a due delivery for this process until `until`, unless another process took it first: the
-   * conditional update succeeds for one of them, on SQLite and PostgreSQL alike. A process that dies
-   * holding it frees it when the claim runs out.
+   * Takes due deliveries for this process until `until`, those another process did not take first: the
+   * conditional update succeeds for one of them, on SQLite and PostgreSQL alike, and answers the rows this
+   * one took. A process that dies holding them frees them when the claim runs out.
    */
-  claim(id: number, now: string, until: string): Promise<DeliveryRow | undefined> {
+  claim(ids: number[], now: string, until: string): Promise<DeliveryRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
     return this.db
       .updateTable('webhook_deliveries')
       .set({ claimed_until: until })
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where('status', '=', 'pending')
       .where('next_at', '<=', now)
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
       .returningAll()
-      .executeTakeFirst();
+      .execute();
   }
 
   byIds(ids: number[]) {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { WEBHOOK_HEADERS } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import type { Db } from '../../db/index.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { Poller } from '../../lib/poller.js';
@@ -49,6 +50,7 @@ export class WebhookWorker {
     () => this.drain(),
     (error) => this.log.error({ err: error }, 'webhook delivery failed'),
   );
+  private readonly commits = new GroupCommit(() => this.db);
   /** Told when a webhook is disabled after its failures (the enabled webhooks changed). */
   onDisabled: () => void = () => {};
 
@@ -98,15 +100,18 @@ export class WebhookWorker {
       const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
       // The batch goes out side by side: a receiver that hangs holds up its own deliveries only. Two of one
       // conversation are never in one batch, as the later waits while the earlier is pending.
-      const sent = await Promise.all(
-        due.map(async ({ id }) => {
-          const row = await this.repo.claim(id, now, until);
-          const webhook = row && webhooks.get(row.webhook_id);
-          if (row && webhook) await this.attempt(row, webhook);
-          return row !== undefined;
+      const claimed = await this.repo.claim(
+        due.map((row) => row.id),
+        now,
+        until,
+      );
+      if (claimed.length === 0) return;
+      await Promise.all(
+        claimed.map(async (row) => {
+          const webhook = webhooks.get(row.webhook_id);
+          if (webhook) await this.attempt(row, webhook);
         }),
       );
-      if (!sent.some(Boolean)) return;
     }
   }
 
@@ -154,7 +159,9 @@ export class WebhookWorker {
     const at = new Date(nowMs).toISOString();
     const attempts = row.attempts + 1;
     const giveUp = error !== null && attempts >= MAX_ATTEMPTS;
-    const disabled = await this.db.transaction().execute(async (tx) => {
+    // Outcomes that arrive together share one commit: at a busy site's rate one transaction per delivery
+    // would take the database from the messages that make them.
+    const disabled = await this.commits.run(async (tx) => {
       await this.repo.recordAttempt(tx, row.id, {
         attempts,
         response_code: responseCode,
