@@ -54,10 +54,11 @@ function describeAccess(access: Access): string {
   return `Permission \`${access.permission}\` (${PERMISSION_LABELS[access.permission as Permission]?.en ?? access.permission}).`;
 }
 
-const envelope = (data: JsonSchema = {}) => ({
+/** The envelope every JSON answer is: `code` 200 on success, else the error's code, with `msg` worded for a person. */
+const envelope = (data: JsonSchema, code: JsonSchema = { type: 'integer', const: 200 }) => ({
   type: 'object',
   required: ['code', 'msg', 'data'],
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
+  properties: { code, msg: { type: 'string' }, data },
 });
 
 const errorResponse = (description: string) => ({
@@ -88,7 +89,7 @@ export function openApiDocument(routes: ApiRoutes, serverUrl: string, version: s
           ? { description: 'A file (CSV) or a page, not the JSON envelope.', content: { 'text/csv': { schema: { type: 'string' } } } }
           : {
               description: 'Success: the envelope, its `data` as the route answers it.',
-              content: { 'application/json': { schema: envelope(responses.responses[key]) } },
+              content: { 'application/json': { schema: envelope(responses.responses[key] ?? {}) } },
             },
         '400': errorResponse('Invalid input; the message names the field.'),
         ...(access === 'public' ? {} : { '401': errorResponse('No token, or an unknown, revoked or expired one.') }),
@@ -128,7 +129,7 @@ export function openApiDocument(routes: ApiRoutes, serverUrl: string, version: s
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A sign-in token, or an API token (`pat_…`).' } },
-      schemas: { ...responses.schemas, Error: envelope({ type: 'null' }) },
+      schemas: { ...responses.schemas, Error: envelope({ type: 'null' }, { type: 'integer', examples: [400] }) },
     },
     paths,
   };
