@@ -13,12 +13,13 @@
 // (bench/receiver.mjs), and reports how many deliveries it had by the end and when the last came.
 // `--trace FILE` writes one line per delivered message, `<sent at, epoch ms>,<latency ms>`, to find when
 // in a run the slow ones were.
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { collectGarbage } from './collect-garbage.mjs';
+import { startReceiver } from './receiver.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -126,18 +127,6 @@ async function drive(options) {
   const result = await new Promise((resolve) => worker.once('message', resolve));
   await worker.terminate();
   return result;
-}
-
-/** The webhook receiver's process, and what it has had when asked. */
-async function startReceiver() {
-  const child = fork(fileURLToPath(new URL('receiver.mjs', import.meta.url)));
-  const { url } = await new Promise((resolve) => child.once('message', resolve));
-  const count = () =>
-    new Promise((resolve) => {
-      child.once('message', resolve);
-      child.send('count');
-    });
-  return { url, count, stop: () => child.send('stop') };
 }
 
 async function benchParley() {

@@ -1,11 +1,12 @@
-// Webhooks (§12) under load, against a receiver started here on loopback (listed in OUTBOUND_ALLOW).
+// Webhooks (§12) under load, against a receiver on loopback in a process of its own (bench/receiver.mjs,
+// listed in OUTBOUND_ALLOW).
 // Two servers in turn, each on a fresh DATA_DIR: one with K webhooks subscribed to message.created, one
 // without. On each, V visitors send M messages over HTTP at R a second; it reports the send's p50/p99 (the
 // message path, stored and acknowledged) and, with webhooks, the deliveries a second from the first
 // send until the receiver has every one (M × K), and whether any came twice.
 //
 //   node bench/webhooks.mjs [--webhooks 3] [--visitors 100] [--messages 3000] [--rate 300] [--json]
-import { createServer } from 'node:http';
+import { startReceiver } from './receiver.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
 function option(name, fallback) {
@@ -17,30 +18,12 @@ const visitors = option('visitors', 100);
 const messages = option('messages', 3000);
 const rate = option('rate', 300);
 
-let received = 0;
-const seen = new Set();
-let duplicates = 0;
-let lastAt = 0;
-const receiver = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    const id = req.headers['parley-delivery'];
-    if (seen.has(id)) duplicates += 1;
-    seen.add(id);
-    received += 1;
-    lastAt = performance.now();
-    res.writeHead(204).end();
-  });
-});
-await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
-
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 async function run(webhookCount) {
-  received = 0;
-  seen.clear();
-  duplicates = 0;
+  // A receiver of its own for each run: its counts are this run's.
+  const receiver = await startReceiver();
+  const receiverUrl = receiver.url;
   const server = await startServer({ env: { OUTBOUND_ALLOW: '127.0.0.1' } });
   const call = async (path, body, token) => {
     const response = await fetch(`${server.url}${path}`, {
@@ -62,6 +45,7 @@ async function run(webhookCount) {
     let failed = 0;
     const pending = [];
     const started = performance.now();
+    const startedAt = Date.now();
     for (let sent = 0; sent < messages; sent += 1) {
       const due = started + (sent / rate) * 1000;
       const wait = due - performance.now();
@@ -83,7 +67,12 @@ async function run(webhookCount) {
     await Promise.all(pending);
     const expected = timings.length * webhookCount;
     const deadline = performance.now() + 120_000;
-    while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    let had = await receiver.count();
+    while (had.received < expected && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      had = await receiver.count();
+    }
+    const { received, duplicates, lastAt } = had;
     timings.sort((a, b) => a - b);
     return {
       webhooks: webhookCount,
@@ -94,16 +83,16 @@ async function run(webhookCount) {
       delivered: received,
       expected,
       duplicates,
-      deliveriesPerSecond: webhookCount > 0 ? Math.round(received / ((lastAt - started) / 1000)) : null,
+      deliveriesPerSecond: webhookCount > 0 ? Math.round(received / ((lastAt - startedAt) / 1000)) : null,
     };
   } finally {
     await server.stop();
+    receiver.stop();
   }
 }
 
 const withHooks = await run(hooks);
 const without = await run(0);
-receiver.close();
 if (process.argv.includes('--json')) console.log(JSON.stringify({ withHooks, without }));
 else {
   for (const result of [withHooks, without])

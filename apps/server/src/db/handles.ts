@@ -6,6 +6,3 @@ export type Db = Kysely<Database>;
 
 /** The database or an open transaction: repositories take it so a service decides where a query runs. */
 export type DbOrTx = Db | Transaction<Database>;
-
-/** An open transaction: what a step takes when it must run inside its caller's. */
-export type Tx = Transaction<Database>;

@@ -11,7 +11,7 @@ import { migrations } from './migrations/index.js';
 import { runDirectlyInTransactions, statementName } from './prepared.js';
 import type { Database } from './schema.js';
 
-export type { Db, DbOrTx, Tx } from './handles.js';
+export type { Db, DbOrTx } from './handles.js';
 
 export interface Storage {
   db: Db;

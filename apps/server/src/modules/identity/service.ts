@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Attributes, type IdentifiedVisitor, MAX_ATTRIBUTES } from '@parley/protocol';
+import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Db, DbOrTx, Tx } from '../../db/index.js';
+import type { Db, DbOrTx } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import type { Sealer } from '../../lib/sealed.js';
@@ -160,7 +162,7 @@ export class IdentityService {
    * Moves an anonymous visitor's history into the user's visitor, after what the user's holds (seqs
    * continue from there), and retires it: its credential stops opening anything.
    */
-  private async merge(tx: Tx, from: VisitorRow, into: VisitorRow): Promise<{ from: VisitorRow; into: VisitorRow }> {
+  private async merge(tx: Transaction<Database>, from: VisitorRow, into: VisitorRow): Promise<{ from: VisitorRow; into: VisitorRow }> {
     // Read again under the transaction's writes: the seqs to shift past are the ones committed now.
     const target = await tx
       .updateTable('visitors')
