@@ -98,8 +98,9 @@ export class WebhookWorker {
       const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
       // A claim outlives the longest attempt, so it never runs out while its attempt is under way.
       const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
-      // The batch goes out side by side: a receiver that hangs holds up its own deliveries only. Two of one
-      // conversation are never in one batch, as the later waits while the earlier is pending.
+      // The batch goes out side by side, and the next look waits for all of it: a receiver that hangs holds
+      // the next batch up to the time allowed (WEBHOOK_TIMEOUT_MS). Two of one conversation are never in
+      // one batch, as the later waits while the earlier is pending.
       const claimed = await this.repo.claim(
         due.map((row) => row.id),
         now,
