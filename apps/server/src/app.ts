@@ -307,7 +307,7 @@ export async function buildApp({
   robots.subscribeAssist(events);
   const censusRepo = new CensusRepository(db, storage.dialect);
   new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
-  const webhookRepo = new WebhookRepository(db);
+  const webhookRepo = new WebhookRepository(db, storage.dialect);
   const webhookWorker = new WebhookWorker(db, webhookRepo, outbound, sealer, notices, config.webhooks, app.log, now);
   const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookWorker, now);
   // Which webhooks are enabled is kept in each process; a change anywhere makes every process read it again.

@@ -225,7 +225,7 @@ describe('webhooks', () => {
       { token: admin },
     );
     expect(refused.status).toBe(409);
-    const transferRows = async () => (await deliveriesOfDb(hook.id)).filter((row) => row.event === 'conversation.transferred');
+    const transferRows = async () => (await queuedOrDeliveredDb(hook.id)).filter((event) => event === 'conversation.transferred');
     expect(await transferRows()).toHaveLength(0);
     const moved = await server.post('/api/talk/transfer', { YQToken: v.id, serviceID: target }, { token: admin });
     expect(moved.status, moved.body.msg).toBe(200);
@@ -414,6 +414,19 @@ describe('webhooks', () => {
         claimed_until: null,
       })
       .execute();
+    // An event the stop left queued, not yet made into deliveries, for this webhook and one deleted since.
+    await server.storage.db
+      .insertInto('webhook_events')
+      .values({
+        event_id: '00000000-0000-4000-8000-00000000a9ef',
+        event: 'letter.created',
+        order_key: null,
+        source: null,
+        body: '{"queued":"before the stop"}',
+        webhook_ids: JSON.stringify([hook.id, hook.id + 1000]),
+        created_at: new Date().toISOString(),
+      })
+      .execute();
     receiver.otherwise = { status: 200 };
     const again = await buildApp({ config: server.config, storage: server.storage, bus: server.bus, logger: false });
     await again.listen({ port: 0, host: '127.0.0.1' });
@@ -432,7 +445,13 @@ describe('webhooks', () => {
       // The pending one went out again under its id, and nothing else was told.
       expect(new Set(told.filter((entry) => entry.msg === 'survive a restart').map((entry) => entry.delivery)).size).toBe(1);
       expect(told.every((entry) => entry.msg === 'survive a restart')).toBe(true);
-      await waitFor(async () => (await deliveriesOfDb(hook.id)).length === 1, 5000, 'the old delivery pruned');
+      // The queued event went out once, to the webhook that still exists; the queue is empty (left: the
+      // message's delivery and this one, once the old one is pruned).
+      await waitFor(() => receiver.of('letter.created').length === 1, 5000, 'the queued event');
+      expect(receiver.of('letter.created')[0]?.body).toBe('{"queued":"before the stop"}');
+      expect(await server.storage.db.selectFrom('webhook_events').select('id').execute()).toEqual([]);
+      expect((await deliveriesOfDb(hook.id + 1000)).length).toBe(0);
+      await waitFor(async () => (await deliveriesOfDb(hook.id)).length === 2, 5000, 'the old delivery pruned');
     } finally {
       await again.close();
     }
@@ -457,6 +476,15 @@ describe('the retry schedule', () => {
     expect(retryWait(3, 10_000, () => 0)).not.toBe(retryWait(3, 10_000, () => 1));
   });
 });
+
+/** The events written for the webhook, still queued or already made into deliveries (one entry each). */
+async function queuedOrDeliveredDb(webhookId: number): Promise<string[]> {
+  const queued = await server.storage.db.selectFrom('webhook_events').select(['event', 'webhook_ids']).execute();
+  return [
+    ...queued.filter((row) => (JSON.parse(row.webhook_ids) as number[]).includes(webhookId)).map((row) => row.event),
+    ...(await deliveriesOfDb(webhookId)).map((row) => row.event),
+  ];
+}
 
 function deliveriesOfDb(webhookId: number) {
   return server.storage.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').execute();

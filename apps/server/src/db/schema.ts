@@ -600,6 +600,19 @@ export interface WebhookDeliveriesTable {
   claimed_until: string | null;
 }
 
+/** An event queued for webhooks, waiting to be turned into one delivery per webhook (migration 036). */
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  event_id: string;
+  event: string;
+  order_key: string | null;
+  source: string | null;
+  body: string;
+  /** The webhooks that took it when it was queued: a JSON list of ids. */
+  webhook_ids: string;
+  created_at: string;
+}
+
 /** The server's VAPID key pair (one row, id 1); `private_key` is sealed. */
 export interface PushKeysTable {
   id: number;
@@ -640,6 +653,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_events: WebhookEventsTable;
   visitors: VisitorsTable;
   messages: MessagesTable;
   visits: VisitsTable;

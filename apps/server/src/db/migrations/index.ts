@@ -35,6 +35,7 @@ import { visitorIdentity } from './032_visitor_identity.js';
 import { robotQuestions } from './033_robot_questions.js';
 import { wechatWindow } from './034_wechat_window.js';
 import { claims } from './035_claims.js';
+import { webhookEvents } from './036_webhook_events.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -74,5 +75,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '033_robot_questions': robotQuestions(dialect),
     '034_wechat_window': wechatWindow(),
     '035_claims': claims(),
+    '036_webhook_events': webhookEvents(dialect),
   };
 }

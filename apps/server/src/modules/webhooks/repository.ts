@@ -1,16 +1,25 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { DialectName } from '../../db/dialect.js';
 import type { Db, DbOrTx } from '../../db/index.js';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js';
+import type { WebhookDeliveriesTable, WebhookEventsTable, WebhooksTable } from '../../db/schema.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type QueuedEventRow = Selectable<WebhookEventsTable>;
 
 /** Rows a look for due deliveries takes at most; the rest wait for the next look. */
 const BATCH = 50;
+/** Delivery rows one statement writes (14 values each): well within both databases' parameter limits. */
+const INSERT_CHUNK = 500;
+/** The PostgreSQL advisory lock ('pwe1') that lets one process at a time turn queued events into deliveries. */
+const EVENTS_LOCK = 0x70776531;
 
 /** Webhooks' and their deliveries' rows; SQL only. */
 export class WebhookRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+  ) {}
 
   list() {
     return this.db.selectFrom('webhooks').selectAll().orderBy('id', 'desc').execute();
@@ -53,12 +62,49 @@ export class WebhookRepository {
 
   /** Inserts deliveries; one whose webhook already has a delivery of the same `source` is left out. */
   async insertDeliveries(tx: DbOrTx, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
-    if (rows.length > 0)
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK)
       await tx
         .insertInto('webhook_deliveries')
-        .values(rows)
+        .values(rows.slice(start, start + INSERT_CHUNK))
         .onConflict((oc) => oc.columns(['webhook_id', 'source']).doNothing())
         .execute();
+  }
+
+  /** Queues an event for the webhooks that take it: one row, in the transaction of the change. */
+  async queueEvent(tx: DbOrTx, row: Insertable<WebhookEventsTable>): Promise<void> {
+    await tx.insertInto('webhook_events').values(row).execute();
+  }
+
+  /** Whether any event waits to be turned into deliveries: one look at the queue's first row. */
+  async anyQueued(): Promise<boolean> {
+    return (await this.db.selectFrom('webhook_events').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * Takes the oldest queued events out of the queue, at most `limit`, inside `tx`. On PostgreSQL the
+   * transaction first waits for any other process doing the same, so that deliveries are made in the
+   * events' order (their ids keep one conversation's events in order) and no event is taken twice.
+   */
+  async takeEvents(tx: DbOrTx, limit: number): Promise<QueuedEventRow[]> {
+    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(tx);
+    const rows = await tx.selectFrom('webhook_events').selectAll().orderBy('id').limit(limit).execute();
+    if (rows.length > 0)
+      await tx
+        .deleteFrom('webhook_events')
+        .where(
+          'id',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .execute();
+    return rows;
+  }
+
+  /** Of `ids`, the webhooks that still exist (one deleted since an event was queued gets no delivery of it). */
+  async existing(tx: DbOrTx, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await tx.selectFrom('webhooks').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((row) => row.id));
   }
 
   findDelivery(uuid: string) {

@@ -68,9 +68,10 @@ function newSecret(): string {
 }
 
 /**
- * Webhooks (CONTRACT §12): managing them, and queueing events for them. An event is written once per
- * webhook that takes it into `webhook_deliveries` (one statement, one transaction), which the worker
- * drains; the envelope's body is fixed when queued, so every retry sends the same bytes.
+ * Webhooks (CONTRACT §12): managing them, and queueing events for them. An event is written once, with
+ * the webhooks that take it, into `webhook_events` in the change's transaction; the worker turns it into a
+ * row per webhook in `webhook_deliveries` and drains those. The envelope's body is fixed when queued, so
+ * every retry sends the same bytes.
  */
 export class WebhookService {
   /**
@@ -194,34 +195,14 @@ export class WebhookService {
   /** Sends a `ping` to the webhook, through the queue like every event; answers its delivery. */
   async test(id: number): Promise<WebhookDelivery> {
     await this.view(id);
-    const [uuid] = await this.enqueue('ping', null, { webhookId: id }, [id]);
-    return this.deliveryOf(uuid ?? '');
+    return this.deliveryOf(await this.deliverOnce('ping', { webhookId: id }, id));
   }
 
   /** Queues an earlier delivery's event again, as a new delivery (a new `Parley-Delivery`), outside the order. */
   async redeliver(deliveryId: string): Promise<WebhookDelivery> {
     const earlier = await this.repo.findDelivery(deliveryId);
     if (!earlier) throw new ApiError(404, 'webhookDeliveryNotFound');
-    const uuid = randomUUID();
-    await this.repo.insertDeliveries(this.db, [
-      {
-        uuid,
-        webhook_id: earlier.webhook_id,
-        event_id: earlier.event_id,
-        event: earlier.event,
-        order_key: null,
-        source: null,
-        body: earlier.body,
-        status: 'pending',
-        created_at: new Date(this.now()).toISOString(),
-        next_at: new Date(this.now()).toISOString(),
-        last_attempt_at: null,
-        response_code: null,
-        error: null,
-        claimed_until: null,
-      },
-    ]);
-    this.worker.kick();
+    const uuid = await this.queueDelivery(earlier.webhook_id, earlier.event_id, earlier.event, earlier.body);
     return this.deliveryOf(uuid);
   }
 
@@ -261,42 +242,69 @@ export class WebhookService {
     return this.enabledHooks.rows;
   }
 
+  /** The envelope every attempt sends (CONTRACT §12): fixed when queued, so every retry sends the same bytes. */
+  private envelope(type: WebhookEventType, data: unknown): { eventId: string; at: string; body: string } {
+    const at = new Date(this.now()).toISOString();
+    const eventId = randomUUID();
+    return { eventId, at, body: JSON.stringify({ id: eventId, type, createdAt: at, data }) };
+  }
+
   /**
-   * Queues one event for the given webhooks: one row each, written together. `orderKey` (the visitor's
-   * conversation) keeps the events of one conversation in order for each webhook. Answers the deliveries' ids.
+   * Queues one event for the given webhooks in `tx`, the transaction of the change it tells of: one row
+   * whatever their number, which the worker turns into one delivery per webhook once it has committed
+   * (woken by `kick`). `orderKey` (the visitor's conversation) keeps one conversation's events in order for
+   * each webhook; `source` (the stored fact it tells) is delivered once per webhook however often queued.
    */
   async enqueue(
     type: WebhookEventType,
     orderKey: string | null,
     data: unknown,
     webhookIds: number[],
-    source: string | null = null,
-    /** The transaction of the change the event tells of; the worker is then woken by `kick` after its commit. */
-    tx?: DbOrTx,
-  ): Promise<string[]> {
-    if (webhookIds.length === 0) return [];
-    const at = new Date(this.now()).toISOString();
-    const eventId = randomUUID();
-    const body = JSON.stringify({ id: eventId, type, createdAt: at, data });
-    const rows = webhookIds.map((webhookId) => ({
-      uuid: randomUUID(),
-      webhook_id: webhookId,
+    source: string | null,
+    tx: DbOrTx,
+  ): Promise<void> {
+    if (webhookIds.length === 0) return;
+    const { eventId, at, body } = this.envelope(type, data);
+    await this.repo.queueEvent(tx, {
       event_id: eventId,
       event: type,
       order_key: orderKey,
       source,
       body,
-      status: 'pending',
+      webhook_ids: JSON.stringify(webhookIds),
       created_at: at,
-      next_at: at,
-      last_attempt_at: null,
-      response_code: null,
-      error: null,
-      claimed_until: null,
-    }));
-    await this.repo.insertDeliveries(tx ?? this.db, rows);
-    if (!tx) this.worker.kick();
-    return rows.map((row) => row.uuid);
+    });
+  }
+
+  /** Queues a delivery of a new event to one webhook directly, outside any conversation's order; answers its id. */
+  private async deliverOnce(type: WebhookEventType, data: unknown, webhookId: number): Promise<string> {
+    const { eventId, body } = this.envelope(type, data);
+    return this.queueDelivery(webhookId, eventId, type, body);
+  }
+
+  private async queueDelivery(webhookId: number, eventId: string, type: string, body: string): Promise<string> {
+    const uuid = randomUUID();
+    const at = new Date(this.now()).toISOString();
+    await this.repo.insertDeliveries(this.db, [
+      {
+        uuid,
+        webhook_id: webhookId,
+        event_id: eventId,
+        event: type,
+        order_key: null,
+        source: null,
+        body,
+        status: 'pending',
+        created_at: at,
+        next_at: at,
+        last_attempt_at: null,
+        response_code: null,
+        error: null,
+        claimed_until: null,
+      },
+    ]);
+    this.worker.kick();
+    return uuid;
   }
 
   /** Looks for due deliveries now: after a transaction that queued some has committed. */

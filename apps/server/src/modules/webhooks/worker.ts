@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { WEBHOOK_HEADERS } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
@@ -8,7 +8,13 @@ import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { Notices } from '../notices/service.js';
-import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
+import type { DeliveryRow, QueuedEventRow, WebhookRepository, WebhookRow } from './repository.js';
+
+/** The webhooks a queued event was for (a JSON list of ids). */
+function webhooksOf(event: QueuedEventRow): number[] {
+  const ids: unknown = JSON.parse(event.webhook_ids);
+  return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
+}
 
 /** Attempts of one delivery before it is given up as `failed`: with the waits below, over a day and a half. */
 export const MAX_ATTEMPTS = 10;
@@ -19,6 +25,8 @@ const MAX_WAIT_UNITS = 4320;
 /** How long the log keeps a delivery that went out or was given up, and how often it is cut. */
 const KEPT_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3600_000;
+/** Queued events a look turns into deliveries at most. */
+const EVENTS_BATCH = 200;
 /** The purpose webhook secrets are sealed for. */
 export const SECRET_PURPOSE = 'webhook.secret';
 
@@ -39,8 +47,9 @@ export function signature(secrets: string[], unixSeconds: number, body: string):
 }
 
 /**
- * Sends the deliveries of the outbox (`webhook_deliveries`). Each process looks for due rows every
- * `pollMs` (and at once when an event is queued), claims each with a conditional update so that one
+ * Sends the deliveries of the outbox. Each process looks every `pollMs` (and at once when an event is
+ * queued): it first turns the queued events (`webhook_events`) into one delivery per webhook
+ * (`webhook_deliveries`), then looks for due deliveries, claims each with a conditional update so that one
  * process makes each attempt, posts it through the outbound guard within the time allowed, and records
  * what came back: delivered on any 2xx, else tried again later (see `retryWait`) until MAX_ATTEMPTS.
  */
@@ -88,12 +97,53 @@ export class WebhookWorker {
     this.poller.kick();
   }
 
+  /**
+   * Turns the oldest queued events into deliveries, in one transaction: the event leaves the queue as its
+   * deliveries are written, so none is lost or made twice. Answers how many events were taken.
+   */
+  private async expand(): Promise<number> {
+    if (!(await this.repo.anyQueued())) return 0;
+    return this.db.transaction().execute(async (tx) => {
+      const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
+      const wanted = events.map(webhooksOf);
+      const existing = await this.repo.existing(tx, [...new Set(wanted.flat())]);
+      const rows = events.flatMap((event, i) =>
+        (wanted[i] ?? [])
+          .filter((id) => existing.has(id))
+          .map((webhookId) => ({
+            uuid: randomUUID(),
+            webhook_id: webhookId,
+            event_id: event.event_id,
+            event: event.event,
+            order_key: event.order_key,
+            source: event.source,
+            body: event.body,
+            status: 'pending',
+            created_at: event.created_at,
+            next_at: event.created_at,
+            last_attempt_at: null,
+            response_code: null,
+            error: null,
+            claimed_until: null,
+          })),
+      );
+      await this.repo.insertDeliveries(tx, rows);
+      return events.length;
+    });
+  }
+
   private async drain(): Promise<void> {
     for (;;) {
+      const taken = await this.expand();
       const nowMs = this.now();
       const now = new Date(nowMs).toISOString();
       const due = await this.repo.due(now);
-      if (due.length === 0 || this.poller.stopped) return;
+      if (this.poller.stopped) return;
+      // Nothing due yet, but more queued: those may be (the ones taken were for disabled webhooks, or wait their turn).
+      if (due.length === 0) {
+        if (taken > 0) continue;
+        return;
+      }
       // Each webhook read once for the batch, not once per delivery.
       const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
       // A claim outlives the longest attempt, so it never runs out while its attempt is under way.
