@@ -195,6 +195,23 @@ export class WebhookRepository {
     await tx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
   }
 
+  /** Records the attempt that delivered each of `ids`, all answered with `responseCode`. */
+  async delivered(tx: DbOrTx, ids: number[], responseCode: number, at: string): Promise<void> {
+    await tx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        response_code: responseCode,
+        error: null,
+        last_attempt_at: at,
+        claimed_until: null,
+        status: 'delivered',
+        next_at: null,
+      }))
+      .where('id', 'in', ids)
+      .execute();
+  }
+
   /** Counts a failed attempt against the webhook; answers the failures in a row now. */
   async failed(tx: DbOrTx, webhookId: number): Promise<number> {
     await tx

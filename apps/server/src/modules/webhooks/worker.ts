@@ -10,6 +10,14 @@ import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { Notices } from '../notices/service.js';
 import type { DeliveryRow, QueuedEventRow, WebhookRepository, WebhookRow } from './repository.js';
 
+/** What one attempt came to: the answer's status when there was one, the reason it failed when it did. */
+interface Outcome {
+  row: DeliveryRow;
+  webhook: WebhookRow;
+  responseCode: number | null;
+  error: string | null;
+}
+
 /** The webhooks a queued event was for (a JSON list of ids). */
 function webhooksOf(event: QueuedEventRow): number[] {
   const ids: unknown = JSON.parse(event.webhook_ids);
@@ -157,12 +165,13 @@ export class WebhookWorker {
         until,
       );
       if (claimed.length === 0) return;
-      await Promise.all(
-        claimed.map(async (row) => {
+      const outcomes = await Promise.all(
+        claimed.flatMap((row) => {
           const webhook = webhooks.get(row.webhook_id);
-          if (webhook) await this.attempt(row, webhook);
+          return webhook ? [this.attempt(row, webhook)] : [];
         }),
       );
+      await this.record(outcomes);
     }
   }
 
@@ -173,7 +182,8 @@ export class WebhookWorker {
     return secrets;
   }
 
-  private async attempt(row: DeliveryRow, webhook: WebhookRow): Promise<void> {
+  /** Makes one attempt; answers what came back, recorded with the rest of the batch. */
+  private async attempt(row: DeliveryRow, webhook: WebhookRow): Promise<Outcome> {
     const startedMs = this.now();
     let responseCode: number | null = null;
     let error: string | null = null;
@@ -202,40 +212,53 @@ export class WebhookWorker {
         error = 'secretUnreadable';
       } else throw failure;
     }
-    await this.record(row, webhook, responseCode, error);
+    if (error !== null)
+      this.log.info(
+        { webhook: webhook.id, delivery: row.uuid, attempts: row.attempts + 1, responseCode, reason: error },
+        'webhook delivery failed',
+      );
+    return { row, webhook, responseCode, error };
   }
 
-  private async record(row: DeliveryRow, webhook: WebhookRow, responseCode: number | null, error: string | null): Promise<void> {
+  /**
+   * Records a batch's outcomes in one transaction: the deliveries that went out with one statement per
+   * answer code, each webhook that took one cleared of its failures once, the failures one by one (each
+   * counts towards disabling its webhook). At a busy site's rate a transaction per delivery would take
+   * the database from the messages that make them.
+   */
+  private async record(outcomes: Outcome[]): Promise<void> {
     const nowMs = this.now();
     const at = new Date(nowMs).toISOString();
-    const attempts = row.attempts + 1;
-    const giveUp = error !== null && attempts >= MAX_ATTEMPTS;
-    // Outcomes that arrive together share one commit: at a busy site's rate one transaction per delivery
-    // would take the database from the messages that make them.
+    const delivered = new Map<number, number[]>();
+    for (const { row, responseCode, error } of outcomes)
+      if (error === null && responseCode !== null) delivered.set(responseCode, [...(delivered.get(responseCode) ?? []), row.id]);
     const disabled = await this.commits.run(async (tx) => {
-      await this.repo.recordAttempt(tx, row.id, {
-        attempts,
-        response_code: responseCode,
-        error,
-        last_attempt_at: at,
-        claimed_until: null,
-        status: error === null ? 'delivered' : giveUp ? 'failed' : 'pending',
-        next_at: error === null || giveUp ? null : new Date(nowMs + retryWait(attempts, this.config.retryBaseMs)).toISOString(),
-      });
-      if (error === null) {
-        await this.repo.succeeded(tx, webhook.id);
-        return false;
+      for (const [responseCode, ids] of delivered) await this.repo.delivered(tx, ids, responseCode, at);
+      for (const webhookId of new Set(outcomes.filter((outcome) => outcome.error === null).map((outcome) => outcome.webhook.id)))
+        await this.repo.succeeded(tx, webhookId);
+      const disabled: WebhookRow[] = [];
+      for (const { row, webhook, responseCode, error } of outcomes) {
+        if (error === null) continue;
+        const attempts = row.attempts + 1;
+        const giveUp = attempts >= MAX_ATTEMPTS;
+        await this.repo.recordAttempt(tx, row.id, {
+          attempts,
+          response_code: responseCode,
+          error,
+          last_attempt_at: at,
+          claimed_until: null,
+          status: giveUp ? 'failed' : 'pending',
+          next_at: giveUp ? null : new Date(nowMs + retryWait(attempts, this.config.retryBaseMs)).toISOString(),
+        });
+        const failures = await this.repo.failed(tx, webhook.id);
+        if (failures < DISABLE_AFTER || !(await this.repo.disable(tx, webhook.id, at))) continue;
+        await this.notices.toAdmins(tx, 'webhookDisabled', { url: webhook.url, failures });
+        disabled.push(webhook);
       }
-      const failures = await this.repo.failed(tx, webhook.id);
-      if (failures < DISABLE_AFTER || !(await this.repo.disable(tx, webhook.id, at))) return false;
-      await this.notices.toAdmins(tx, 'webhookDisabled', { url: webhook.url, failures });
-      return true;
+      return disabled;
     });
-    if (error !== null)
-      this.log.info({ webhook: webhook.id, delivery: row.uuid, attempts, responseCode, reason: error }, 'webhook delivery failed');
-    if (disabled) {
+    for (const webhook of disabled)
       this.log.warn({ webhook: webhook.id, failures: DISABLE_AFTER }, 'webhook disabled after failures in a row');
-      this.onDisabled();
-    }
+    if (disabled.length > 0) this.onDisabled();
   }
 }
