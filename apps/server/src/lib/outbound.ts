@@ -214,13 +214,30 @@ export class OutboundClient {
   }
 
   async request(raw: string, options: OutboundRequest): Promise<OutboundResponse> {
-    const deadline = AbortSignal.timeout(options.timeoutMs);
-    const timedOut = () => new OutboundError('timeout', `no answer within ${options.timeoutMs} ms`);
     const url = this.parseUrl(raw);
-    const pinned = await Promise.race([
-      this.target(url),
-      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(timedOut()), { once: true })),
-    ]);
+    // The time allowed, on a timer cleared once the exchange is over: a timeout signal would fire for every
+    // finished request too, its time later, and cost an error and its stack each (thousands a second when
+    // webhooks are busy).
+    const abort = new AbortController();
+    const deadline = abort.signal;
+    const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+    // Nothing to wait for at exit: the request is abandoned with the process.
+    timer.unref();
+    const finish = () => clearTimeout(timer);
+    const timedOut = () => new OutboundError('timeout', `no answer within ${options.timeoutMs} ms`);
+    let pinned: { address: string; family: 4 | 6 };
+    try {
+      pinned = await new Promise((resolve, reject) => {
+        const onAbort = () => reject(timedOut());
+        deadline.addEventListener('abort', onAbort, { once: true });
+        this.target(url)
+          .then(resolve, reject)
+          .finally(() => deadline.removeEventListener('abort', onAbort));
+      });
+    } catch (error) {
+      finish();
+      throw error;
+    }
     const lookup: LookupFunction = (_host, lookupOptions, callback) => {
       if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
       else callback(null, pinned.address, pinned.family);
@@ -236,6 +253,8 @@ export class OutboundClient {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<OutboundResponse>((resolve, reject) => {
       const req = send(url, requestOptions, (res: IncomingMessage) => {
+        // Over once the answer has been read, drained or dropped.
+        res.once('close', finish);
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400) {
           res.destroy();
@@ -267,7 +286,10 @@ export class OutboundClient {
         res.on('end', () => resolve({ status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', (error) => reject(deadline.aborted ? timedOut() : new OutboundError('network', error.message)));
       });
-      req.on('error', (error) => reject(deadline.aborted ? timedOut() : new OutboundError('network', error.message)));
+      req.on('error', (error) => {
+        finish();
+        reject(deadline.aborted ? timedOut() : new OutboundError('network', error.message));
+      });
       req.end(options.body);
     });
   }
