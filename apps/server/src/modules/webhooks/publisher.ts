@@ -5,6 +5,7 @@ import type { ConversationOutbox } from '../conversations/outboxes.js';
 import { toMessage } from '../conversations/views.js';
 import type { VisitorRow } from '../visitors/repository.js';
 import { attributesOf } from '../visitors/views.js';
+import type { WebhookRepository } from './repository.js';
 import type { WebhookService } from './service.js';
 
 /**
@@ -43,19 +44,13 @@ const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
 export class WebhookPublisher {
   constructor(
     private readonly db: Db,
+    private readonly repo: WebhookRepository,
     private readonly webhooks: WebhookService,
   ) {}
 
   /** The visitor's conversation now (the last one opened): its history id. */
-  private async conversationId(visitor: VisitorRow, db: DbOrTx = this.db): Promise<number | null> {
-    const row = await db
-      .selectFrom('conversations')
-      .select('id')
-      .where('visitor_id', '=', visitor.id)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.id ?? null;
+  private conversationId(visitor: VisitorRow, db: DbOrTx = this.db): Promise<number | null> {
+    return this.repo.conversationOf(db, visitor.id);
   }
 
   private async conversation(visitor: VisitorRow, db: DbOrTx = this.db) {

@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db, DbOrTx } from '../../db/index.js';
+import { prepared } from '../../db/prepared.js';
 import type { WebhookDeliveriesTable, WebhookEventsTable, WebhooksTable } from '../../db/schema.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -13,6 +14,24 @@ const BATCH = 50;
 const INSERT_CHUNK = 500;
 /** The PostgreSQL advisory lock ('pwe1') that lets one process at a time turn queued events into deliveries. */
 const EVENTS_LOCK = 0x70776531;
+
+type NewEvent = Omit<Insertable<WebhookEventsTable>, 'id'>;
+
+// The message path's statements when webhooks take its events, compiled once (see prepared).
+const insertEvent = prepared((db, v: NewEvent) =>
+  db.insertInto('webhook_events').values({
+    event_id: v.event_id,
+    event: v.event,
+    order_key: v.order_key,
+    source: v.source,
+    body: v.body,
+    webhook_ids: v.webhook_ids,
+    created_at: v.created_at,
+  }),
+);
+const lastConversation = prepared((db, v: { visitorId: number }) =>
+  db.selectFrom('conversations').select('id').where('visitor_id', '=', v.visitorId).orderBy('id', 'desc').limit(1),
+);
 
 /** Webhooks' and their deliveries' rows; SQL only. */
 export class WebhookRepository {
@@ -71,8 +90,13 @@ export class WebhookRepository {
   }
 
   /** Queues an event for the webhooks that take it: one row, in the transaction of the change. */
-  async queueEvent(tx: DbOrTx, row: Insertable<WebhookEventsTable>): Promise<void> {
-    await tx.insertInto('webhook_events').values(row).execute();
+  async queueEvent(tx: DbOrTx, row: NewEvent): Promise<void> {
+    await insertEvent(tx, row);
+  }
+
+  /** The visitor's conversation now (the last one opened): its history id. */
+  async conversationOf(db: DbOrTx, visitorId: number): Promise<number | null> {
+    return (await lastConversation(db, { visitorId }))[0]?.id ?? null;
   }
 
   /** Whether any event waits to be turned into deliveries: one look at the queue's first row. */
