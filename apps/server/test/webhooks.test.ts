@@ -292,6 +292,31 @@ describe('webhooks', () => {
     v.socket.close();
   });
 
+  it('lets a receiver that hangs hold up only its own deliveries', async () => {
+    // A time allowed longer than the test's wait: the healthy webhook's deliveries must not wait for it.
+    const patient = await startTestServer({ ...FAST, WEBHOOK_TIMEOUT_MS: '8000' });
+    const hanging = await WebhookReceiver.start();
+    hanging.otherwise = 'hang';
+    try {
+      const token = await patient.login();
+      await makeWebhook(['message.created'], hanging.url, patient, token);
+      const healthy = await makeWebhook(['message.created'], undefined, patient, token);
+      const v = await visitor(patient);
+      const started = Date.now();
+      for (const text of ['one', 'two', 'three', 'four', 'five']) await v.say(text);
+      await waitFor(() => receiver.of('message.created').length === 5, 5000, 'the healthy webhook’s five deliveries');
+      expect(Date.now() - started).toBeLessThan(8000);
+      const log = await patient.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${healthy.id}`, { token });
+      expect(log.body.data.list.map((delivery) => delivery.status)).toEqual(Array(5).fill('delivered'));
+      // The hanging one has its first attempt under way; the conversation's later events wait their turn.
+      expect(hanging.of('message.created')).toHaveLength(1);
+      v.socket.close();
+    } finally {
+      await hanging.close();
+      await patient.close();
+    }
+  });
+
   it('does not follow a redirect, and reads nothing of a 100 MB answer', async () => {
     const hook = await makeWebhook(['message.created']);
     receiver.plan = ['redirect', 'huge'];

@@ -8,8 +8,6 @@ export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type QueuedEventRow = Selectable<WebhookEventsTable>;
 
-/** Rows a look for due deliveries takes at most; the rest wait for the next look. */
-const BATCH = 50;
 /** Delivery rows one statement writes (14 values each): well within both databases' parameter limits. */
 const INSERT_CHUNK = 500;
 /** The PostgreSQL advisory lock ('pwe1') that lets one process at a time turn queued events into deliveries. */
@@ -155,10 +153,11 @@ export class WebhookRepository {
   /**
    * Deliveries that may go now: pending, due, unclaimed (or their claim ran out), of an enabled webhook
    * (a `ping` goes to a disabled one too: it is how one checks a receiver before enabling it again), and
-   * with no earlier delivery of the same webhook and conversation still pending.
+   * with no earlier delivery of the same webhook and conversation still pending; the oldest `limit`, none
+   * to the webhooks in `exceptWebhooks` (those with no room for more attempts now).
    */
-  due(now: string) {
-    return this.db
+  due(now: string, limit: number, exceptWebhooks: number[]) {
+    let query = this.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
       .select(['d.id', 'd.webhook_id'])
@@ -178,10 +177,9 @@ export class WebhookRepository {
               .whereRef('e.id', '<', 'd.id'),
           ),
         ),
-      )
-      .orderBy('d.id')
-      .limit(BATCH)
-      .execute();
+      );
+    if (exceptWebhooks.length > 0) query = query.where('d.webhook_id', 'not in', exceptWebhooks);
+    return query.orderBy('d.id').limit(limit).execute();
   }
 
   /**

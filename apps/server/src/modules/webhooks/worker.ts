@@ -33,6 +33,16 @@ const MAX_WAIT_UNITS = 4320;
 /** How long the log keeps a delivery that went out or was given up, and how often it is cut. */
 const KEPT_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3600_000;
+/**
+ * Attempts under way in one process at most, and towards one webhook (the outbound guard's connections per
+ * target): a receiver that hangs holds its own share until the time allowed runs out, never the others'.
+ */
+const IN_FLIGHT = 64;
+const IN_FLIGHT_PER_WEBHOOK = 16;
+/** How long a look waits for its attempts before the next look goes on beside those still under way. */
+const LOOK_WAIT_MS = 1000;
+/** Due deliveries a look takes at most; the rest wait for the next look. */
+const BATCH = 50;
 /** Queued events a look turns into deliveries at most. */
 const EVENTS_BATCH = 200;
 /** The purpose webhook secrets are sealed for. */
@@ -56,10 +66,13 @@ export function signature(secrets: string[], unixSeconds: number, body: string):
 
 /**
  * Sends the deliveries of the outbox. Each process looks every `pollMs` (and at once when an event is
- * queued): it first turns the queued events (`webhook_events`) into one delivery per webhook
- * (`webhook_deliveries`), then looks for due deliveries, claims each with a conditional update so that one
- * process makes each attempt, posts it through the outbound guard within the time allowed, and records
- * what came back: delivered on any 2xx, else tried again later (see `retryWait`) until MAX_ATTEMPTS.
+ * queued, and when an attempt ends): it first turns the queued events (`webhook_events`) into one delivery
+ * per webhook (`webhook_deliveries`), then looks for due deliveries while it has room for more attempts,
+ * claims each with a conditional update so that one process makes each attempt, posts it through the
+ * outbound guard within the time allowed, and records what came back: delivered on any 2xx, else tried
+ * again later (see `retryWait`) until MAX_ATTEMPTS. A look's attempts run side by side and are recorded
+ * as they end; the next look waits for them, but at most LOOK_WAIT_MS, so a receiver that hangs delays
+ * only its own deliveries (and holds at most its share of the attempts under way).
  */
 export class WebhookWorker {
   private pruner: NodeJS.Timeout | undefined;
@@ -68,6 +81,12 @@ export class WebhookWorker {
     (error) => this.log.error({ err: error }, 'webhook delivery failed'),
   );
   private readonly commits = new GroupCommit(() => this.db);
+  /** The attempts under way, and how many of them go to each webhook. */
+  private readonly running = new Set<Promise<void>>();
+  private readonly runningTo = new Map<number, number>();
+  /** Outcomes not yet recorded: those that end while a commit is written share the next one. */
+  private ended: Outcome[] = [];
+  private recording: Promise<void> | undefined;
   /** Told when a webhook is disabled after its failures (the enabled webhooks changed). */
   onDisabled: () => void = () => {};
 
@@ -95,9 +114,12 @@ export class WebhookWorker {
       .catch((error: unknown) => this.log.warn({ err: error }, 'webhook log pruning failed'));
   }
 
+  /** Stops looking, and waits for the attempts under way and their records. */
   async stop(): Promise<void> {
     clearInterval(this.pruner);
     await this.poller.stop();
+    await Promise.all([...this.running]);
+    await this.recording;
   }
 
   /** Looks for due deliveries now (again right after the current look, when one is running). */
@@ -143,35 +165,96 @@ export class WebhookWorker {
   private async drain(): Promise<void> {
     for (;;) {
       const taken = await this.expand();
+      const room = IN_FLIGHT - this.running.size;
+      // No room: the end of an attempt looks again.
+      if (this.poller.stopped || room <= 0) return;
       const nowMs = this.now();
       const now = new Date(nowMs).toISOString();
-      const due = await this.repo.due(now);
-      if (this.poller.stopped) return;
+      const full = [...this.runningTo].filter(([, count]) => count >= IN_FLIGHT_PER_WEBHOOK).map(([id]) => id);
+      const due = this.withinRoom(await this.repo.due(now, Math.min(BATCH, room), full));
       // Nothing due yet, but more queued: those may be (the ones taken were for disabled webhooks, or wait their turn).
       if (due.length === 0) {
         if (taken > 0) continue;
         return;
       }
-      // Each webhook read once for the batch, not once per delivery.
+      // Each webhook read once for the look, not once per delivery.
       const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
-      // A claim outlives the longest attempt, so it never runs out while its attempt is under way.
+      // A claim outlives the longest attempt, so it never runs out while its attempt is under way. Two of one
+      // conversation are never under way together: the later is not due while the earlier is pending.
       const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
-      // The batch goes out side by side, and the next look waits for all of it: a receiver that hangs holds
-      // the next batch up to the time allowed (WEBHOOK_TIMEOUT_MS). Two of one conversation are never in
-      // one batch, as the later waits while the earlier is pending.
       const claimed = await this.repo.claim(
         due.map((row) => row.id),
         now,
         until,
       );
       if (claimed.length === 0) return;
-      const outcomes = await Promise.all(
-        claimed.flatMap((row) => {
-          const webhook = webhooks.get(row.webhook_id);
-          return webhook ? [this.attempt(row, webhook)] : [];
+      const launched = claimed.flatMap((row) => {
+        const webhook = webhooks.get(row.webhook_id);
+        return webhook ? [this.launch(row, webhook)] : [];
+      });
+      // The next look waits for this one's attempts and their records, so that looks and commits are made
+      // for many deliveries at once (and a conversation's next event is due by then), but not for long: an
+      // attempt still under way after LOOK_WAIT_MS goes on beside the next looks, in its webhook's share.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(launched),
+        new Promise((resolve) => {
+          waited = setTimeout(resolve, Math.min(LOOK_WAIT_MS, this.config.timeoutMs));
         }),
-      );
-      await this.record(outcomes);
+      ]);
+      clearTimeout(waited);
+      await this.recording;
+    }
+  }
+
+  /** The due deliveries there is room for, towards each webhook. */
+  private withinRoom<Row extends { webhook_id: number }>(due: Row[]): Row[] {
+    const counts = new Map(this.runningTo);
+    return due.filter((row) => {
+      const count = counts.get(row.webhook_id) ?? 0;
+      if (count >= IN_FLIGHT_PER_WEBHOOK) return false;
+      counts.set(row.webhook_id, count + 1);
+      return true;
+    });
+  }
+
+  private launch(row: DeliveryRow, webhook: WebhookRow): Promise<void> {
+    this.runningTo.set(webhook.id, (this.runningTo.get(webhook.id) ?? 0) + 1);
+    const run: Promise<void> = this.attempt(row, webhook)
+      .then((outcome) => {
+        this.ended.push(outcome);
+      })
+      .catch((error: unknown) => this.log.error({ err: error, delivery: row.uuid }, 'webhook delivery failed'))
+      .finally(() => {
+        this.running.delete(run);
+        const left = (this.runningTo.get(webhook.id) ?? 1) - 1;
+        if (left > 0) this.runningTo.set(webhook.id, left);
+        else this.runningTo.delete(webhook.id);
+        // An attempt that failed unexpectedly has nothing to record (its claim runs out): room to look again.
+        if (this.ended.length > 0) this.recording ??= this.recordEnded();
+        else this.kick();
+      });
+    this.running.add(run);
+    return run;
+  }
+
+  /**
+   * Records the outcomes that have ended, those that end meanwhile in the next commit, then looks again:
+   * a conversation's next event, and room for more attempts, wait on these records. A record that fails
+   * leaves its deliveries claimed; their claims run out and they are tried again under the same id.
+   */
+  private async recordEnded(): Promise<void> {
+    try {
+      while (this.ended.length > 0) {
+        const outcomes = this.ended;
+        this.ended = [];
+        await this.record(outcomes);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'webhook outcomes not recorded');
+    } finally {
+      this.recording = undefined;
+      this.kick();
     }
   }
 
@@ -221,7 +304,7 @@ export class WebhookWorker {
   }
 
   /**
-   * Records a batch's outcomes in one transaction: the deliveries that went out with one statement per
+   * Records outcomes in one transaction: the deliveries that went out with one statement per
    * answer code, each webhook that took one cleared of its failures once, the failures one by one (each
    * counts towards disabling its webhook). At a busy site's rate a transaction per delivery would take
    * the database from the messages that make them.
