@@ -15,6 +15,35 @@ const EVENTS_LOCK = 0x70776531;
 
 type NewEvent = Omit<Insertable<WebhookEventsTable>, 'id'>;
 
+/** A delivery of an event to one webhook, due at `at`, not yet attempted. */
+export function newDelivery(delivery: {
+  uuid: string;
+  webhookId: number;
+  eventId: string;
+  event: string;
+  orderKey: string | null;
+  source: string | null;
+  body: string;
+  at: string;
+}): Insertable<WebhookDeliveriesTable> {
+  return {
+    uuid: delivery.uuid,
+    webhook_id: delivery.webhookId,
+    event_id: delivery.eventId,
+    event: delivery.event,
+    order_key: delivery.orderKey,
+    source: delivery.source,
+    body: delivery.body,
+    status: 'pending',
+    created_at: delivery.at,
+    next_at: delivery.at,
+    last_attempt_at: null,
+    response_code: null,
+    error: null,
+    claimed_until: null,
+  };
+}
+
 // The message path's statements when webhooks take its events, compiled once (see prepared).
 const insertEvent = prepared((db, v: NewEvent) =>
   db.insertInto('webhook_events').values({

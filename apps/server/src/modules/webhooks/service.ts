@@ -13,7 +13,7 @@ import { ApiError, badRequest } from '../../lib/errors.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import type { Sealer } from '../../lib/sealed.js';
 import type { AuditActor, AuditLog } from '../audit/audit-log.js';
-import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
+import { type DeliveryRow, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
 import { SECRET_PURPOSE, type WebhookWorker } from './worker.js';
 
 /** Webhooks a site may have: one per system it connects, not a flood of copies of each event. */
@@ -192,7 +192,7 @@ export class WebhookService {
     return { list: list.map(deliveryView), total };
   }
 
-  /** Sends a `ping` to the webhook, through the queue like every event; answers its delivery. */
+  /** Sends a `ping` to the webhook, as a delivery of its own the worker sends; answers it. */
   async test(id: number): Promise<WebhookDelivery> {
     await this.view(id);
     return this.deliveryOf(await this.deliverOnce('ping', { webhookId: id }, id));
@@ -286,22 +286,7 @@ export class WebhookService {
     const uuid = randomUUID();
     const at = new Date(this.now()).toISOString();
     await this.repo.insertDeliveries(this.db, [
-      {
-        uuid,
-        webhook_id: webhookId,
-        event_id: eventId,
-        event: type,
-        order_key: null,
-        source: null,
-        body,
-        status: 'pending',
-        created_at: at,
-        next_at: at,
-        last_attempt_at: null,
-        response_code: null,
-        error: null,
-        claimed_until: null,
-      },
+      newDelivery({ uuid, webhookId, eventId, event: type, orderKey: null, source: null, body, at }),
     ]);
     this.worker.kick();
     return uuid;

@@ -8,7 +8,7 @@ import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { Notices } from '../notices/service.js';
-import type { DeliveryRow, QueuedEventRow, WebhookRepository, WebhookRow } from './repository.js';
+import { type DeliveryRow, newDelivery, type QueuedEventRow, type WebhookRepository, type WebhookRow } from './repository.js';
 
 /** What one attempt came to: the answer's status when there was one, the reason it failed when it did. */
 interface Outcome {
@@ -140,22 +140,18 @@ export class WebhookWorker {
       const rows = events.flatMap((event, i) =>
         (wanted[i] ?? [])
           .filter((id) => existing.has(id))
-          .map((webhookId) => ({
-            uuid: randomUUID(),
-            webhook_id: webhookId,
-            event_id: event.event_id,
-            event: event.event,
-            order_key: event.order_key,
-            source: event.source,
-            body: event.body,
-            status: 'pending',
-            created_at: event.created_at,
-            next_at: event.created_at,
-            last_attempt_at: null,
-            response_code: null,
-            error: null,
-            claimed_until: null,
-          })),
+          .map((webhookId) =>
+            newDelivery({
+              uuid: randomUUID(),
+              webhookId,
+              eventId: event.event_id,
+              event: event.event,
+              orderKey: event.order_key,
+              source: event.source,
+              body: event.body,
+              at: event.created_at,
+            }),
+          ),
       );
       await this.repo.insertDeliveries(tx, rows);
       return events.length;
@@ -265,7 +261,7 @@ export class WebhookWorker {
     return secrets;
   }
 
-  /** Makes one attempt; answers what came back, recorded with the rest of the batch. */
+  /** Makes one attempt; answers what came back, recorded with the outcomes that end beside it. */
   private async attempt(row: DeliveryRow, webhook: WebhookRow): Promise<Outcome> {
     const startedMs = this.now();
     let responseCode: number | null = null;
@@ -313,8 +309,12 @@ export class WebhookWorker {
     const nowMs = this.now();
     const at = new Date(nowMs).toISOString();
     const delivered = new Map<number, number[]>();
-    for (const { row, responseCode, error } of outcomes)
-      if (error === null && responseCode !== null) delivered.set(responseCode, [...(delivered.get(responseCode) ?? []), row.id]);
+    for (const { row, responseCode, error } of outcomes) {
+      if (error !== null || responseCode === null) continue;
+      const ids = delivered.get(responseCode);
+      if (ids) ids.push(row.id);
+      else delivered.set(responseCode, [row.id]);
+    }
     const disabled = await this.commits.run(async (tx) => {
       for (const [responseCode, ids] of delivered) await this.repo.delivered(tx, ids, responseCode, at);
       for (const webhookId of new Set(outcomes.filter((outcome) => outcome.error === null).map((outcome) => outcome.webhook.id)))
