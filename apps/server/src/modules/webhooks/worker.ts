@@ -34,15 +34,19 @@ const MAX_WAIT_UNITS = 4320;
 const KEPT_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3600_000;
 /**
- * Attempts under way in one process at most, and towards one webhook (the outbound guard's connections per
- * target): a receiver that hangs holds its own share until the time allowed runs out, never the others'.
+ * Attempts under way in one process at most, and towards one webhook (beyond the outbound guard's 16
+ * connections per target they wait for a free one): a receiver that hangs holds its own share until the
+ * time allowed runs out, never the others'.
  */
-const IN_FLIGHT = 64;
-const IN_FLIGHT_PER_WEBHOOK = 16;
+const IN_FLIGHT = 256;
+const IN_FLIGHT_PER_WEBHOOK = 64;
 /** How long a look waits for its attempts before the next look goes on beside those still under way. */
 const LOOK_WAIT_MS = 1000;
-/** Due deliveries a look takes at most; the rest wait for the next look. */
-const BATCH = 50;
+/**
+ * Due deliveries a look takes at most; the rest wait for the next look. On PostgreSQL a look is a dozen
+ * round trips, so with 50 a look the deliveries fell behind a busy site's messages (about 700 a second).
+ */
+const BATCH = 200;
 /** Queued events a look turns into deliveries at most. */
 const EVENTS_BATCH = 200;
 /** The purpose webhook secrets are sealed for. */
