@@ -322,7 +322,7 @@ export async function buildApp({
   bus.subscribe((event) => {
     if (event.type === 'webhooks.changed') webhooks.forget();
   });
-  const webhookPublisher = new WebhookPublisher(db, webhookRepo, webhooks);
+  const webhookPublisher = new WebhookPublisher(db, conversationRepo, webhooks);
   webhookPublisher.subscribe(events);
   // Web Push to agents whose consoles are all out of sight (CONTRACT §14).
   const pushRepo = new PushRepository(db);

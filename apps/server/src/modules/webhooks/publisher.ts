@@ -2,10 +2,10 @@ import type { WebhookEvent } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
 import type { DomainEvents, EventHub, EventName } from '../../lib/events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
+import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
 import type { VisitorRow } from '../visitors/repository.js';
 import { attributesOf } from '../visitors/views.js';
-import type { WebhookRepository } from './repository.js';
 import type { WebhookService } from './service.js';
 
 /**
@@ -44,13 +44,13 @@ const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
 export class WebhookPublisher {
   constructor(
     private readonly db: Db,
-    private readonly repo: WebhookRepository,
+    private readonly conversations: ConversationRepository,
     private readonly webhooks: WebhookService,
   ) {}
 
   /** The visitor's conversation now (the last one opened): its history id. */
-  private conversationId(visitor: VisitorRow, db: DbOrTx = this.db): Promise<number | null> {
-    return this.repo.conversationOf(db, visitor.id);
+  private async conversationId(visitor: VisitorRow, db: DbOrTx = this.db): Promise<number | null> {
+    return (await this.conversations.latest(db, visitor.id))?.id ?? null;
   }
 
   private async conversation(visitor: VisitorRow, db: DbOrTx = this.db) {

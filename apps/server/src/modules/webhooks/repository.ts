@@ -44,7 +44,7 @@ export function newDelivery(delivery: {
   };
 }
 
-// The message path's statements when webhooks take its events, compiled once (see prepared).
+// The message path's statement when webhooks take its events, compiled once (see prepared).
 const insertEvent = prepared((db, v: NewEvent) =>
   db.insertInto('webhook_events').values({
     event_id: v.event_id,
@@ -55,9 +55,6 @@ const insertEvent = prepared((db, v: NewEvent) =>
     webhook_ids: v.webhook_ids,
     created_at: v.created_at,
   }),
-);
-const lastConversation = prepared((db, v: { visitorId: number }) =>
-  db.selectFrom('conversations').select('id').where('visitor_id', '=', v.visitorId).orderBy('id', 'desc').limit(1),
 );
 
 /** Webhooks' and their deliveries' rows; SQL only. */
@@ -121,11 +118,6 @@ export class WebhookRepository {
     await insertEvent(tx, row);
   }
 
-  /** The visitor's conversation now (the last one opened): its history id. */
-  async conversationOf(db: DbOrTx, visitorId: number): Promise<number | null> {
-    return (await lastConversation(db, { visitorId }))[0]?.id ?? null;
-  }
-
   /** Whether any event waits to be turned into deliveries: one look at the queue's first row. */
   async anyQueued(): Promise<boolean> {
     return (await this.db.selectFrom('webhook_events').select('id').limit(1).executeTakeFirst()) !== undefined;
@@ -149,13 +141,6 @@ export class WebhookRepository {
         )
         .execute();
     return rows;
-  }
-
-  /** Of `ids`, the webhooks that still exist (one deleted since an event was queued gets no delivery of it). */
-  async existing(tx: DbOrTx, ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows = await tx.selectFrom('webhooks').select('id').where('id', 'in', ids).execute();
-    return new Set(rows.map((row) => row.id));
   }
 
   findDelivery(uuid: string) {
@@ -229,8 +214,9 @@ export class WebhookRepository {
       .execute();
   }
 
-  byIds(ids: number[]) {
-    return ids.length === 0 ? Promise.resolve([]) : this.db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
+  /** The webhooks among `ids` that exist. */
+  byIds(ids: number[], db: DbOrTx = this.db) {
+    return ids.length === 0 ? Promise.resolve([]) : db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
   }
 
   /** Forgets the deliveries that went out (or were given up) before `before`. */

@@ -140,7 +140,8 @@ export class WebhookWorker {
     return this.db.transaction().execute(async (tx) => {
       const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
       const wanted = events.map(webhooksOf);
-      const existing = await this.repo.existing(tx, [...new Set(wanted.flat())]);
+      // A webhook deleted since the event was queued gets no delivery of it.
+      const existing = new Set((await this.repo.byIds([...new Set(wanted.flat())], tx)).map((row) => row.id));
       const rows = events.flatMap((event, i) =>
         (wanted[i] ?? [])
           .filter((id) => existing.has(id))
