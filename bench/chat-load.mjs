@@ -4,13 +4,14 @@
 // send → acknowledgement latency, late and lost messages, and the server's RSS.
 //
 //   node bench/chat-load.mjs --visitors 1000 --agents 10 --rate 1000 --seconds 20 [--warmup 2] [--via http] [--json]
-//                            [--webhooks K]
+//                            [--webhooks K [--webhook-workers W]]
 //
 // The server is the built one (`node scripts/build.mjs` first), on a fresh SQLite DATA_DIR unless
 // DATABASE_URL is set. Everything runs on this machine, on loopback only. To keep the generator off the
 // server's core: BENCH_SERVER_CPUS=0 taskset -c 1 node bench/chat-load.mjs …
 // `--webhooks K` subscribes K webhooks to `message.created`, all on one receiver in a process of its own
 // (bench/receiver.mjs), and reports how many deliveries it had by the end and when the last came.
+// `--webhook-workers W` (PostgreSQL) has W worker processes send them (`WEBHOOK_DELIVERY=worker`), not the server.
 // `--trace FILE` writes one line per delivered message, `<sent at, epoch ms>,<latency ms>`, to find when
 // in a run the slow ones were.
 import { spawn } from 'node:child_process';
@@ -20,7 +21,7 @@ import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { collectGarbage } from './collect-garbage.mjs';
 import { startReceiver } from './receiver.mjs';
-import { ADMIN_PASSWORD, startServer } from './server.mjs';
+import { ADMIN_PASSWORD, startServer, startWebhookWorker } from './server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, fallback) => {
@@ -36,6 +37,7 @@ const WARMUP = arg('warmup', 2);
 const VIA = process.argv.includes('--via') ? process.argv[process.argv.indexOf('--via') + 1] : 'socket';
 const JSON_OUT = process.argv.includes('--json');
 const WEBHOOKS = arg('webhooks', 0);
+const WEBHOOK_WORKERS = arg('webhook-workers', 0);
 const TRACE = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
 /** A message delivered later than this after it was sent counts as late (delivered, but not in time). */
 const LATE_MS = 1000;
@@ -131,7 +133,10 @@ async function drive(options) {
 
 async function benchParley() {
   const receiver = WEBHOOKS > 0 ? await startReceiver() : undefined;
-  const server = await startServer(receiver ? { env: { OUTBOUND_ALLOW: '127.0.0.1' } } : {});
+  const hookEnv = { OUTBOUND_ALLOW: '127.0.0.1', ...(WEBHOOK_WORKERS > 0 ? { WEBHOOK_DELIVERY: 'worker' } : {}) };
+  const server = await startServer(receiver ? { env: hookEnv } : {});
+  const workers = [];
+  for (let index = 0; index < WEBHOOK_WORKERS; index += 1) workers.push(await startWebhookWorker(server, hookEnv));
   const { url, child } = server;
   const ws = url.replace('http', 'ws');
   const admin = (await api(url, '/api/login', { username: 'admin', password: ADMIN_PASSWORD })).token;
@@ -196,6 +201,7 @@ async function benchParley() {
   clearInterval(heartbeat);
   for (const { socket } of visitors) socket?.terminate();
   for (const socket of agentSockets) socket.terminate();
+  for (const worker of workers) await worker.stop();
   await server.stop();
   return {
     name: `parley (${VIA === 'http' ? 'HTTP' : 'socket'} send → ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'} → routed push)`,
@@ -215,7 +221,13 @@ async function benchParley() {
     rss,
     rssBefore,
     // Every message of the run (warm-up and opening ones too) makes one delivery per webhook.
-    webhooks: hooks && { count: WEBHOOKS, delivered: hooks.received, duplicates: hooks.duplicates, lastBeforeEnd: endedAt - hooks.lastAt },
+    webhooks: hooks && {
+      count: WEBHOOKS,
+      workers: WEBHOOK_WORKERS,
+      delivered: hooks.received,
+      duplicates: hooks.duplicates,
+      lastBeforeEnd: endedAt - hooks.lastAt,
+    },
   };
 }
 
@@ -301,7 +313,7 @@ if (JSON_OUT) {
     const acks = result.ackP99 === undefined ? '' : ` | ack p50 ${result.ackP50.toFixed(2)} ms p99 ${result.ackP99.toFixed(2)} ms`;
     const refused = result.refused && Object.keys(result.refused).length > 0 ? ` refused ${JSON.stringify(result.refused)}` : '';
     const hooks = result.webhooks
-      ? ` | ${result.webhooks.count} webhooks: ${result.webhooks.delivered} delivered by the end (${result.webhooks.duplicates} twice)`
+      ? ` | ${result.webhooks.count} webhooks${result.webhooks.workers ? ` sent by ${result.webhooks.workers} worker processes` : ''}: ${result.webhooks.delivered} delivered by the end (${result.webhooks.duplicates} twice)`
       : '';
     console.log(
       `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}${hooks}`,

@@ -81,7 +81,43 @@ export function startServer({ dataDir: existing, env = {} } = {}) {
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
       if (match) {
         text = undefined;
-        resolve({ child, url: match[1], stop });
+        resolve({ child, url: match[1], stop, dataDir, schema });
+      }
+    });
+  });
+}
+
+/**
+ * Starts a webhook worker process (`npm run webhooks:worker`) beside a server started with
+ * `WEBHOOK_DELIVERY=worker` on PostgreSQL: the same database and schema, the same further environment.
+ * Resolves on its ready line with `{ child, stop }`.
+ */
+export function startWebhookWorker(server, env = {}) {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/webhook-worker.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...(server.schema ? { DATABASE_SCHEMA: server.schema } : {}),
+      DATA_DIR: server.dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.once('exit', (code) => reject(new Error(`the webhook worker exited with ${code}`)));
+    child.stdout.on('data', (chunk) => {
+      if (text === undefined) return;
+      text += chunk;
+      if (text.includes('webhook worker delivering')) {
+        text = undefined;
+        resolve({ child, stop });
       }
     });
   });

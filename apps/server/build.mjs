@@ -9,8 +9,10 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 
 /** @type {import('esbuild').BuildOptions} */
 export const options = {
-  // The demo filler and the rollup's rebuild share the server's storage and migrations, so they are built beside it.
-  entryPoints: ['./src/main.ts', './src/demo.ts', './src/census-rebuild.ts'].map((entry) => new URL(entry, import.meta.url).pathname),
+  // The demo filler, the rollup's rebuild and the webhook worker share the server's storage and migrations, so they are built beside it.
+  entryPoints: ['./src/main.ts', './src/demo.ts', './src/census-rebuild.ts', './src/webhook-worker.ts'].map(
+    (entry) => new URL(entry, import.meta.url).pathname,
+  ),
   outdir: new URL('./dist', import.meta.url).pathname,
   bundle: true,
   platform: 'node',

@@ -124,6 +124,7 @@ import { VisitorRepository } from './modules/visitors/repository.js';
 import { visitorRoutes } from './modules/visitors/routes.js';
 import { VisitorService } from './modules/visitors/service.js';
 import { widgetSettingsPusher } from './modules/visitors/widget-settings-push.js';
+import { BusKick } from './modules/webhooks/kick.js';
 import { WebhookPublisher } from './modules/webhooks/publisher.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
@@ -308,17 +309,24 @@ export async function buildApp({
   const censusRepo = new CensusRepository(db, storage.dialect);
   new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
   const webhookRepo = new WebhookRepository(db, storage.dialect);
-  const webhookWorker = new WebhookWorker(db, webhookRepo, outbound, sealer, notices, config.webhooks, app.log, now);
-  const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookWorker, now);
+  // Deliveries are sent here, or by worker processes of their own (`npm run webhooks:worker`) woken through the bus.
+  const webhookWorker =
+    config.webhooks.delivery === 'here'
+      ? new WebhookWorker(db, webhookRepo, outbound, sealer, notices, config.webhooks, app.log, now)
+      : undefined;
+  const webhookKick =
+    webhookWorker ?? new BusKick(bus, (error: unknown) => app.log.warn({ err: error }, 'webhook workers not woken'), undefined, now);
+  const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookKick, now);
   // Which webhooks are enabled is kept in each process; a change anywhere makes every process read it again.
   const webhooksChanged = () => {
     bus.publish({ type: 'webhooks.changed' }).catch((error: unknown) => app.log.warn({ err: error }, 'webhook change not told'));
   };
   webhooks.onChanged = webhooksChanged;
-  webhookWorker.onDisabled = () => {
-    webhooks.forget();
-    webhooksChanged();
-  };
+  if (webhookWorker)
+    webhookWorker.onDisabled = () => {
+      webhooks.forget();
+      webhooksChanged();
+    };
   bus.subscribe((event) => {
     if (event.type === 'webhooks.changed') webhooks.forget();
   });
@@ -707,7 +715,7 @@ export async function buildApp({
   app.addHook('onReady', async () => retention.start());
   app.addHook('onReady', async () => timers.start());
   app.addHook('onReady', async () => wechatOutbox.start());
-  app.addHook('onReady', async () => webhookWorker.start());
+  app.addHook('onReady', async () => webhookWorker?.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   const pushWidgetSettings = widgetSettingsPusher(visitors, visitorSockets);
   settings.onChanged(pushWidgetSettings);
@@ -748,7 +756,8 @@ export async function buildApp({
     await mailSender.close();
     await retention.stop();
     await wechatOutbox.stop();
-    await webhookWorker.stop();
+    await webhookWorker?.stop();
+    if (webhookKick instanceof BusKick) webhookKick.stop();
     await pushSender.flush();
     await pushVisibility.stop();
     outbound.close();

@@ -193,6 +193,11 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: milliseconds.default(10_000),
   /** How often each process looks for webhook deliveries that came due (a new event starts one at once). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /**
+   * Who sends webhook deliveries: `here`, this process beside the chat; `worker`, processes started with
+   * `npm run webhooks:worker` (PostgreSQL only), so that a busy site's deliveries never hold up its messages.
+   */
+  WEBHOOK_DELIVERY: z.enum(['here', 'worker']).default('here'),
 });
 
 export interface Config {
@@ -257,6 +262,7 @@ export interface WebhookConfig {
   retryBaseMs: number;
   timeoutMs: number;
   pollMs: number;
+  delivery: 'here' | 'worker';
 }
 
 export interface WeChatConfig {
@@ -325,6 +331,11 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
   } catch {
     throw new ConfigError(`invalid configuration: OUTBOUND_ALLOW: "${e.OUTBOUND_ALLOW}" is not a list of hosts, addresses and CIDRs`);
   }
+  // A SQLite data directory serves one process: a worker of its own could never open it.
+  if (e.WEBHOOK_DELIVERY === 'worker' && !e.DATABASE_URL)
+    throw new ConfigError(
+      'invalid configuration: WEBHOOK_DELIVERY=worker needs DATABASE_URL (PostgreSQL); with SQLite the server delivers itself',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -392,7 +403,12 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       pushMaxAgeMs: e.WECHAT_PUSH_MAX_AGE_S * 1000,
       typingMs: e.WECHAT_TYPING_MS,
     },
-    webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, pollMs: e.WEBHOOK_POLL_MS },
+    webhooks: {
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      pollMs: e.WEBHOOK_POLL_MS,
+      delivery: e.WEBHOOK_DELIVERY,
+    },
   };
 }
 

@@ -35,6 +35,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   ports?: string[];
+  command?: string[];
 }
 
 describe('deploy/compose/compose.yaml', () => {
@@ -50,7 +51,7 @@ describe('deploy/compose/compose.yaml', () => {
     expect(valid).toBe(true);
   });
 
-  it('runs two Parley processes sharing PostgreSQL, Redis, the sealing key and the data volume, behind nginx', () => {
+  it('runs two Parley processes and a webhook worker sharing PostgreSQL, Redis, the sealing key and the data volume, behind nginx', () => {
     const parleys = Object.entries(compose.services).filter(([name]) => name.startsWith('parley-'));
     expect(parleys.map(([name]) => name)).toEqual(['parley-1', 'parley-2']);
     for (const [, service] of parleys) {
@@ -61,6 +62,12 @@ describe('deploy/compose/compose.yaml', () => {
       expect(service.volumes).toEqual(['parley-data:/data']);
     }
     expect(compose.services['parley-2']?.depends_on?.['parley-1']).toEqual({ condition: 'service_healthy' });
+    // Deliveries go out from a process of their own, on the same database, bus and key.
+    for (const [, service] of parleys) expect(service.environment?.WEBHOOK_DELIVERY).toBe('worker');
+    const webhooks = compose.services.webhooks;
+    expect(webhooks?.command).toEqual(['node', 'apps/server/dist/webhook-worker.js']);
+    expect(webhooks?.environment).toEqual(parleys[0]?.[1].environment);
+    expect(webhooks?.volumes).toEqual(['parley-data:/data']);
     expect(compose.services.postgres?.healthcheck?.test.join(' ')).toContain('pg_isready');
     expect(compose.services.redis?.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
     expect(compose.services.nginx?.volumes).toEqual(['./nginx.conf:/etc/nginx/conf.d/default.conf:ro']);

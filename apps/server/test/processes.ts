@@ -17,6 +17,16 @@ export interface ServerProcess {
  * on the line that names the real URL.
  */
 export function spawnServer(script: string, dataDir: string, schema: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return spawnProcess(script, dataDir, schema, env, /listening on (http:\/\/[\d.]+:\d+)/);
+}
+
+/** Runs the webhook worker (`npm run webhooks:worker`, the built bundle) beside servers on `schema`; resolves once it delivers. */
+export function spawnWebhookWorker(dataDir: string, schema: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return spawnProcess('apps/server/dist/webhook-worker.js', dataDir, schema, env, /webhook worker delivering/);
+}
+
+/** Spawns a built entry and resolves when its output matches `ready` (a server's URL, its first group, is `url`). */
+function spawnProcess(script: string, dataDir: string, schema: string, env: Record<string, string>, ready: RegExp): Promise<ServerProcess> {
   const child = spawn(process.execPath, [script], {
     cwd: APP_ROOT,
     env: {
@@ -32,20 +42,20 @@ export function spawnServer(script: string, dataDir: string, schema: string, env
   });
   let text = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in time:\n${text}`)), 150_000);
+    const timer = setTimeout(() => reject(new Error(`no ready line in time:\n${text}`)), 150_000);
     const onExit = (code: number | null) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${text}`));
+      reject(new Error(`${script} exited with ${code}:\n${text}`));
     };
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(text);
-      if (!match?.[1]) return;
+      const match = ready.exec(text);
+      if (!match) return;
       clearTimeout(timer);
       child.off('exit', onExit);
       resolve({
         child,
-        url: match[1],
+        url: match[1] ?? '',
         output: () => text,
         stop: () =>
           new Promise((done) => {

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWithSecret } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { MAX_ATTEMPTS, retryWait } from '../src/modules/webhooks/worker.js';
+import { loadConfig } from '../src/config.js';
+import { deliveryUuid, MAX_ATTEMPTS, retryWait } from '../src/modules/webhooks/worker.js';
 import { agentSocket, onlyId, uuidOf, visitor } from './chat-harness.js';
-import { backends, createAgent, startTestServer, type TestServer } from './harness.js';
-import { dropSchema } from './processes.js';
+import { APP_ROOT, backends, createAgent, startTestServer, type TestServer } from './harness.js';
+import { buildOnce, dropSchema, type ServerProcess, spawnWebhookWorker } from './processes.js';
 import { waitFor } from './waiting.js';
 import { verifySignature, WebhookReceiver } from './webhook-receiver.js';
 
@@ -439,17 +443,20 @@ describe('webhooks', () => {
         claimed_until: null,
       })
       .execute();
-    // An event the stop left queued, not yet made into deliveries, for this webhook and one deleted since.
+    // An event the stop left queued, for this webhook and one deleted since, claimed by a process that died
+    // while sending it (its claim ran out): sent again, under the id that process gave it.
+    const queuedId = '00000000-0000-4000-8000-00000000a9ef';
     await server.storage.db
       .insertInto('webhook_events')
       .values({
-        event_id: '00000000-0000-4000-8000-00000000a9ef',
+        event_id: queuedId,
         event: 'letter.created',
         order_key: null,
         source: null,
         body: '{"queued":"before the stop"}',
         webhook_ids: JSON.stringify([hook.id, hook.id + 1000]),
         created_at: new Date().toISOString(),
+        claimed_until: new Date(Date.now() - 1000).toISOString(),
       })
       .execute();
     receiver.otherwise = { status: 200 };
@@ -474,7 +481,15 @@ describe('webhooks', () => {
       // message's delivery and this one, once the old one is pruned).
       await waitFor(() => receiver.of('letter.created').length === 1, 5000, 'the queued event');
       expect(receiver.of('letter.created')[0]?.body).toBe('{"queued":"before the stop"}');
-      expect(await server.storage.db.selectFrom('webhook_events').select('id').execute()).toEqual([]);
+      expect(receiver.of('letter.created')[0]?.headers['parley-delivery']).toBe(deliveryUuid(queuedId, hook.id));
+      // Its delivery is written once it went out, as it leaves the queue.
+      await waitFor(
+        async () => (await server.storage.db.selectFrom('webhook_events').select('id').execute()).length === 0,
+        5000,
+        'the queue emptied',
+      );
+      const written = (await deliveriesOfDb(hook.id)).find((delivery) => delivery.event === 'letter.created');
+      expect(written).toMatchObject({ status: 'delivered', attempts: 1, response_code: 200 });
       expect((await deliveriesOfDb(hook.id + 1000)).length).toBe(0);
       await waitFor(async () => (await deliveriesOfDb(hook.id)).length === 2, 5000, 'the old delivery pruned');
     } finally {
@@ -526,10 +541,12 @@ describe.runIf(backends.postgres && backends.redis)('webhooks with two server pr
   let hooks: WebhookReceiver;
 
   beforeAll(async () => {
+    // The worker process runs from the bundle.
+    await buildOnce();
     a = await startTestServer(shared);
     b = await startTestServer(shared);
     hooks = await WebhookReceiver.start();
-  });
+  }, 180_000);
   afterAll(async () => {
     await a.close();
     await b.close();
@@ -552,11 +569,67 @@ describe.runIf(backends.postgres && backends.redis)('webhooks with two server pr
       await vb.say(`b${i}`);
     }
     await waitFor(() => hooks.of('message.created').length >= 30, 20_000, 'thirty deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every delivery written as delivered and nothing left queued: no process will send anything more.
+    await waitFor(
+      async () =>
+        (await a.storage.db.selectFrom('webhook_events').select('id').execute()).length === 0 &&
+        (await a.storage.db.selectFrom('webhook_deliveries').select('status').execute()).filter((row) => row.status === 'delivered')
+          .length === 30,
+      10_000,
+      'every delivery written',
+    );
     const ids = hooks.of('message.created').map((request) => request.headers['parley-delivery']);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
     va.socket.close();
     vb.socket.close();
   });
+
+  it('leaves the deliveries to a worker process with WEBHOOK_DELIVERY=worker, which the bus wakes', async () => {
+    const own = `wk_${randomBytes(6).toString('hex')}`;
+    const env = { ...shared, DATABASE_SCHEMA: own, REDIS_PREFIX: `parley-${own}` };
+    const web = await startTestServer({ ...env, WEBHOOK_DELIVERY: 'worker' });
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-worker-'));
+    let worker: ServerProcess | undefined;
+    try {
+      const token = await web.login();
+      await web.post('/api/webhook/doEdit', { url: hooks.url, events: ['message.created'], enabled: true }, { token });
+      let woken = 0;
+      web.bus.subscribe((event) => {
+        if (event.type === 'webhooks.queued') woken += 1;
+      });
+      const guest = await visitor(web);
+      for (let i = 0; i < 5; i += 1) await guest.say(`w${i}`);
+      await waitFor(() => woken > 0, 5000, 'the workers woken');
+      // The server sent none of them itself: they wait, unclaimed, for a worker.
+      const queued = await web.storage.db.selectFrom('webhook_events').select(['claimed_until']).execute();
+      expect(queued).toHaveLength(5);
+      expect(queued.every((row) => row.claimed_until === null)).toBe(true);
+      const told = () =>
+        hooks
+          .of('message.created')
+          .map((request) => (JSON.parse(request.body) as { data: { message: Message } }).data.message.msg)
+          .filter((msg) => msg.startsWith('w'));
+      expect(told()).toEqual([]);
+      // A worker that looks on its own only once a minute: what it sends at once, the bus woke it for.
+      worker = await spawnWebhookWorker(dataDir, own, { ...env, WEBHOOK_POLL_MS: '60000' });
+      await waitFor(() => told().length === 5, 10_000, 'the queued events sent by the worker');
+      await guest.say('w5');
+      await waitFor(() => told().length === 6, 5000, 'a new event sent at once');
+      expect(told()).toEqual(['w0', 'w1', 'w2', 'w3', 'w4', 'w5']);
+      guest.socket.close();
+      expect(await worker.stop()).toBe(0);
+    } finally {
+      if (worker?.child.exitCode === null) await worker.stop();
+      await web.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      await dropSchema(own);
+    }
+  });
+});
+
+it('refuses WEBHOOK_DELIVERY=worker on SQLite, whose data directory serves one process', () => {
+  expect(() => loadConfig({ DATA_DIR: tmpdir(), WEBHOOK_DELIVERY: 'worker' }, APP_ROOT)).toThrow(
+    /WEBHOOK_DELIVERY=worker needs DATABASE_URL/,
+  );
 });

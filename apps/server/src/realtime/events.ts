@@ -26,6 +26,8 @@ export type BusEvent =
   | { type: 'robots.changed'; what: 'pairs' | 'high'; ids?: number[] }
   /** A webhook was made, changed, deleted or disabled: every process reads the enabled ones again. */
   | { type: 'webhooks.changed' }
+  /** Webhook events were queued: the worker processes (`WEBHOOK_DELIVERY=worker`) look for them now. */
+  | { type: 'webhooks.queued' }
   /** A Web Push device was added or went: who has devices is read again. */
   | { type: 'push.changed' }
   /** Who monitors this visitor (by row id) changed: every process reads it again on the next message. */

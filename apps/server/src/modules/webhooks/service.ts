@@ -13,8 +13,9 @@ import { ApiError, badRequest } from '../../lib/errors.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import type { Sealer } from '../../lib/sealed.js';
 import type { AuditActor, AuditLog } from '../audit/audit-log.js';
+import type { DeliveryKick } from './kick.js';
 import { type DeliveryRow, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
-import { SECRET_PURPOSE, type WebhookWorker } from './worker.js';
+import { SECRET_PURPOSE } from './worker.js';
 
 /** Webhooks a site may have: one per system it connects, not a flood of copies of each event. */
 export const MAX_WEBHOOKS = 20;
@@ -89,7 +90,7 @@ export class WebhookService {
     private readonly sealer: Sealer,
     private readonly outbound: OutboundClient,
     private readonly audit: AuditLog,
-    private readonly worker: WebhookWorker,
+    private readonly delivery: DeliveryKick,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -148,7 +149,7 @@ export class WebhookService {
       await this.audit.record(tx, { ...actor, action: 'webhook.update', target: `webhook:${id}`, detail });
     });
     this.changed();
-    if (body.enabled) this.worker.kick();
+    if (body.enabled) this.delivery.kick();
     return this.view(id);
   }
 
@@ -288,12 +289,12 @@ export class WebhookService {
     await this.repo.insertDeliveries(this.db, [
       newDelivery({ uuid, webhookId, eventId, event: type, orderKey: null, source: null, body, at }),
     ]);
-    this.worker.kick();
+    this.delivery.kick();
     return uuid;
   }
 
   /** Looks for due deliveries now: after a transaction that queued some has committed. */
   kick(): void {
-    this.worker.kick();
+    this.delivery.kick();
   }
 }
