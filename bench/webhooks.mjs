@@ -3,9 +3,12 @@
 // Two servers in turn, each on a fresh DATA_DIR: one with K webhooks subscribed to message.created, one
 // without. On each, V visitors send M messages over HTTP at R a second; it reports the send's p50/p99 (the
 // message path, stored and acknowledged) and, with webhooks, the deliveries a second from the first
-// send until the receiver has every one (M × K), and whether any came twice.
+// send until the receiver has every one (M × K), and whether any came twice; and the CPU time the server
+// process used from the first send until then (user + system, from /proc): with and without webhooks,
+// what each delivery costs the process that sends it.
 //
 //   node bench/webhooks.mjs [--webhooks 3] [--visitors 100] [--messages 3000] [--rate 300] [--json]
+import { readFileSync } from 'node:fs';
 import { startReceiver } from './receiver.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
@@ -18,6 +21,11 @@ const visitors = option('visitors', 100);
 const messages = option('messages', 3000);
 const rate = option('rate', 300);
 
+/** A process's CPU time so far, user + system, in seconds (Linux: /proc/<pid>/stat, clock ticks of 1/100 s). */
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 async function run(webhookCount) {
@@ -46,6 +54,7 @@ async function run(webhookCount) {
     const pending = [];
     const started = performance.now();
     const startedAt = Date.now();
+    const cpuBefore = cpuSeconds(server.child.pid);
     for (let sent = 0; sent < messages; sent += 1) {
       const due = started + (sent / rate) * 1000;
       const wait = due - performance.now();
@@ -72,6 +81,7 @@ async function run(webhookCount) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       had = await receiver.count();
     }
+    const cpu = cpuSeconds(server.child.pid) - cpuBefore;
     const { received, duplicates, lastAt } = had;
     timings.sort((a, b) => a - b);
     return {
@@ -84,6 +94,7 @@ async function run(webhookCount) {
       expected,
       duplicates,
       deliveriesPerSecond: webhookCount > 0 ? Math.round(received / ((lastAt - startedAt) / 1000)) : null,
+      cpu: Number(cpu.toFixed(2)),
     };
   } finally {
     await server.stop();
@@ -97,10 +108,12 @@ if (process.argv.includes('--json')) console.log(JSON.stringify({ withHooks, wit
 else {
   for (const result of [withHooks, without])
     console.log(
-      `${result.webhooks} webhooks: ${result.sent} sent (${result.failed} failed), send p50 ${result.p50} ms p99 ${result.p99} ms` +
+      `${result.webhooks} webhooks: ${result.sent} sent (${result.failed} failed), send p50 ${result.p50} ms p99 ${result.p99} ms, server CPU ${result.cpu} s` +
         (result.webhooks > 0
           ? `; ${result.delivered}/${result.expected} delivered, ${result.deliveriesPerSecond}/s, ${result.duplicates} twice`
           : ''),
     );
   console.log(`p99 with webhooks / without: ${(withHooks.p99 / without.p99).toFixed(2)}`);
+  if (withHooks.delivered > 0)
+    console.log(`server CPU per delivery: ${(((withHooks.cpu - without.cpu) / withHooks.delivered) * 1000).toFixed(3)} ms`);
 }
