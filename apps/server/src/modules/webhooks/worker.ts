@@ -58,6 +58,8 @@ const PRUNE_EVERY_MS = 3600_000;
  */
 const IN_FLIGHT = 256;
 const IN_FLIGHT_PER_WEBHOOK = 64;
+/** Attempts a look starts in one turn of the event loop at most. */
+const LAUNCH_SLICE = 32;
 /** How long a look waits for its attempts before the next look goes on beside those still under way. */
 const LOOK_WAIT_MS = 1000;
 /**
@@ -213,15 +215,14 @@ export class WebhookWorker {
     const outcomes = new Map<DeliveryRow, Outcome>();
     let phase: 'sending' | 'writing' | 'written' = 'sending';
     const late: Outcome[] = [];
-    const launched = fresh
-      .filter((delivery) => delivery.send)
-      .map(({ row, webhook }) =>
-        this.launch(row, webhook, (outcome) => {
-          if (phase === 'sending') outcomes.set(row, outcome);
-          else if (phase === 'writing') late.push(outcome);
-          else this.ended.push(outcome);
-        }),
-      );
+    const launched = await this.launchAll(
+      fresh.filter((delivery) => delivery.send),
+      (row) => (outcome) => {
+        if (phase === 'sending') outcomes.set(row, outcome);
+        else if (phase === 'writing') late.push(outcome);
+        else this.ended.push(outcome);
+      },
+    );
     await this.waitFor(launched);
     phase = 'writing';
     try {
@@ -274,10 +275,13 @@ export class WebhookWorker {
       now,
       this.claimUntil(nowMs),
     );
-    const launched = claimed.flatMap((row) => {
-      const webhook = webhooks.get(row.webhook_id);
-      return webhook ? [this.launch(row, webhook, (outcome) => this.ended.push(outcome))] : [];
-    });
+    const launched = await this.launchAll(
+      claimed.flatMap((row) => {
+        const webhook = webhooks.get(row.webhook_id);
+        return webhook ? [{ row, webhook }] : [];
+      }),
+      () => (outcome) => this.ended.push(outcome),
+    );
     await this.waitFor(launched);
     await this.recording;
     return launched.length;
@@ -309,6 +313,22 @@ export class WebhookWorker {
       counts.set(row.webhook_id, count + 1);
       return true;
     });
+  }
+
+  /**
+   * Starts the attempts of a look, LAUNCH_SLICE in a turn of the event loop: the messages that arrive
+   * meanwhile are served in between, not after hundreds of requests have been built.
+   */
+  private async launchAll(
+    deliveries: { row: DeliveryRow; webhook: WebhookRow }[],
+    settleOf: (row: DeliveryRow) => (outcome: Outcome) => void,
+  ): Promise<Promise<void>[]> {
+    const launched: Promise<void>[] = [];
+    for (const [i, { row, webhook }] of deliveries.entries()) {
+      if (i > 0 && i % LAUNCH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      launched.push(this.launch(row, webhook, settleOf(row)));
+    }
+    return launched;
   }
 
   /** Starts an attempt; `settle` is handed what came back, as it ends. */
