@@ -35,6 +35,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     });
   });
   server.listen(0, '127.0.0.1', () => process.send?.({ url: `http://127.0.0.1:${server.address().port}/hook` }));
+  // The bench that started it ended (a crash too): so does it.
+  process.on('disconnect', () => process.exit(0));
   process.on('message', (message) => {
     if (message === 'count') process.send?.({ received, duplicates, lastAt });
     if (message === 'stop') server.close(() => process.exit(0));

@@ -37,26 +37,39 @@ const ONE_ADDRESS_LOAD = {
   MAX_AGENT_SOCKETS_PER_ADDRESS: '1000000',
 };
 
+/** Servers and workers still running: killed if the bench ends early (a crash), so that none outlives it. */
+const running = new Set();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+const tracked = (child) => {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+};
+
 export function startServer({ dataDir: existing, env = {} } = {}) {
   const dataDir = existing ?? mkdtempSync(join(tmpdir(), 'parley-bench-'));
   const nodeArgs = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [])];
   const cpus = process.env.BENCH_SERVER_CPUS;
   const schema = process.env.DATABASE_URL && !existing ? `bench_${randomBytes(6).toString('hex')}` : undefined;
   const [command, prefix] = cpus ? ['taskset', ['-c', cpus, process.execPath]] : [process.execPath, []];
-  const child = spawn(command, [...prefix, ...nodeArgs, 'apps/server/dist/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...ONE_ADDRESS_LOAD,
-      ...(schema ? { DATABASE_SCHEMA: schema } : {}),
-      DATA_DIR: dataDir,
-      PORT: '0',
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = tracked(
+    spawn(command, [...prefix, ...nodeArgs, 'apps/server/dist/main.js'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...ONE_ADDRESS_LOAD,
+        ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+        DATA_DIR: dataDir,
+        PORT: '0',
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
@@ -93,17 +106,19 @@ export function startServer({ dataDir: existing, env = {} } = {}) {
  * Resolves on its ready line with `{ child, stop }`.
  */
 export function startWebhookWorker(server, env = {}) {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/webhook-worker.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...(server.schema ? { DATABASE_SCHEMA: server.schema } : {}),
-      DATA_DIR: server.dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = tracked(
+    spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/webhook-worker.js'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...(server.schema ? { DATABASE_SCHEMA: server.schema } : {}),
+        DATA_DIR: server.dataDir,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const stop = async () => {
     if (child.exitCode !== null) return;
     child.kill('SIGTERM');

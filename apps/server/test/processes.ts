@@ -17,16 +17,23 @@ export interface ServerProcess {
  * on the line that names the real URL.
  */
 export function spawnServer(script: string, dataDir: string, schema: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return spawnProcess(script, dataDir, schema, env, /listening on (http:\/\/[\d.]+:\d+)/);
+  return spawnProcess('server', script, dataDir, schema, env, /listening on (http:\/\/[\d.]+:\d+)/);
 }
 
 /** Runs the webhook worker (`npm run webhooks:worker`, the built bundle) beside servers on `schema`; resolves once it delivers. */
 export function spawnWebhookWorker(dataDir: string, schema: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return spawnProcess('apps/server/dist/webhook-worker.js', dataDir, schema, env, /webhook worker delivering/);
+  return spawnProcess('webhook worker', 'apps/server/dist/webhook-worker.js', dataDir, schema, env, /webhook worker delivering/);
 }
 
 /** Spawns a built entry and resolves when its output matches `ready` (a server's URL, its first group, is `url`). */
-function spawnProcess(script: string, dataDir: string, schema: string, env: Record<string, string>, ready: RegExp): Promise<ServerProcess> {
+function spawnProcess(
+  name: string,
+  script: string,
+  dataDir: string,
+  schema: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [script], {
     cwd: APP_ROOT,
     env: {
@@ -42,10 +49,10 @@ function spawnProcess(script: string, dataDir: string, schema: string, env: Reco
   });
   let text = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in time:\n${text}`)), 150_000);
+    const timer = setTimeout(() => reject(new Error(`no ready line from the ${name} in time:\n${text}`)), 150_000);
     const onExit = (code: number | null) => {
       clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code}:\n${text}`));
+      reject(new Error(`${name} exited with ${code}:\n${text}`));
     };
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
