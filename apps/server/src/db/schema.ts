@@ -611,8 +611,6 @@ export interface WebhookEventsTable {
   /** The webhooks that took it when it was queued: a JSON list of ids. */
   webhook_ids: string;
   created_at: string;
-  /** Until when a worker sends it (its deliveries are written once it has); null while it waits. */
-  claimed_until: Generated<string | null>;
 }
 
 /** The server's VAPID key pair (one row, id 1); `private_key` is sealed. */

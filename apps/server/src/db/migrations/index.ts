@@ -36,7 +36,6 @@ import { robotQuestions } from './033_robot_questions.js';
 import { wechatWindow } from './034_wechat_window.js';
 import { claims } from './035_claims.js';
 import { webhookEvents } from './036_webhook_events.js';
-import { webhookEventClaims } from './037_webhook_event_claims.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -77,6 +76,5 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '034_wechat_window': wechatWindow(),
     '035_claims': claims(),
     '036_webhook_events': webhookEvents(dialect),
-    '037_webhook_event_claims': webhookEventClaims(),
   };
 }

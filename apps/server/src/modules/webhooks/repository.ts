@@ -103,6 +103,16 @@ export class WebhookRepository {
     return rows;
   }
 
+  /** Inserts deliveries; one whose webhook already has a delivery of the same `source` is left out. */
+  async insertDeliveries(tx: DbOrTx, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK)
+      await tx
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(start, start + INSERT_CHUNK))
+        .onConflict((oc) => oc.columns(['webhook_id', 'source']).doNothing())
+        .execute();
+  }
+
   /** Queues an event for the webhooks that take it: one row, in the transaction of the change. */
   async queueEvent(tx: DbOrTx, row: NewEvent): Promise<void> {
     await insertEvent(tx, row);
@@ -114,34 +124,16 @@ export class WebhookRepository {
   }
 
   /**
-   * Claims the oldest queued events that may be sent now, at most `limit`, inside `tx`, until `until`:
-   * unclaimed (or their claim ran out), and each the first still queued of its conversation, so that one
-   * conversation's events go out in order whichever process sends them. On PostgreSQL the transaction first
-   * waits for any other process doing the same, so that no event is claimed twice.
+   * Takes the oldest queued events out of the queue, at most `limit`, inside `tx`. On PostgreSQL the
+   * transaction first waits for any other process doing the same, so that deliveries are made in the
+   * events' order (their ids keep one conversation's events in order) and no event is taken twice.
    */
-  async claimEvents(tx: DbOrTx, limit: number, now: string, until: string): Promise<QueuedEventRow[]> {
+  async takeEvents(tx: DbOrTx, limit: number): Promise<QueuedEventRow[]> {
     if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(tx);
-    const rows = await tx
-      .selectFrom('webhook_events as e')
-      .selectAll()
-      .where((eb) => eb.or([eb('e.claimed_until', 'is', null), eb('e.claimed_until', '<', now)]))
-      .where((eb) =>
-        eb.or([
-          eb('e.order_key', 'is', null),
-          eb.not(
-            eb.exists(
-              eb.selectFrom('webhook_events as f').select('f.id').whereRef('f.order_key', '=', 'e.order_key').whereRef('f.id', '<', 'e.id'),
-            ),
-          ),
-        ]),
-      )
-      .orderBy('e.id')
-      .limit(limit)
-      .execute();
+    const rows = await tx.selectFrom('webhook_events').selectAll().orderBy('id').limit(limit).execute();
     if (rows.length > 0)
       await tx
-        .updateTable('webhook_events')
-        .set({ claimed_until: until })
+        .deleteFrom('webhook_events')
         .where(
           'id',
           'in',
@@ -149,57 +141,6 @@ export class WebhookRepository {
         )
         .execute();
     return rows;
-  }
-
-  /** Takes events out of the queue (their deliveries are written in the same transaction). */
-  async dropEvents(tx: DbOrTx, ids: number[]): Promise<void> {
-    if (ids.length > 0) await tx.deleteFrom('webhook_events').where('id', 'in', ids).execute();
-  }
-
-  /**
-   * `webhook:conversation` of the pending deliveries of these webhooks and conversations: what a later event
-   * waits behind. (Both lists lead the index, so the look reads those rows only, however long the log.)
-   */
-  async pendingOrders(tx: DbOrTx, webhookIds: number[], orderKeys: string[]): Promise<Set<string>> {
-    if (webhookIds.length === 0 || orderKeys.length === 0) return new Set();
-    const rows = await tx
-      .selectFrom('webhook_deliveries')
-      .select(['webhook_id', 'order_key'])
-      .where('webhook_id', 'in', webhookIds)
-      .where('order_key', 'in', orderKeys)
-      .where('status', '=', 'pending')
-      .execute();
-    return new Set(rows.map((row) => `${row.webhook_id}:${row.order_key}`));
-  }
-
-  /** `webhook:source` of the deliveries these webhooks have of these stored facts: each goes to a webhook once. */
-  async madeSources(tx: DbOrTx, webhookIds: number[], sources: string[]): Promise<Set<string>> {
-    if (webhookIds.length === 0 || sources.length === 0) return new Set();
-    const rows = await tx
-      .selectFrom('webhook_deliveries')
-      .select(['webhook_id', 'source'])
-      .where('webhook_id', 'in', webhookIds)
-      .where('source', 'in', sources)
-      .execute();
-    return new Set(rows.map((row) => `${row.webhook_id}:${row.source}`));
-  }
-
-  /**
-   * Inserts deliveries, and answers their ids by uuid; one whose webhook already has a delivery of the same
-   * `source` is left out (and has none).
-   */
-  async insertDeliveries(tx: DbOrTx, rows: Insertable<WebhookDeliveriesTable>[]): Promise<Map<string, number>> {
-    const ids = new Map<string, number>();
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const made = await tx
-        .insertInto('webhook_deliveries')
-        .values(rows.slice(start, start + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['webhook_id', 'source']).doNothing())
-        .returning(['id', 'uuid'])
-        .execute();
-      for (const row of made) ids.set(row.uuid, row.id);
-    }
-    return ids;
   }
 
   findDelivery(uuid: string) {

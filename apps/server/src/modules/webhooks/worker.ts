@@ -1,14 +1,14 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { WEBHOOK_HEADERS } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
 import { GroupCommit } from '../../db/group-commit.js';
-import type { Db, DbOrTx } from '../../db/index.js';
+import type { Db } from '../../db/index.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { Notices } from '../notices/service.js';
-import type { DeliveryRow, QueuedEventRow, WebhookRepository, WebhookRow } from './repository.js';
+import { type DeliveryRow, newDelivery, type QueuedEventRow, type WebhookRepository, type WebhookRow } from './repository.js';
 
 /** What one attempt came to: the answer's status when there was one, the reason it failed when it did. */
 interface Outcome {
@@ -16,24 +16,6 @@ interface Outcome {
   webhook: WebhookRow;
   responseCode: number | null;
   error: string | null;
-}
-
-/** A queued event's delivery to one webhook, its row not yet written (`row.id` is 0 until it is). */
-interface Fresh {
-  row: DeliveryRow;
-  webhook: WebhookRow;
-  /** Attempted at once; else written as pending, to go when the due deliveries are looked for. */
-  send: boolean;
-}
-
-/**
- * The id of an event's delivery to one webhook (`Parley-Delivery`): made from both, so that an event sent
- * again after a process died before writing what came back carries the same id as the first time.
- */
-export function deliveryUuid(eventId: string, webhookId: number): string {
-  const hex = createHash('sha256').update(`${eventId}/${webhookId}`).digest('hex');
-  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The webhooks a queued event was for (a JSON list of ids). */
@@ -58,8 +40,6 @@ const PRUNE_EVERY_MS = 3600_000;
  */
 const IN_FLIGHT = 256;
 const IN_FLIGHT_PER_WEBHOOK = 64;
-/** Attempts a look starts in one turn of the event loop at most. */
-const LAUNCH_SLICE = 32;
 /** How long a look waits for its attempts before the next look goes on beside those still under way. */
 const LOOK_WAIT_MS = 1000;
 /**
@@ -67,7 +47,7 @@ const LOOK_WAIT_MS = 1000;
  * round trips, so with 50 a look the deliveries fell behind a busy site's messages (about 700 a second).
  */
 const BATCH = 200;
-/** Queued events a look sends at most. */
+/** Queued events a look turns into deliveries at most. */
 const EVENTS_BATCH = 200;
 /** The purpose webhook secrets are sealed for. */
 export const SECRET_PURPOSE = 'webhook.secret';
@@ -90,14 +70,13 @@ export function signature(secrets: string[], unixSeconds: number, body: string):
 
 /**
  * Sends the deliveries of the outbox. Each process looks every `pollMs` (and at once when an event is
- * queued, and when an attempt ends), while it has room for more attempts: it first sends the queued events
- * (`webhook_events`) and writes each of their deliveries once, with what came back (see `sendQueued`);
- * then it looks for due deliveries (tried again, waiting behind an earlier one of their conversation,
- * pings), claims each with a conditional update so that one process makes each attempt, and records what
- * came back. Each attempt posts through the outbound guard within the time allowed: delivered on any 2xx,
- * else tried again later (see `retryWait`) until MAX_ATTEMPTS. A look's attempts run side by side; it
- * waits for them, but at most LOOK_WAIT_MS, so a receiver that hangs delays only its own deliveries (and
- * holds at most its share of the attempts under way), whose outcomes are recorded as they end.
+ * queued, and when an attempt ends): it first turns the queued events (`webhook_events`) into one delivery
+ * per webhook (`webhook_deliveries`), then looks for due deliveries while it has room for more attempts,
+ * claims each with a conditional update so that one process makes each attempt, posts it through the
+ * outbound guard within the time allowed, and records what came back: delivered on any 2xx, else tried
+ * again later (see `retryWait`) until MAX_ATTEMPTS. A look's attempts run side by side and are recorded
+ * as they end; the next look waits for them, but at most LOOK_WAIT_MS, so a receiver that hangs delays
+ * only its own deliveries (and holds at most its share of the attempts under way).
  */
 export class WebhookWorker {
   private pruner: NodeJS.Timeout | undefined;
@@ -152,156 +131,81 @@ export class WebhookWorker {
     this.poller.kick();
   }
 
-  /** Until when an attempt started now holds its claim: longer than the longest attempt and its record. */
-  private claimUntil(nowMs: number): string {
-    return new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
+  /**
+   * Turns the oldest queued events into deliveries, in one transaction: the event leaves the queue as its
+   * deliveries are written, so none is lost or made twice. Answers how many events were taken.
+   */
+  private async expand(): Promise<number> {
+    if (!(await this.repo.anyQueued())) return 0;
+    return this.db.transaction().execute(async (tx) => {
+      const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
+      const wanted = events.map(webhooksOf);
+      // A webhook deleted since the event was queued gets no delivery of it.
+      const existing = new Set((await this.repo.byIds([...new Set(wanted.flat())], tx)).map((row) => row.id));
+      const rows = events.flatMap((event, i) =>
+        (wanted[i] ?? [])
+          .filter((id) => existing.has(id))
+          .map((webhookId) =>
+            newDelivery({
+              uuid: randomUUID(),
+              webhookId,
+              eventId: event.event_id,
+              event: event.event,
+              orderKey: event.order_key,
+              source: event.source,
+              body: event.body,
+              at: event.created_at,
+            }),
+          ),
+      );
+      await this.repo.insertDeliveries(tx, rows);
+      return events.length;
+    });
   }
 
   private async drain(): Promise<void> {
-    while (!this.poller.stopped && IN_FLIGHT - this.running.size > 0) {
-      const sent = (await this.sendQueued()) + (await this.sendDue());
-      if (sent === 0) return;
-    }
-  }
-
-  /**
-   * Sends the oldest queued events before any row is written for them: claims them (one conversation's
-   * next event waits until its earlier one is out of the queue), attempts each towards each of its
-   * webhooks, and writes each delivery once with what came back, taking the events out of the queue in
-   * the same transaction. A delivery that cannot go at once (an earlier one of its conversation pending
-   * for that webhook, the webhook disabled or at its share of attempts) is written as pending and goes
-   * with the due ones. A process that dies before writing leaves the events claimed; when the claim runs
-   * out they are sent again under the same delivery ids. Answers how many events were taken.
-   */
-  private async sendQueued(): Promise<number> {
-    if (!(await this.repo.anyQueued())) return 0;
-    const nowMs = this.now();
-    const now = new Date(nowMs).toISOString();
-    const until = this.claimUntil(nowMs);
-    const look = await this.db.transaction().execute(async (tx) => {
-      const events = await this.repo.claimEvents(tx, EVENTS_BATCH, now, until);
-      if (events.length === 0) return undefined;
-      const wanted = events.map(webhooksOf);
-      // A webhook deleted since the event was queued gets no delivery of it.
-      const webhooks = new Map((await this.repo.byIds([...new Set(wanted.flat())], tx)).map((row) => [row.id, row]));
-      const ids = [...webhooks.keys()];
-      const waiting = await this.repo.pendingOrders(tx, ids, [...new Set(events.flatMap((event) => event.order_key ?? []))]);
-      const made = await this.repo.madeSources(tx, ids, [...new Set(events.flatMap((event) => event.source ?? []))]);
-      return { events, wanted, webhooks, waiting, made };
-    });
-    if (!look) return 0;
-    const counts = new Map(this.runningTo);
-    let running = this.running.size;
-    const fresh: Fresh[] = [];
-    look.events.forEach((event, i) => {
-      for (const webhookId of look.wanted[i] ?? []) {
-        const webhook = look.webhooks.get(webhookId);
-        if (!webhook || (event.source && look.made.has(`${webhookId}:${event.source}`))) continue;
-        const count = counts.get(webhookId) ?? 0;
-        const send =
-          webhook.enabled === 1 &&
-          !(event.order_key && look.waiting.has(`${webhookId}:${event.order_key}`)) &&
-          count < IN_FLIGHT_PER_WEBHOOK &&
-          running < IN_FLIGHT;
-        if (send) {
-          counts.set(webhookId, count + 1);
-          running += 1;
-        }
-        fresh.push({ row: unwritten(event, webhookId), webhook, send });
+    for (;;) {
+      const taken = await this.expand();
+      const room = IN_FLIGHT - this.running.size;
+      // No room: the end of an attempt looks again.
+      if (this.poller.stopped || room <= 0) return;
+      const nowMs = this.now();
+      const now = new Date(nowMs).toISOString();
+      const full = [...this.runningTo].filter(([, count]) => count >= IN_FLIGHT_PER_WEBHOOK).map(([id]) => id);
+      const due = this.withinRoom(await this.repo.due(now, Math.min(BATCH, room), full));
+      // Nothing due yet, but more queued: those may be (the ones taken were for disabled webhooks, or wait their turn).
+      if (due.length === 0) {
+        if (taken > 0) continue;
+        return;
       }
-    });
-    // What came back before the rows are written is written with them; what comes back later is recorded
-    // as the due deliveries' outcomes are, once the rows (claimed meanwhile) have their ids.
-    const outcomes = new Map<DeliveryRow, Outcome>();
-    let phase: 'sending' | 'writing' | 'written' = 'sending';
-    const late: Outcome[] = [];
-    const launched = await this.launchAll(
-      fresh.filter((delivery) => delivery.send),
-      (row) => (outcome) => {
-        if (phase === 'sending') outcomes.set(row, outcome);
-        else if (phase === 'writing') late.push(outcome);
-        else this.ended.push(outcome);
-      },
-    );
-    await this.waitFor(launched);
-    phase = 'writing';
-    try {
-      const disabled = await this.commits.run(async (tx) => {
-        const at = new Date(this.now()).toISOString();
-        const ids = await this.repo.insertDeliveries(
-          tx,
-          fresh.map(({ row, send }) => {
-            const { id: _unwritten, ...written } = row;
-            const outcome = outcomes.get(row);
-            if (outcome) return { ...written, ...this.afterAttempt(row, outcome, at) };
-            return send ? { ...written, claimed_until: until } : written;
-          }),
-        );
-        for (const { row } of fresh) row.id = ids.get(row.uuid) ?? 0;
-        await this.repo.dropEvents(
-          tx,
-          look.events.map((event) => event.id),
-        );
-        return this.countOutcomes(tx, [...outcomes.values()], at);
-      });
-      this.afterDisabled(disabled);
-    } catch (error) {
-      // Nothing was written: the events stay claimed and go again, under the same ids, when the claim runs out.
-      for (const { row } of fresh) row.id = 0;
-      throw error;
-    } finally {
-      phase = 'written';
-      // Those whose row was not written (another process made that delivery first) have nothing to record.
-      this.ended.push(...late.filter((outcome) => outcome.row.id !== 0));
-      if (this.ended.length > 0) this.recording ??= this.recordEnded();
-    }
-    return look.events.length;
-  }
-
-  /** Sends the due deliveries (tried again, waiting behind an earlier one, pings); answers how many went. */
-  private async sendDue(): Promise<number> {
-    const room = IN_FLIGHT - this.running.size;
-    if (this.poller.stopped || room <= 0) return 0;
-    const nowMs = this.now();
-    const now = new Date(nowMs).toISOString();
-    const full = [...this.runningTo].filter(([, count]) => count >= IN_FLIGHT_PER_WEBHOOK).map(([id]) => id);
-    const due = this.withinRoom(await this.repo.due(now, Math.min(BATCH, room), full));
-    if (due.length === 0) return 0;
-    // Each webhook read once for the look, not once per delivery.
-    const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
-    // Two of one conversation are never under way together: the later is not due while the earlier is pending.
-    const claimed = await this.repo.claim(
-      due.map((row) => row.id),
-      now,
-      this.claimUntil(nowMs),
-    );
-    const launched = await this.launchAll(
-      claimed.flatMap((row) => {
+      // Each webhook read once for the look, not once per delivery.
+      const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
+      // A claim outlives the longest attempt, so it never runs out while its attempt is under way. Two of one
+      // conversation are never under way together: the later is not due while the earlier is pending.
+      const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
+      const claimed = await this.repo.claim(
+        due.map((row) => row.id),
+        now,
+        until,
+      );
+      if (claimed.length === 0) return;
+      const launched = claimed.flatMap((row) => {
         const webhook = webhooks.get(row.webhook_id);
-        return webhook ? [{ row, webhook }] : [];
-      }),
-      () => (outcome) => this.ended.push(outcome),
-    );
-    await this.waitFor(launched);
-    await this.recording;
-    return launched.length;
-  }
-
-  /**
-   * Waits for a look's attempts, so that looks and commits are made for many deliveries at once (and a
-   * conversation's next event can go by then), but not for long: an attempt still under way after
-   * LOOK_WAIT_MS goes on beside the next looks, in its webhook's share.
-   */
-  private async waitFor(launched: Promise<void>[]): Promise<void> {
-    if (launched.length === 0) return;
-    let waited: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(launched),
-      new Promise((resolve) => {
-        waited = setTimeout(resolve, Math.min(LOOK_WAIT_MS, this.config.timeoutMs));
-      }),
-    ]);
-    clearTimeout(waited);
+        return webhook ? [this.launch(row, webhook)] : [];
+      });
+      // The next look waits for this one's attempts and their records, so that looks and commits are made
+      // for many deliveries at once (and a conversation's next event is due by then), but not for long: an
+      // attempt still under way after LOOK_WAIT_MS goes on beside the next looks, in its webhook's share.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(launched),
+        new Promise((resolve) => {
+          waited = setTimeout(resolve, Math.min(LOOK_WAIT_MS, this.config.timeoutMs));
+        }),
+      ]);
+      clearTimeout(waited);
+      await this.recording;
+    }
   }
 
   /** The due deliveries there is room for, towards each webhook. */
@@ -315,27 +219,12 @@ export class WebhookWorker {
     });
   }
 
-  /**
-   * Starts the attempts of a look, LAUNCH_SLICE in a turn of the event loop: the messages that arrive
-   * meanwhile are served in between, not after hundreds of requests have been built.
-   */
-  private async launchAll(
-    deliveries: { row: DeliveryRow; webhook: WebhookRow }[],
-    settleOf: (row: DeliveryRow) => (outcome: Outcome) => void,
-  ): Promise<Promise<void>[]> {
-    const launched: Promise<void>[] = [];
-    for (const [i, { row, webhook }] of deliveries.entries()) {
-      if (i > 0 && i % LAUNCH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-      launched.push(this.launch(row, webhook, settleOf(row)));
-    }
-    return launched;
-  }
-
-  /** Starts an attempt; `settle` is handed what came back, as it ends. */
-  private launch(row: DeliveryRow, webhook: WebhookRow, settle: (outcome: Outcome) => void): Promise<void> {
+  private launch(row: DeliveryRow, webhook: WebhookRow): Promise<void> {
     this.runningTo.set(webhook.id, (this.runningTo.get(webhook.id) ?? 0) + 1);
     const run: Promise<void> = this.attempt(row, webhook)
-      .then(settle)
+      .then((outcome) => {
+        this.ended.push(outcome);
+      })
       .catch((error: unknown) => this.log.error({ err: error, delivery: row.uuid }, 'webhook delivery failed'))
       .finally(() => {
         this.running.delete(run);
@@ -415,52 +304,15 @@ export class WebhookWorker {
     return { row, webhook, responseCode, error };
   }
 
-  /** A delivery's columns after an attempt: delivered, tried again later, or given up. */
-  private afterAttempt(row: DeliveryRow, { responseCode, error }: Outcome, at: string) {
-    const attempts = row.attempts + 1;
-    const giveUp = error !== null && attempts >= MAX_ATTEMPTS;
-    return {
-      attempts,
-      response_code: responseCode,
-      error,
-      last_attempt_at: at,
-      claimed_until: null,
-      status: error === null ? 'delivered' : giveUp ? 'failed' : 'pending',
-      next_at: error === null || giveUp ? null : new Date(Date.parse(at) + retryWait(attempts, this.config.retryBaseMs)).toISOString(),
-    };
-  }
-
   /**
-   * Counts outcomes towards their webhooks: each webhook that took a delivery cleared of its failures
-   * once, each failure counted on its own (each counts towards disabling). Answers the webhooks disabled.
-   */
-  private async countOutcomes(tx: DbOrTx, outcomes: Outcome[], at: string): Promise<WebhookRow[]> {
-    for (const webhookId of new Set(outcomes.filter((outcome) => outcome.error === null).map((outcome) => outcome.webhook.id)))
-      await this.repo.succeeded(tx, webhookId);
-    const disabled: WebhookRow[] = [];
-    for (const { webhook, error } of outcomes) {
-      if (error === null) continue;
-      const failures = await this.repo.failed(tx, webhook.id);
-      if (failures < DISABLE_AFTER || !(await this.repo.disable(tx, webhook.id, at))) continue;
-      await this.notices.toAdmins(tx, 'webhookDisabled', { url: webhook.url, failures });
-      disabled.push(webhook);
-    }
-    return disabled;
-  }
-
-  private afterDisabled(disabled: WebhookRow[]): void {
-    for (const webhook of disabled)
-      this.log.warn({ webhook: webhook.id, failures: DISABLE_AFTER }, 'webhook disabled after failures in a row');
-    if (disabled.length > 0) this.onDisabled();
-  }
-
-  /**
-   * Records outcomes of written deliveries in one transaction: those that went out with one statement per
-   * answer code, the failures one by one. At a busy site's rate a transaction per delivery would take the
-   * database from the messages that make them.
+   * Records outcomes in one transaction: the deliveries that went out with one statement per
+   * answer code, each webhook that took one cleared of its failures once, the failures one by one (each
+   * counts towards disabling its webhook). At a busy site's rate a transaction per delivery would take
+   * the database from the messages that make them.
    */
   private async record(outcomes: Outcome[]): Promise<void> {
-    const at = new Date(this.now()).toISOString();
+    const nowMs = this.now();
+    const at = new Date(nowMs).toISOString();
     const delivered = new Map<number, number[]>();
     for (const { row, responseCode, error } of outcomes) {
       if (error !== null || responseCode === null) continue;
@@ -470,32 +322,31 @@ export class WebhookWorker {
     }
     const disabled = await this.commits.run(async (tx) => {
       for (const [responseCode, ids] of delivered) await this.repo.delivered(tx, ids, responseCode, at);
-      for (const outcome of outcomes)
-        if (outcome.error !== null) await this.repo.recordAttempt(tx, outcome.row.id, this.afterAttempt(outcome.row, outcome, at));
-      return this.countOutcomes(tx, outcomes, at);
+      for (const webhookId of new Set(outcomes.filter((outcome) => outcome.error === null).map((outcome) => outcome.webhook.id)))
+        await this.repo.succeeded(tx, webhookId);
+      const disabled: WebhookRow[] = [];
+      for (const { row, webhook, responseCode, error } of outcomes) {
+        if (error === null) continue;
+        const attempts = row.attempts + 1;
+        const giveUp = attempts >= MAX_ATTEMPTS;
+        await this.repo.recordAttempt(tx, row.id, {
+          attempts,
+          response_code: responseCode,
+          error,
+          last_attempt_at: at,
+          claimed_until: null,
+          status: giveUp ? 'failed' : 'pending',
+          next_at: giveUp ? null : new Date(nowMs + retryWait(attempts, this.config.retryBaseMs)).toISOString(),
+        });
+        const failures = await this.repo.failed(tx, webhook.id);
+        if (failures < DISABLE_AFTER || !(await this.repo.disable(tx, webhook.id, at))) continue;
+        await this.notices.toAdmins(tx, 'webhookDisabled', { url: webhook.url, failures });
+        disabled.push(webhook);
+      }
+      return disabled;
     });
-    this.afterDisabled(disabled);
+    for (const webhook of disabled)
+      this.log.warn({ webhook: webhook.id, failures: DISABLE_AFTER }, 'webhook disabled after failures in a row');
+    if (disabled.length > 0) this.onDisabled();
   }
-}
-
-/** An event's delivery to one webhook as it will be written, before it is (id 0). */
-function unwritten(event: QueuedEventRow, webhookId: number): DeliveryRow {
-  return {
-    id: 0,
-    uuid: deliveryUuid(event.event_id, webhookId),
-    webhook_id: webhookId,
-    event_id: event.event_id,
-    event: event.event,
-    order_key: event.order_key,
-    source: event.source,
-    body: event.body,
-    status: 'pending',
-    attempts: 0,
-    response_code: null,
-    error: null,
-    created_at: event.created_at,
-    last_attempt_at: null,
-    next_at: event.created_at,
-    claimed_until: null,
-  };
 }
