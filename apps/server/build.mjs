@@ -10,9 +10,11 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 /** @type {import('esbuild').BuildOptions} */
 export const options = {
   // The demo filler, the rollup's rebuild and the webhook worker share the server's storage and migrations, so they are built beside it.
-  entryPoints: ['./src/main.ts', './src/demo.ts', './src/census-rebuild.ts', './src/webhook-worker.ts'].map(
-    (entry) => new URL(entry, import.meta.url).pathname,
-  ),
+  // The outbound thread's program is started from a file of its own beside them (see src/lib/threads.ts).
+  entryPoints: [
+    ...['main', 'demo', 'census-rebuild', 'webhook-worker'].map((name) => ({ in: `./src/${name}.ts`, out: name })),
+    { in: './src/lib/outbound-worker.ts', out: 'outbound-worker' },
+  ].map((entry) => ({ ...entry, in: new URL(entry.in, import.meta.url).pathname })),
   outdir: new URL('./dist', import.meta.url).pathname,
   bundle: true,
   platform: 'node',

@@ -20,6 +20,7 @@ import { clientMeta, createRouter, langOf, recordApiRoutes } from './lib/http.js
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
 import { OutboundClient } from './lib/outbound.js';
+import { ThreadedOutbound } from './lib/outbound-thread.js';
 import { publicBaseUrl } from './lib/public-url.js';
 import { redactUrl } from './lib/redact.js';
 import { loadSealer } from './lib/sealed.js';
@@ -310,10 +311,11 @@ export async function buildApp({
   new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
   const webhookRepo = new WebhookRepository(db, storage.dialect);
   // Deliveries are sent here, or by worker processes of their own (`npm run webhooks:worker`) woken through the bus.
-  const webhookWorker =
-    config.webhooks.delivery === 'here'
-      ? new WebhookWorker(db, webhookRepo, outbound, sealer, notices, config.webhooks, app.log, now)
-      : undefined;
+  // Here their HTTP exchanges run on a thread of their own, off the event loop that carries the chat.
+  const webhookOutbound = config.webhooks.delivery === 'here' ? new ThreadedOutbound(config.outboundAllow) : undefined;
+  const webhookWorker = webhookOutbound
+    ? new WebhookWorker(db, webhookRepo, webhookOutbound, sealer, notices, config.webhooks, app.log, now)
+    : undefined;
   const webhookKick =
     webhookWorker ?? new BusKick(bus, (error: unknown) => app.log.warn({ err: error }, 'webhook workers not woken'), undefined, now);
   const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookKick, now);
@@ -757,6 +759,7 @@ export async function buildApp({
     await retention.stop();
     await wechatOutbox.stop();
     await webhookWorker?.stop();
+    webhookOutbound?.close();
     if (webhookKick instanceof BusKick) webhookKick.stop();
     await pushSender.flush();
     await pushVisibility.stop();

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { migrate, openStorage } from './db/index.js';
 import { LogStream } from './lib/log-stream.js';
-import { OutboundClient } from './lib/outbound.js';
+import { ThreadedOutbound } from './lib/outbound-thread.js';
 import { loadSealer } from './lib/sealed.js';
 import { MailSender } from './modules/letters/mailer.js';
 import { NoticeRepository } from './modules/notices/repository.js';
@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   await migrate(storage);
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
   if (bus instanceof RedisBus) bus.onWarning = (message) => log.warn(message);
-  const outbound = new OutboundClient(config.outboundAllow);
+  // Its HTTP exchanges on a thread of their own: the database's work and the sending go on side by side.
+  const outbound = new ThreadedOutbound(config.outboundAllow);
   const mailSender = new MailSender();
   // The only notice a worker gives (a webhook disabled) goes to Admins' consoles, never by mail.
   const notices = new Notices(

@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
 import { GroupCommit } from '../../db/group-commit.js';
 import type { Db } from '../../db/index.js';
-import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
+import { OutboundError } from '../../lib/outbound.js';
+import type { OutboundRequester } from '../../lib/outbound-thread.js';
 import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { Notices } from '../notices/service.js';
@@ -97,7 +98,7 @@ export class WebhookWorker {
   constructor(
     private readonly db: Db,
     private readonly repo: WebhookRepository,
-    private readonly outbound: OutboundClient,
+    private readonly outbound: OutboundRequester,
     private readonly sealer: Sealer,
     private readonly notices: Notices,
     private readonly config: WebhookConfig,
