@@ -54,7 +54,14 @@ export class ThreadedOutbound implements OutboundRequester {
   private hand(): void {
     const calls = this.calls;
     this.calls = [];
-    if (calls.length > 0) this.start().postMessage(calls);
+    if (calls.length === 0) return;
+    try {
+      this.start().postMessage(calls);
+    } catch (error) {
+      // A thread that cannot start fails its calls as the network would, never the process.
+      const why = `the outbound thread could not start: ${error instanceof Error ? error.message : String(error)}`;
+      for (const { id } of calls) this.settle({ id, failure: { reason: 'network', message: why } });
+    }
   }
 
   private start(): Worker {
