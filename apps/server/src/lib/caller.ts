@@ -1,0 +1,30 @@
+/**
+ * Who calls a route or opens an agent's socket: the caller as the routes see it, and what resolves it
+ * from the token they came with. The auth module makes both; the route and socket machinery only reads them.
+ */
+
+/** Who is calling, resolved from a live token. */
+export interface AuthContext {
+  sessionId: number;
+  agentId: number;
+  uuid: string;
+  username: string;
+  nickname: string;
+  avatar: string;
+  roles: string[];
+  permissions: string[];
+  /** The stored password is shorter than today's rule. */
+  passwordChangeRequired: boolean;
+  /** REQUIRE_ADMIN_MFA and an Admin without two-factor sign-in: only the set-up is open to them. */
+  mfaSetupRequired: boolean;
+  /** Set when the caller came with an API token (CONTRACT §12) rather than a sign-in. */
+  apiToken?: { id: number; name: string };
+}
+
+/** Resolves the caller from a token; both reject (401, or 402 when only expired) rather than answer nobody. */
+export interface Authenticator {
+  /** A sign-in token only: what sockets and the refresh call take. */
+  authenticate(token: string | undefined): Promise<AuthContext>;
+  /** The credential of an `/api` call: a sign-in token, or an API token. */
+  authenticateCall(token: string | undefined): Promise<AuthContext>;
+}
