@@ -1,3 +1,5 @@
+import { ADMIN_ROLE, can } from '@parley/protocol';
+
 /**
  * Who calls a route or opens an agent's socket: the caller as the routes see it, and what resolves it
  * from the token they came with. The auth module makes both; the route and socket machinery only reads them.
@@ -27,4 +29,9 @@ export interface Authenticator {
   authenticate(token: string | undefined): Promise<AuthContext>;
   /** The credential of an `/api` call: a sign-in token, or an API token. */
   authenticateCall(token: string | undefined): Promise<AuthContext>;
+}
+
+/** A supervisor may read and monitor any conversation. */
+export function isSupervisor(auth: AuthContext): boolean {
+  return can(auth, { role: [ADMIN_ROLE] }) || auth.permissions.includes('setPermissions:service');
 }

@@ -1,10 +1,9 @@
 import { agentSendData, CloseCode, type Message, pushVisibilityData, SocketCode } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AuthContext, Authenticator } from '../lib/caller.js';
+import { type AuthContext, type Authenticator, isSupervisor } from '../lib/caller.js';
 import { ApiError } from '../lib/errors.js';
 import { pickLang } from '../lib/i18n.js';
-import { isSupervisor } from '../modules/conversations/service.js';
 import type { Bus } from './bus.js';
 import type { BusEvent } from './events.js';
 import { holdFrames, onFrames, refuse, send, sendError, sendText } from './frames.js';

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ADMIN_ROLE,
-  can,
   localized,
   type Message,
   type MessageType,
@@ -16,7 +14,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { GroupCommit, type Shared } from '../../db/group-commit.js';
 import type { DbOrTx } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import type { AuthContext } from '../../lib/caller.js';
+import { type AuthContext, isSupervisor } from '../../lib/caller.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { AgentRef, EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
@@ -67,11 +65,6 @@ function resentBy(sender: Sender, row: MessageRow): MessageRow {
   const own = sender.role === 'user' ? row.role === 'user' : row.role === 'service' && row.service_id === sender.uuid;
   if (!own) throw conflict('onlyIdTaken');
   return row;
-}
-
-/** A supervisor may read and monitor any conversation. */
-export function isSupervisor(auth: AuthContext): boolean {
-  return can(auth, { role: [ADMIN_ROLE] }) || auth.permissions.includes('setPermissions:service');
 }
 
 /**

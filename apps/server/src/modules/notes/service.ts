@@ -1,11 +1,10 @@
 import { mentionedNames, type Note } from '@parley/protocol';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { AuthContext } from '../../lib/caller.js';
+import { type AuthContext, isSupervisor } from '../../lib/caller.js';
 import { ApiError, conflict, notFound } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import type { ConversationRepository } from '../conversations/repository.js';
-import { isSupervisor } from '../conversations/service.js';
 import type { Notices } from '../notices/service.js';
 import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
 import { visitorNickname } from '../visitors/views.js';
