@@ -1,8 +1,10 @@
 import { ADMIN_ROLE, can } from '@parley/protocol';
+import type { FastifyRequest } from 'fastify';
 
 /**
- * Who calls a route or opens an agent's socket: the caller as the routes see it, and what resolves it
- * from the token they came with. The auth module makes both; the route and socket machinery only reads them.
+ * Who calls a route or opens an agent's socket: the caller as the routes see it, what resolves it from
+ * the token they came with, and how the audit log names them. The auth module makes callers; the route
+ * and socket machinery, and every service that checks or records who acts, only read them.
  */
 
 /** Who is calling, resolved from a live token. */
@@ -34,4 +36,17 @@ export interface Authenticator {
 /** A supervisor may read and monitor any conversation. */
 export function isSupervisor(auth: AuthContext): boolean {
   return can(auth, { role: [ADMIN_ROLE] }) || auth.permissions.includes('setPermissions:service');
+}
+
+/** Who made a change, and from where: every audit entry's first three fields. */
+export interface AuditActor {
+  /** The acting username, or `system`. */
+  actor: string;
+  actorId?: number | null;
+  ip: string;
+}
+
+/** The signed-in caller of a route as an audit actor: their username, id and the request's address. */
+export function auditActor(auth: { username: string; agentId: number }, req: FastifyRequest): AuditActor {
+  return { actor: auth.username, actorId: auth.agentId, ip: req.ip };
 }

@@ -17,7 +17,7 @@ import {
 } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/index.js';
-import type { AuthContext } from '../../lib/caller.js';
+import type { AuditActor, AuthContext } from '../../lib/caller.js';
 import { ApiError, badRequest, notFound } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import { nextSlice } from '../../lib/heavy.js';
@@ -26,7 +26,7 @@ import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import { isoNow } from '../../lib/time.js';
 import { parse, ValidationError } from '../../lib/validate.js';
 import type { Bus } from '../../realtime/bus.js';
-import { type AuditActor, type AuditLog, changedFields } from '../audit/audit-log.js';
+import { type AuditLog, changedFields } from '../audit/audit-log.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import { salvage } from '../settings/salvage.js';
 import { ROBOT_HIGH_KEY } from '../settings/secrets.js';
