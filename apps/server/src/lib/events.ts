@@ -1,6 +1,6 @@
 import type { AgentState, DeliveryUpdate, LabelRef, Letter, Message, Note, SettingsPage, Visit, Visitor } from '@parley/protocol';
 import type { DbOrTx } from '../db/index.js';
-import type { VisitorRow } from '../modules/visitors/repository.js';
+import type { VisitorRow } from '../db/schema.js';
 
 /** An agent as a visitor is told of it. */
 export interface AgentRef {

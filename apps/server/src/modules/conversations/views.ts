@@ -1,5 +1,5 @@
 import type { Message, MessageDelivery, MessageRole, MessageType } from '@parley/protocol';
-import type { MessageRow } from './repository.js';
+import type { MessageRow } from '../../db/schema.js';
 
 /** `publicId` is the visitor's public id, never its credential: messages reach agents too. */
 export function toMessage(row: MessageRow, publicId: string): Message {

@@ -1,5 +1,5 @@
 import type { VisitorRecord } from '@parley/protocol';
-import type { MessageRow } from '../conversations/repository.js';
+import type { MessageRow } from '../../db/schema.js';
 import { sourceOf } from '../history/views.js';
 import { toVisitor } from '../visitors/views.js';
 import { WINDOW_MS } from '../wechat/outbox.js';

@@ -1,5 +1,6 @@
 import { regionCodesOf, toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
+import type { VisitorRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
@@ -14,7 +15,7 @@ import { lookUpRegion } from '../regions/ip-region.js';
 import { type RegionRouting, regionBlocked } from '../regions/rules.js';
 import type { SettingsService } from '../settings/service.js';
 import { parseSource, parseUserAgent } from './client-info.js';
-import { UNTOUCHED_VISITOR, type VisitorRepository, type VisitorRow } from './repository.js';
+import { UNTOUCHED_VISITOR, type VisitorRepository } from './repository.js';
 import { toVisitor, visitorLang } from './views.js';
 
 export const INITIAL_MESSAGES = 50;

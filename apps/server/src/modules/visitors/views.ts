@@ -1,8 +1,7 @@
 import type { Attributes, Channel, Visit, Visitor, VisitorState } from '@parley/protocol';
+import type { MessageRow, VisitorRow } from '../../db/schema.js';
 import type { Lang } from '../../lib/i18n.js';
-import type { MessageRow } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';
-import type { VisitorRow } from './repository.js';
 
 export function toVisit(row: { url: string; title: string; created_at: string }): Visit {
   return { URL: row.url, title: row.title, created_at: row.created_at };
