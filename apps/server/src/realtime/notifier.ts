@@ -1,9 +1,9 @@
 import { frame, type KnownFrame, SocketCode, type VisitorState } from '@parley/protocol';
 import type { VisitorRow } from '../db/schema.js';
-import type { AgentRef, EventHub } from '../lib/events.js';
 import type { AgentAvailabilityRepository } from '../modules/agents/availability-repository.js';
 import type { ConversationRepository } from '../modules/conversations/repository.js';
 import type { Bus } from './bus.js';
+import type { AgentRef, EventHub } from './domain-events.js';
 import { MonitorCache } from './monitors.js';
 
 type Audience = Pick<VisitorRow, 'id' | 'state' | 'service_id'>;

@@ -1,6 +1,6 @@
 import type { AgentIndex, AgentPeer, AgentState } from '@parley/protocol';
 import type { AuthContext } from '../../lib/caller.js';
-import type { EventHub } from '../../lib/events.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from './availability-repository.js';
 

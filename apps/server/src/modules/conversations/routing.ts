@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../../db/index.js';
 import type { VisitorRow } from '../../db/schema.js';
-import type { AgentRef, EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
+import type { AgentRef, EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { LinkRouting } from '../links/service.js';

@@ -2,7 +2,7 @@ import type { Letter, SettingsOf } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport } from 'nodemailer';
 import type { MailConfig } from '../../config.js';
-import type { EventHub } from '../../lib/events.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 
 /** Longest a mail may take, connection included; past it the mail is given up (and logged). */
 export const MAIL_TIMEOUT_MS = 15_000;

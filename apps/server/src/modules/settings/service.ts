@@ -10,9 +10,9 @@ import {
 } from '@parley/protocol';
 import type { Db } from '../../db/index.js';
 import type { AuditActor } from '../../lib/caller.js';
-import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { type AuditLog, changedFields } from '../audit/audit-log.js';
 import type { SettingsRepository } from './repository.js';
 import { salvage } from './salvage.js';

@@ -2,9 +2,9 @@ import { regionCodesOf, toWidgetSettings, type VisitorInit, type VisitorState, t
 import type { DbOrTx } from '../../db/index.js';
 import type { VisitorRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
-import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { ConversationRepository } from '../conversations/repository.js';

@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
 import type { VisitorRow } from '../../db/schema.js';
-import type { DomainEvents, EventHub, EventName } from '../../lib/events.js';
+import type { DomainEvents, EventHub, EventName } from '../../realtime/domain-events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
 import type { ConversationRepository } from '../conversations/repository.js';
 import { toMessage } from '../conversations/views.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.js';
 import type { VisitorRow } from '../../db/schema.js';
-import type { EventHub } from '../../lib/events.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import type { ConversationService } from '../conversations/service.js';
 
 /** How long after the prompt a bare digit 1–5 is taken as the user's score. */
