@@ -592,7 +592,7 @@ export async function buildApp({
   webhookRoutes(route, webhooks);
   pushRoutes(route, push, pushSender);
   openApiRoutes(app, route, () => publicBaseUrl(config, app.server));
-  authRoutes(route, auth, agents, keys);
+  authRoutes(route, auth, keys);
   agentRoutes(route, agents, roles);
   roleRoutes(route, roles);
   recordRoutes(route, new RecordRepository(db), siteTimeZone);
