@@ -94,10 +94,3 @@ export function parseSource(referrer: string, landingUrl: string): SourceInfo {
   if (!engine && landing?.searchParams.get('utm_medium') === 'cpc') engine = landing.searchParams.get('utm_source') ?? '';
   return { engine: engine.slice(0, 32), keyword: keyword.trim().slice(0, 256) };
 }
-
-/** The region of addresses that say so by themselves (private and loopback); '' for the rest. */
-export function regionOf(ip: string): string {
-  if (/^(127\.|::1$|::ffff:127\.)/.test(ip)) return 'localhost';
-  if (/^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|fc|fd|::ffff:(10|192\.168)\.)/i.test(ip)) return 'LAN';
-  return '';
-}
