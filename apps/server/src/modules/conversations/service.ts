@@ -26,12 +26,11 @@ import { regionBlocked } from '../regions/rules.js';
 import type { RobotResponder } from '../robots/responder.js';
 import type { VisitorRepository } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
-import { toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
+import { toMessage, toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
 import { type AutoAnswerSource, type Opening, openingAnswers } from './auto-answers.js';
 import type { ConversationOutboxes } from './outboxes.js';
 import type { ConversationRepository, VisitorWrite, VisitorWrote } from './repository.js';
 import type { Routing } from './routing.js';
-import { toMessage } from './views.js';
 
 export const WITHDRAW_WINDOW_MS = 2 * 60 * 1000;
 const CATCH_UP_LIMIT = 200;

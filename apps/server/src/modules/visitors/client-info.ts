@@ -94,3 +94,13 @@ export function parseSource(referrer: string, landingUrl: string): SourceInfo {
   if (!engine && landing?.searchParams.get('utm_medium') === 'cpc') engine = landing.searchParams.get('utm_source') ?? '';
   return { engine: engine.slice(0, 32), keyword: keyword.trim().slice(0, 256) };
 }
+
+/** Where a visitor came from when no chat link says so: the referring site's host. */
+export function sourceOf(referrer: string): string {
+  if (!referrer) return '';
+  try {
+    return new URL(referrer).host;
+  } catch {
+    return '';
+  }
+}
