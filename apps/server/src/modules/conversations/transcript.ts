@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.js';
 import type { MessageRow } from '../../db/schema.js';
 import { formatInZone } from '../../lib/time.js';
 import type { EventHub } from '../../realtime/domain-events.js';
-import type { MailSender, MailTarget } from '../letters/mailer.js';
+import type { MailSender, MailTarget } from '../mail/sender.js';
 import type { MailConsent } from '../mail-consent/service.js';
 import { CONSENT_TEXTS } from '../mail-consent/texts.js';
 import type { VisitorRepository } from '../visitors/repository.js';
