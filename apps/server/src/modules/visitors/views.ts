@@ -72,7 +72,10 @@ export function attributesOf(row: Pick<VisitorRow, 'attributes'>): Attributes {
   }
 }
 
-/** `publicId` is the visitor's public id, never its credential: messages reach agents too. */
+/**
+ * One of a visitor's messages as the protocol shows it (messages are kept per visitor, in seq order).
+ * `publicId` is the visitor's public id, never its credential: messages reach agents too.
+ */
 export function toMessage(row: MessageRow, publicId: string): Message {
   return {
     id: row.id,
