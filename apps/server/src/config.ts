@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, SOCKET_IDLE_MS } from '@parley/protocol';
 import { z } from 'zod';
 import { isCommonPassword } from './lib/common-passwords.js';
+import type { TrustProxy } from './lib/connections.js';
 import { type LimitTable, limitTable } from './lib/limits.js';
 import { parseOutboundAllow } from './lib/outbound.js';
 import { isTimeZone, serverTimeZone } from './lib/time.js';
@@ -226,7 +227,7 @@ export interface Config {
   mfaTicketTtlSeconds: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Whom to believe about the client's address (X-Forwarded-For); nobody by default. */
-  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+  trustProxy: TrustProxy;
   consoleDir: string;
   widgetDir: string;
   rateLimits: LimitTable;

@@ -8,7 +8,7 @@ import { seed } from './db/seed.js';
 import { firstAdminNotice, serverUrl } from './lib/first-admin.js';
 import { hashPassword } from './lib/password.js';
 import { rebuildCensusDays } from './modules/census/rebuild.js';
-import { sourceOf } from './modules/history/views.js';
+import { sourceOf } from './modules/visitors/client-info.js';
 
 /**
  * `npm run demo [-- --scale <n>]`: fills the configured database with a year of a lived-in site, through

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * Column conventions shared by SQLite and PostgreSQL: times are ISO 8601 UTC text (sortable and
@@ -138,6 +138,9 @@ export interface VisitorsTable {
   merged_into: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
+/** A visitor as read: the row domain events carry, and every module that works on a visitor. */
+export type VisitorRow = Selectable<VisitorsTable>;
+
 export interface MessagesTable {
   id: Generated<number>;
   visitor_id: number;
@@ -158,6 +161,9 @@ export interface MessagesTable {
   /** The API token's name an agent's message was sent with (migration 031); null otherwise. */
   via: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** A message as read: the row every layer carries, from the conversations' writes to the visitor's views. */
+export type MessageRow = Selectable<MessagesTable>;
 
 export interface WeChatUsersTable {
   id: Generated<number>;

@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { BlockList, isIPv6 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
 import { ApiError } from './errors.js';
 
 /** How many of something each address holds at once, up to `max`. */
@@ -43,8 +42,14 @@ const NAMED_RANGES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
   ],
 };
 
+/**
+ * Whom to believe about the client's address (X-Forwarded-For), as Fastify's `trustProxy` takes it: nobody,
+ * everybody, a list of addresses, CIDR ranges and proxy-addr's names, or a rule over the hops.
+ */
+export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
+
 /** Whether a peer is one of the TRUST_PROXY proxies (addresses, CIDR ranges or proxy-addr's names). */
-export function trustedPeer(trustProxy: Config['trustProxy']): (address: string) => boolean {
+export function trustedPeer(trustProxy: TrustProxy): (address: string) => boolean {
   if (trustProxy === false) return () => false;
   if (trustProxy === true) return () => true;
   if (typeof trustProxy === 'function') return (address) => trustProxy(address, 0);

@@ -1,7 +1,6 @@
 import type { BodyOf, Endpoint, QueryOf, ResponseOf } from '@parley/protocol';
 import type { FastifyRequest } from 'fastify';
-import { type AuditActor, auditActor } from '../modules/audit/audit-log.js';
-import type { AuthContext } from '../modules/auth/service.js';
+import { type AuditActor, type AuthContext, auditActor } from './caller.js';
 import type { Access, DefineRoute } from './http.js';
 
 /** An area of CONTRACT §2's list shape: `/api/<area>/getList`, `/doEdit` and `/doDelete` are rows of the table. */

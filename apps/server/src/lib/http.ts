@@ -12,7 +12,7 @@ import {
   type ResponseOf,
 } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext, AuthService } from '../modules/auth/service.js';
+import type { AuthContext, Authenticator } from './caller.js';
 import { ApiError, forbidden } from './errors.js';
 import { type Lang, pickLang, translate } from './i18n.js';
 import type { LimitName, Limits } from './limits.js';
@@ -122,7 +122,7 @@ export function recordApiRoutes(app: FastifyInstance): Map<Endpoint, Access> {
  */
 export function createRouter(
   app: FastifyInstance,
-  auth: AuthService,
+  auth: Authenticator,
   limits: Limits,
   declared: Map<Endpoint, Access>,
   /** Records a successful write made with an API token. */

@@ -1,11 +1,10 @@
 import type { Server } from 'node:http';
-import type { Config } from '../config.js';
 
 /**
  * The absolute base of the addresses Parley hands out (chat links, embed codes): `PUBLIC_URL` when set,
  * else `http://HOST:PORT` with the port actually listened on (PORT=0 picks one at start).
  */
-export function publicBaseUrl(config: Config, server: Server): string {
+export function publicBaseUrl(config: { publicUrl: string | undefined; host: string; port: number }, server: Server): string {
   if (config.publicUrl) return config.publicUrl;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

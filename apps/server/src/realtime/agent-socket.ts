@@ -1,10 +1,9 @@
 import { agentSendData, CloseCode, type Message, pushVisibilityData, SocketCode } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { type AuthContext, type Authenticator, isSupervisor } from '../lib/caller.js';
 import { ApiError } from '../lib/errors.js';
 import { pickLang } from '../lib/i18n.js';
-import type { AuthContext, AuthService } from '../modules/auth/service.js';
-import { isSupervisor } from '../modules/conversations/service.js';
 import type { Bus } from './bus.js';
 import type { BusEvent } from './events.js';
 import { holdFrames, onFrames, refuse, send, sendError, sendText } from './frames.js';
@@ -125,7 +124,7 @@ export type AgentSend = (
 
 export function registerAgentSocket(
   app: FastifyInstance,
-  auth: AuthService,
+  auth: Authenticator,
   sockets: AgentSockets,
   liveness: Liveness,
   agentSend: AgentSend,
@@ -133,7 +132,7 @@ export function registerAgentSocket(
   app.get('/ws/agent', { websocket: true }, async (socket, req) => {
     holdFrames(socket);
     const token = (req.query as Record<string, unknown>).token;
-    let context: Awaited<ReturnType<AuthService['authenticate']>>;
+    let context: AuthContext;
     try {
       context = await auth.authenticate(typeof token === 'string' ? token : undefined);
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { AgentIndex, AgentPeer, AgentState } from '@parley/protocol';
-import type { EventHub } from '../../lib/events.js';
+import type { AuthContext } from '../../lib/caller.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
-import type { AuthContext } from '../auth/service.js';
 import type { AgentAvailabilityRepository } from './availability-repository.js';
 
 const asState = (value: string | undefined): AgentState => (value === '1' ? '1' : '0');

@@ -1,5 +1,5 @@
 import { crudRoutes } from '../../lib/crud.js';
-import type { DefineRoute } from '../../lib/http.js';
+import { clientMeta, type DefineRoute } from '../../lib/http.js';
 import type { RoleService } from '../roles/service.js';
 import type { AgentService } from './service.js';
 
@@ -10,4 +10,10 @@ export function agentRoutes(route: DefineRoute, agents: AgentService, roles: Rol
   // Which of these roles the caller may give is decided by grantable(), here and on save.
   route('GET /api/service/roles', { access, handler: () => roles.list({ pageNo: 1, pageSize: 100 }) });
   crudRoutes(route, 'service', access, agents);
+  // Signing up makes an agent's account (disabled until an administrator enables it): open to anyone.
+  route('POST /api/register', {
+    access: 'public',
+    limit: 'register',
+    handler: ({ body, req }) => agents.register(body, clientMeta(req).ip),
+  });
 }

@@ -11,13 +11,14 @@ import {
 } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/index.js';
+import type { AuditActor, AuthContext } from '../../lib/caller.js';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { assertUncommonPassword, hashPassword } from '../../lib/password.js';
 import { isoNow } from '../../lib/time.js';
 import { ValidationError } from '../../lib/validate.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
-import type { AuditActor, AuditLog } from '../audit/audit-log.js';
-import { type AuthContext, type AuthService, permissionsOf } from '../auth/service.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { type AuthService, permissionsOf } from '../auth/service.js';
 import type { Notices } from '../notices/service.js';
 import type { RoleRepository } from '../roles/repository.js';
 import type { AgentRepository } from './repository.js';

@@ -1,6 +1,6 @@
 import { ADMIN_ROLE, API_TOKEN_GRANTS, type ApiTokenCalls } from '@parley/protocol';
+import { auditActor } from '../../lib/caller.js';
 import type { ApiRoutes, DefineRoute } from '../../lib/http.js';
-import { auditActor } from '../audit/audit-log.js';
 import type { ApiTokenService } from './service.js';
 
 /** API tokens (CONTRACT §12): made and revoked by people signed in, never by another token. */

@@ -8,10 +8,11 @@ import {
   PERMISSIONS,
 } from '@parley/protocol';
 import type { Db } from '../../db/index.js';
+import type { AuditActor, AuthContext } from '../../lib/caller.js';
 import { ApiError, unauthorized } from '../../lib/errors.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
-import type { AuditActor, AuditLog } from '../audit/audit-log.js';
-import { type AuthContext, permissionsOf } from '../auth/service.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { permissionsOf } from '../auth/service.js';
 import type { ApiTokenRepository } from './repository.js';
 
 /** How many live tokens one agent may hold: enough for every system a site connects, not a flood. */

@@ -1,15 +1,7 @@
 import { SYSTEM_ACTOR } from '@parley/protocol';
-import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/index.js';
+import type { AuditActor } from '../../lib/caller.js';
 import type { AuditRepository } from './repository.js';
-
-/** Who made a change, and from where: every entry's first three fields. */
-export interface AuditActor {
-  /** The acting username, or `system`. */
-  actor: string;
-  actorId?: number | null;
-  ip: string;
-}
 
 export interface AuditRecord extends AuditActor {
   /** Dotted lowercase, one of the protocol's AUDIT_ACTIONS (`agent.create`, `settings.update`, …). */
@@ -18,11 +10,6 @@ export interface AuditRecord extends AuditActor {
   target: string;
   /** The change's particulars. Never a secret's value (nor a password's): name the field instead. */
   detail?: Record<string, unknown>;
-}
-
-/** The signed-in caller of a route as an audit actor: their username, id and the request's address. */
-export function auditActor(auth: { username: string; agentId: number }, req: FastifyRequest): AuditActor {
-  return { actor: auth.username, actorId: auth.agentId, ip: req.ip };
 }
 
 /** A change no person made (a migration, a scheduled job). */

@@ -1,9 +1,9 @@
 import { Readable, type Transform } from 'node:stream';
 import type { AuditEntry } from '@parley/protocol';
 import { stringify } from 'csv-stringify';
+import { neutralized } from '../../lib/csv.js';
 import { type Lang, type MessageKey, translate } from '../../lib/i18n.js';
 import { formatInZone } from '../../lib/time.js';
-import { neutralized } from '../history/csv.js';
 
 function columns(zone: string): [MessageKey, (row: AuditEntry) => string][] {
   return [

@@ -1,11 +1,12 @@
 import type { MfaEnabled, MfaSetup } from '@parley/protocol';
 import type { Db } from '../../db/index.js';
+import type { AuthContext } from '../../lib/caller.js';
 import { ApiError, conflict, unauthorized } from '../../lib/errors.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Notices } from '../notices/service.js';
 import type { MfaCodes } from './mfa-codes.js';
 import type { MfaRepository } from './mfa-repository.js';
-import type { AuthContext, AuthService, ClientMeta } from './service.js';
+import type { AuthService, ClientMeta } from './service.js';
 import { enrolment, newRecoveryCodes, newTotpSecret, recoveryCodeHash } from './totp.js';
 
 /**

@@ -3,11 +3,10 @@ import { ApiError, badRequest } from '../../lib/errors.js';
 import { clientMeta, type DefineRoute } from '../../lib/http.js';
 import { bearerToken } from '../../lib/tokens.js';
 import { parse } from '../../lib/validate.js';
-import type { AgentService } from '../agents/service.js';
 import type { LoginKeys } from './rsa.js';
 import type { AuthService } from './service.js';
 
-export function authRoutes(route: DefineRoute, auth: AuthService, agents: AgentService, keys: LoginKeys): void {
+export function authRoutes(route: DefineRoute, auth: AuthService, keys: LoginKeys): void {
   route('POST /api/login', {
     access: 'public',
     // A refused form still names the account it tried: the attempt belongs in the login log.
@@ -40,12 +39,6 @@ export function authRoutes(route: DefineRoute, auth: AuthService, agents: AgentS
     sessionOnly: true,
     duringMfaSetup: true,
     handler: ({ auth: who }) => auth.logout(who),
-  });
-
-  route('POST /api/register', {
-    access: 'public',
-    limit: 'register',
-    handler: ({ body, req }) => agents.register(body, clientMeta(req).ip),
   });
 
   // Phone codes and social sign-in need an outside provider; none is configured in this deployment.

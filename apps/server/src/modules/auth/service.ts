@@ -9,6 +9,7 @@ import {
 } from '@parley/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import type { AuthContext, Authenticator } from '../../lib/caller.js';
 import { ApiError, notFound, RetryLaterError, unauthorized } from '../../lib/errors.js';
 import { verifyAgainstNothing, verifyPassword } from '../../lib/password.js';
 import { isoAfter, isoBefore } from '../../lib/time.js';
@@ -24,24 +25,6 @@ import type { AuthRepository } from './repository.js';
 const MAX_TICKET_FAILURES = 5;
 /** How often a session's last use is written: not on every request, the message path's included. */
 const TOUCH_EVERY_MS = 60_000;
-
-/** Who is calling, resolved from a live token. */
-export interface AuthContext {
-  sessionId: number;
-  agentId: number;
-  uuid: string;
-  username: string;
-  nickname: string;
-  avatar: string;
-  roles: string[];
-  permissions: string[];
-  /** The stored password is shorter than today's rule. */
-  passwordChangeRequired: boolean;
-  /** REQUIRE_ADMIN_MFA and an Admin without two-factor sign-in: only the set-up is open to them. */
-  mfaSetupRequired: boolean;
-  /** Set when the caller came with an API token (CONTRACT §12) rather than a sign-in. */
-  apiToken?: { id: number; name: string };
-}
 
 /** What the sign-in's second factor and the notices of failed sign-ins need. */
 export interface AuthSecurity {
@@ -68,7 +51,7 @@ export function permissionsOf(roleName: string, stored: string): string[] {
   }
 }
 
-export class AuthService {
+export class AuthService implements Authenticator {
   constructor(
     private readonly repo: AuthRepository,
     private readonly config: Config,

@@ -1,8 +1,8 @@
 import { localized, type SettingsOf } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/errors.js';
-import type { EventHub } from '../../lib/events.js';
-import type { VisitorRow } from '../visitors/repository.js';
+import type { VisitorRow } from '../../db/schema.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { visitorLang } from '../visitors/views.js';
 import { keywordReply } from './keywords.js';
 import { type TimerKind, type TimerRepository, type TimerRow, UNARMED } from './timers-repository.js';

@@ -1,7 +1,7 @@
 import type { CensusFlow, CensusService, CensusTalk } from '@parley/protocol';
 import { stringify } from 'csv-stringify/sync';
+import { neutralized } from '../../lib/csv.js';
 import { type Lang, type MessageKey, translate } from '../../lib/i18n.js';
-import { neutralized } from '../history/csv.js';
 
 type Cell = string | number | null;
 type Column<T> = [string, (row: T) => Cell];

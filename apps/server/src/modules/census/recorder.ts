@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentState, CensusAgentState } from '@parley/protocol';
-import type { EventHub } from '../../lib/events.js';
 import { dayBounds, dayOf } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import type { CensusRepository } from './repository.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,6 @@
 import type { DbOrTx } from '../../db/index.js';
-import type { AgentRef } from '../../lib/events.js';
-import type { VisitorRow } from '../visitors/repository.js';
-import type { MessageRow } from './repository.js';
+import type { MessageRow, VisitorRow } from '../../db/schema.js';
+import type { AgentRef } from '../../realtime/domain-events.js';
 
 /**
  * A durable outbox that must commit with a conversation's change or not at all (webhook deliveries,

@@ -1,12 +1,9 @@
-import { type QueryCreator, type Selectable, sql, type Transaction } from 'kysely';
+import { type QueryCreator, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { SharedStep } from '../../db/group-commit.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
-import type { Database, MessagesTable } from '../../db/schema.js';
-import type { VisitorRow } from '../visitors/repository.js';
-
-export type MessageRow = Selectable<MessagesTable>;
+import type { Database, MessageRow, VisitorRow } from '../../db/schema.js';
 
 /** A visitor's message stored in its open conversation, and the visitor as that left it. */
 export interface VisitorWrote {

@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../../db/index.js';
-import type { AgentRef, EventHub } from '../../lib/events.js';
+import type { VisitorRow } from '../../db/schema.js';
 import { isoNow } from '../../lib/time.js';
+import type { AgentRef, EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import type { LinkRouting } from '../links/service.js';
 import type { RegionRouting } from '../regions/rules.js';
-import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
+import type { VisitorRepository } from '../visitors/repository.js';
 import type { ConversationOutboxes } from './outboxes.js';
 import type { ConversationRepository } from './repository.js';
 

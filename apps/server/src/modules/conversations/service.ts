@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ADMIN_ROLE,
-  can,
   localized,
   type Message,
   type MessageType,
@@ -15,25 +13,24 @@ import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { GroupCommit, type Shared } from '../../db/group-commit.js';
 import type { DbOrTx } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, MessageRow, VisitorRow } from '../../db/schema.js';
+import { type AuthContext, isSupervisor } from '../../lib/caller.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
-import type { AgentRef, EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
 import { ValidationError } from '../../lib/validate.js';
+import type { AgentRef, EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
-import type { AuthContext } from '../auth/service.js';
 import { regionBlocked } from '../regions/rules.js';
 import type { RobotResponder } from '../robots/responder.js';
-import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
+import type { VisitorRepository } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
-import { toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
+import { toMessage, toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
 import { type AutoAnswerSource, type Opening, openingAnswers } from './auto-answers.js';
 import type { ConversationOutboxes } from './outboxes.js';
-import type { ConversationRepository, MessageRow, VisitorWrite, VisitorWrote } from './repository.js';
+import type { ConversationRepository, VisitorWrite, VisitorWrote } from './repository.js';
 import type { Routing } from './routing.js';
-import { toMessage } from './views.js';
 
 export const WITHDRAW_WINDOW_MS = 2 * 60 * 1000;
 const CATCH_UP_LIMIT = 200;
@@ -67,11 +64,6 @@ function resentBy(sender: Sender, row: MessageRow): MessageRow {
   const own = sender.role === 'user' ? row.role === 'user' : row.role === 'service' && row.service_id === sender.uuid;
   if (!own) throw conflict('onlyIdTaken');
   return row;
-}
-
-/** A supervisor may read and monitor any conversation. */
-export function isSupervisor(auth: AuthContext): boolean {
-  return can(auth, { role: [ADMIN_ROLE] }) || auth.permissions.includes('setPermissions:service');
 }
 
 /**

@@ -1,14 +1,15 @@
 import { tipText } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.js';
-import type { EventHub } from '../../lib/events.js';
+import type { MessageRow } from '../../db/schema.js';
 import { formatInZone } from '../../lib/time.js';
-import type { MailSender, MailTarget } from '../letters/mailer.js';
+import type { EventHub } from '../../realtime/domain-events.js';
+import type { MailSender, MailTarget } from '../mail/sender.js';
 import type { MailConsent } from '../mail-consent/service.js';
 import { CONSENT_TEXTS } from '../mail-consent/texts.js';
 import type { VisitorRepository } from '../visitors/repository.js';
 import { visitorLang } from '../visitors/views.js';
-import type { ConversationRepository, MessageRow } from './repository.js';
+import type { ConversationRepository } from './repository.js';
 
 /** Most messages a transcript lists; a longer conversation is cut at its start, which the mail says. */
 const MAX_MESSAGES = 2000;

@@ -1,10 +1,10 @@
 import type { Friendly, friendlyEditBody, friendlyListQuery, ListData } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
+import type { AuditActor, AuthContext } from '../../lib/caller.js';
 import { notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
-import { type AuditActor, type AuditLog, changedKeys } from '../audit/audit-log.js';
-import type { AuthContext } from '../auth/service.js';
+import { type AuditLog, changedKeys } from '../audit/audit-log.js';
 import type { FriendlyRepository } from './repository.js';
 
 /** Friendly contacts: a shared address book of partners and colleagues outside the agent list. */

@@ -1,17 +1,10 @@
 import { Readable, type Transform } from 'node:stream';
 import type { Conversation, Note } from '@parley/protocol';
 import { stringify } from 'csv-stringify';
+import { neutralized } from '../../lib/csv.js';
 import type { Lang, MessageKey } from '../../lib/i18n.js';
 import { translate } from '../../lib/i18n.js';
 import { formatInZone } from '../../lib/time.js';
-
-/**
- * A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a leading tab or carriage return)
- * gets a leading `'`, so a visitor's text can never run as one when an agent opens the export.
- */
-export function neutralized(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
 
 const seconds = (ms: number | null) => (ms === null ? '' : String(Math.round(ms / 1000)));
 

@@ -1,16 +1,15 @@
 import type { Readable } from 'node:stream';
 import { type Conversation, type ConversationDetail, type ListData, MAX_EXPORT_DAYS } from '@parley/protocol';
+import type { AuthContext } from '../../lib/caller.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { nextSlice } from '../../lib/heavy.js';
 import { allowed } from '../../lib/http.js';
 import type { Lang } from '../../lib/i18n.js';
 import { dayBounds, dayOf, timeRange } from '../../lib/time.js';
-import type { AuthContext } from '../auth/service.js';
-import { toMessage } from '../conversations/views.js';
 import type { NoteRepository, NoteRow } from '../notes/repository.js';
 import { toNote } from '../notes/service.js';
 import type { VisitorRepository } from '../visitors/repository.js';
-import { toVisit } from '../visitors/views.js';
+import { toMessage, toVisit } from '../visitors/views.js';
 import { conversationsCsv } from './csv.js';
 import type { ConversationFilter, HistoryRepository } from './repository.js';
 import { toConversation } from './views.js';

@@ -1,16 +1,7 @@
 import type { Attributes, Channel, Conversation, LabelRef } from '@parley/protocol';
+import { sourceOf } from '../visitors/client-info.js';
 import { visitorNickname } from '../visitors/views.js';
 import type { ConversationRow } from './repository.js';
-
-/** Where a visitor came from when no chat link says so: the referring site's host. */
-export function sourceOf(referrer: string): string {
-  if (!referrer) return '';
-  try {
-    return new URL(referrer).host;
-  } catch {
-    return '';
-  }
-}
 
 /** The attributes column as stored (a JSON object); anything else reads as none. */
 function parseAttributes(json: string): Attributes {

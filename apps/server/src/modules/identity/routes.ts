@@ -1,5 +1,5 @@
+import { auditActor } from '../../lib/caller.js';
 import type { DefineRoute } from '../../lib/http.js';
-import { auditActor } from '../audit/audit-log.js';
 import type { IdentityService } from './service.js';
 
 /** CONTRACT §13: identify and attributes on the visitor API; the identity secret for the Admin. */

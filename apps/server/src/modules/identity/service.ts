@@ -3,16 +3,16 @@ import { type Attributes, type IdentifiedVisitor, MAX_ATTRIBUTES } from '@parley
 import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db, DbOrTx } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, VisitorRow } from '../../db/schema.js';
+import type { AuditActor } from '../../lib/caller.js';
 import { ApiError } from '../../lib/errors.js';
-import type { EventHub } from '../../lib/events.js';
 import type { Sealer } from '../../lib/sealed.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
 import { ValidationError } from '../../lib/validate.js';
-import type { AuditActor } from '../audit/audit-log.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import type { SettingsService } from '../settings/service.js';
-import { UNTOUCHED_VISITOR, type VisitorRow } from '../visitors/repository.js';
+import { UNTOUCHED_VISITOR } from '../visitors/repository.js';
 import type { VisitorService } from '../visitors/service.js';
 import { attributesOf } from '../visitors/views.js';
 

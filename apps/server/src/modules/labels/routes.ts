@@ -1,5 +1,5 @@
+import { auditActor } from '../../lib/caller.js';
 import type { DefineRoute } from '../../lib/http.js';
-import { auditActor } from '../audit/audit-log.js';
 import type { LabelService } from './service.js';
 
 /** Changing the list is managing the team's tools, as agents are: setPermissions:service (or Admin). */

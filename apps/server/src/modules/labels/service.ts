@@ -2,14 +2,14 @@ import type { ConversationLabels, Label, LabelRef, ListData, labelEditBody, labe
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/index.js';
+import { type AuditActor, type AuthContext, isSupervisor } from '../../lib/caller.js';
 import { ApiError, forbidden, notFound } from '../../lib/errors.js';
-import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import { ValidationError } from '../../lib/validate.js';
-import { type AuditActor, type AuditLog, changedKeys } from '../audit/audit-log.js';
-import type { AuthContext } from '../auth/service.js';
+import type { EventHub } from '../../realtime/domain-events.js';
+import { type AuditLog, changedKeys } from '../audit/audit-log.js';
 import type { ConversationRepository } from '../conversations/repository.js';
-import { type ConversationService, isSupervisor } from '../conversations/service.js';
+import type { ConversationService } from '../conversations/service.js';
 import type { VisitorRepository } from '../visitors/repository.js';
 import type { LabelRepository } from './repository.js';
 

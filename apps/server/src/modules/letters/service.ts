@@ -1,9 +1,9 @@
 import type { Letter, LetterState, ListData, Saved } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
+import type { AuthContext } from '../../lib/caller.js';
 import { notFound } from '../../lib/errors.js';
-import type { EventHub } from '../../lib/events.js';
 import { isoNow, timeRange } from '../../lib/time.js';
-import type { AuthContext } from '../auth/service.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { lookUpRegion } from '../regions/ip-region.js';
 import type { VisitorService } from '../visitors/service.js';
 import type { LetterRepository, LetterRow } from './repository.js';

@@ -4,10 +4,10 @@ import QRCode from 'qrcode';
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db, DbOrTx } from '../../db/index.js';
+import type { AuditActor, AuthContext } from '../../lib/caller.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
-import { type AuditActor, type AuditLog, changedKeys } from '../audit/audit-log.js';
-import type { AuthContext } from '../auth/service.js';
+import { type AuditLog, changedKeys } from '../audit/audit-log.js';
 import type { LinkRepository } from './repository.js';
 
 /** What the conversation side asks of links: tag a new visitor, and whom its link pins it to. */

@@ -3,7 +3,7 @@ import type { TranscriptOffer } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Lang } from '../../lib/i18n.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
-import type { MailSender, MailTarget } from '../letters/mailer.js';
+import type { MailSender, MailTarget } from '../mail/sender.js';
 import type { ConfirmationRow, MailConsentRepository } from './repository.js';
 import { CONSENT_TEXTS } from './texts.js';
 

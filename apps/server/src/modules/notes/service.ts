@@ -1,13 +1,13 @@
 import { mentionedNames, type Note } from '@parley/protocol';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { VisitorRow } from '../../db/schema.js';
+import { type AuthContext, isSupervisor } from '../../lib/caller.js';
 import { ApiError, conflict, notFound } from '../../lib/errors.js';
-import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
-import type { AuthContext } from '../auth/service.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import type { ConversationRepository } from '../conversations/repository.js';
-import { isSupervisor } from '../conversations/service.js';
 import type { Notices } from '../notices/service.js';
-import type { VisitorRepository, VisitorRow } from '../visitors/repository.js';
+import type { VisitorRepository } from '../visitors/repository.js';
 import { visitorNickname } from '../visitors/views.js';
 import type { NoteRepository, NoteRow } from './repository.js';
 

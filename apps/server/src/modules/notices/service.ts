@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/index.js';
 import { type Lang, type MessageKey, type MessageParams, translate } from '../../lib/i18n.js';
 import { isoBefore } from '../../lib/time.js';
-import type { MailSender, MailTarget } from '../letters/mailer.js';
+import type { MailSender, MailTarget } from '../mail/sender.js';
 import type { NoticeRepository } from './repository.js';
 
 /** What a stored notice says: its title and text (translation keys) and where it leads in the console. */

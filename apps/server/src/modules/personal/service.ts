@@ -1,12 +1,13 @@
 import type { Personal, personalBody, SettingsOf } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
+import type { AuthContext } from '../../lib/caller.js';
 import { unauthorized } from '../../lib/errors.js';
 import { assertUncommonPassword, hashPassword, verifyPassword } from '../../lib/password.js';
 import { ValidationError } from '../../lib/validate.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { MfaRepository } from '../auth/mfa-repository.js';
-import type { AuthContext, AuthService, ClientMeta } from '../auth/service.js';
+import type { AuthService, ClientMeta } from '../auth/service.js';
 import type { Notices } from '../notices/service.js';
 import type { PersonalRepository } from './repository.js';
 

@@ -1,8 +1,8 @@
 import type { Message, PushPayload, PushType, SettingsOf } from '@parley/protocol';
-import type { EventHub } from '../../lib/events.js';
+import type { VisitorRow } from '../../db/schema.js';
 import { type Lang, translate } from '../../lib/i18n.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { chosen, teamNotify } from '../personal/service.js';
-import type { VisitorRow } from '../visitors/repository.js';
 import type { PushRepository, SubscriptionRow } from './repository.js';
 import type { PushOutcome, PushService } from './service.js';
 import type { PushVisibility } from './visibility.js';

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { ABROAD_REGION_CODE, type Region } from '@parley/protocol';
 import type IP2Region from 'ip2region';
-import { regionOf } from '../visitors/client-info.js';
 import { regionTree } from './tree.js';
 
 export interface VisitorRegion {
@@ -24,6 +23,13 @@ function shortName(name: string): string {
 function byName(nodes: Region[], name: string): Region | undefined {
   const wanted = shortName(name);
   return wanted ? nodes.find((node) => shortName(node.name) === wanted) : undefined;
+}
+
+/** The region of addresses that say so by themselves (private and loopback); '' for the rest. */
+export function regionOf(ip: string): string {
+  if (/^(127\.|::1$|::ffff:127\.)/.test(ip)) return 'localhost';
+  if (/^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|fc|fd|::ffff:(10|192\.168)\.)/i.test(ip)) return 'LAN';
+  return '';
 }
 
 /** A visitor's region from their address, offline, from the bundled ip2region database. */

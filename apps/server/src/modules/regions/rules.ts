@@ -1,7 +1,6 @@
 import { regionCodesOf, regionRuleFor, type SettingsOf } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
 import { ApiError } from '../../lib/errors.js';
-import type { VisitorRepository } from '../visitors/repository.js';
 
 type RegionRule = SettingsOf<'region'>['rules'][number];
 
@@ -19,10 +18,16 @@ export interface RegionRouting {
 /** What a visitor of a blocked region is answered when it writes anyway (its widget shows the page's text). */
 export const regionBlocked = () => new ApiError(403, 'regionBlocked');
 
+/** Where the rules read a visitor's region code: the visitors' repository, which stores it at init. */
+export interface VisitorRegionCodes {
+  /** The GB/T 2260 code of the visitor's region ('' when unknown or no such visitor). */
+  regionCodeOf(db: DbOrTx, visitorId: number): Promise<string>;
+}
+
 /** The region page's rules, applied by the region code looked up from a visitor's address at init. */
 export class RegionRules implements RegionRouting {
   constructor(
-    private readonly visitors: VisitorRepository,
+    private readonly visitors: VisitorRegionCodes,
     /** The region page as saved (defaults filled in). */
     private readonly page: () => SettingsOf<'region'>,
   ) {}

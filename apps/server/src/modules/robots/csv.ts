@@ -2,9 +2,9 @@ import { Readable, type Transform } from 'node:stream';
 import type { RobotAsk } from '@parley/protocol';
 import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
+import { neutralized } from '../../lib/csv.js';
 import { badRequest } from '../../lib/errors.js';
 import { nextSlice } from '../../lib/heavy.js';
-import { neutralized } from '../history/csv.js';
 
 /**
  * The columns of the knowledge base's CSV, export and import alike. They stay in English whatever the

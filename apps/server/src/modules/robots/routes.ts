@@ -1,14 +1,13 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { MAX_ROBOT_IMPORT_BYTES } from '@parley/protocol';
 import type { FastifyRequest } from 'fastify';
+import { type AuthContext, auditActor } from '../../lib/caller.js';
 import { crudRoutes } from '../../lib/crud.js';
 import { ApiError, badRequest } from '../../lib/errors.js';
 import { JobSlots } from '../../lib/heavy.js';
 import { allowed, type DefineRoute } from '../../lib/http.js';
 import type { Lang } from '../../lib/i18n.js';
 import { isoNow } from '../../lib/time.js';
-import { auditActor } from '../audit/audit-log.js';
-import type { AuthContext } from '../auth/service.js';
 import type { RobotService } from './service.js';
 
 const access = { permission: 'setPermissions:robotSettings' } as const;

@@ -1,10 +1,11 @@
 import { grantable, type ListData, type Role, type roleEditBody, type roleListQuery } from '@parley/protocol';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.js';
+import type { AuditActor, AuthContext } from '../../lib/caller.js';
 import { ApiError, conflict, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
-import type { AuditActor, AuditLog } from '../audit/audit-log.js';
-import { type AuthContext, permissionsOf } from '../auth/service.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { permissionsOf } from '../auth/service.js';
 import type { RoleRepository } from './repository.js';
 
 /** 403 unless the actor holds everything the role holds (and only an administrator touches Admin). */

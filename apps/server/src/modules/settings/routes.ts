@@ -1,8 +1,7 @@
 import { type Endpoint, SETTINGS_PAGES, type SettingsOf, type SettingsPage } from '@parley/protocol';
 import type { FastifyRequest } from 'fastify';
+import { type AuthContext, auditActor } from '../../lib/caller.js';
 import type { Access, DefineRoute } from '../../lib/http.js';
-import { auditActor } from '../audit/audit-log.js';
-import type { AuthContext } from '../auth/service.js';
 import type { SettingsService } from './service.js';
 
 /** Pages every agent's workbench reads (quick replies, the team's notification defaults); only Admin edits them. */

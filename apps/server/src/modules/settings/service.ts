@@ -9,10 +9,11 @@ import {
   settingsSchemas,
 } from '@parley/protocol';
 import type { Db } from '../../db/index.js';
-import type { EventHub } from '../../lib/events.js';
+import type { AuditActor } from '../../lib/caller.js';
 import { isoNow } from '../../lib/time.js';
 import type { Bus } from '../../realtime/bus.js';
-import { type AuditActor, type AuditLog, changedFields } from '../audit/audit-log.js';
+import type { EventHub } from '../../realtime/domain-events.js';
+import { type AuditLog, changedFields } from '../audit/audit-log.js';
 import type { SettingsRepository } from './repository.js';
 import { salvage } from './salvage.js';
 import { keepSecrets, withoutSecrets } from './secrets.js';

@@ -1,6 +1,6 @@
 import type { VisitorRecord } from '@parley/protocol';
-import type { MessageRow } from '../conversations/repository.js';
-import { sourceOf } from '../history/views.js';
+import type { MessageRow } from '../../db/schema.js';
+import { sourceOf } from '../visitors/client-info.js';
 import { toVisitor } from '../visitors/views.js';
 import { WINDOW_MS } from '../wechat/outbox.js';
 import type { VisitorRecordRepository } from './repository.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSource, parseUserAgent, regionOf } from './client-info.js';
+import { parseSource, parseUserAgent } from './client-info.js';
 
 describe('parseUserAgent', () => {
   it.each([
@@ -58,13 +58,5 @@ describe('parseSource', () => {
     });
     expect(parseSource('https://news.example/article', 'https://shop.example/')).toEqual({ engine: '', keyword: '' });
     expect(parseSource('not a url', 'also not')).toEqual({ engine: '', keyword: '' });
-  });
-});
-
-describe('regionOf', () => {
-  it('names local and private addresses only', () => {
-    expect(regionOf('127.0.0.1')).toBe('localhost');
-    expect(regionOf('192.168.1.20')).toBe('LAN');
-    expect(regionOf('8.8.8.8')).toBe('');
   });
 });

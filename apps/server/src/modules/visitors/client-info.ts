@@ -95,9 +95,12 @@ export function parseSource(referrer: string, landingUrl: string): SourceInfo {
   return { engine: engine.slice(0, 32), keyword: keyword.trim().slice(0, 256) };
 }
 
-/** The region of addresses that say so by themselves (private and loopback); '' for the rest. */
-export function regionOf(ip: string): string {
-  if (/^(127\.|::1$|::ffff:127\.)/.test(ip)) return 'localhost';
-  if (/^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|fc|fd|::ffff:(10|192\.168)\.)/i.test(ip)) return 'LAN';
-  return '';
+/** Where a visitor came from when no chat link says so: the referring site's host. */
+export function sourceOf(referrer: string): string {
+  if (!referrer) return '';
+  try {
+    return new URL(referrer).host;
+  } catch {
+    return '';
+  }
 }

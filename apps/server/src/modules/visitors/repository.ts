@@ -1,9 +1,7 @@
-import type { ExpressionBuilder, Insertable, Selectable, UpdateObject } from 'kysely';
+import type { ExpressionBuilder, Insertable, UpdateObject } from 'kysely';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
-import type { Database, VisitorsTable } from '../../db/schema.js';
-
-export type VisitorRow = Selectable<VisitorsTable>;
+import type { Database, VisitorRow, VisitorsTable } from '../../db/schema.js';
 
 /** Which side's counter a new message moves: 'umsg' (the visitor's, also unread), 'smsg' (agents'), or none (tips). */
 export type MessageCounter = 'umsg' | 'smsg' | null;

@@ -1,23 +1,30 @@
 import { regionCodesOf, toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
+import type { MessageRow, VisitorRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
-import type { EventHub } from '../../lib/events.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
-import type { ConversationRepository } from '../conversations/repository.js';
-import { toMessage } from '../conversations/views.js';
-import { sourceOf } from '../history/views.js';
 import type { LinkRouting } from '../links/service.js';
 import { lookUpRegion } from '../regions/ip-region.js';
 import { type RegionRouting, regionBlocked } from '../regions/rules.js';
 import type { SettingsService } from '../settings/service.js';
-import { parseSource, parseUserAgent } from './client-info.js';
-import { UNTOUCHED_VISITOR, type VisitorRepository, type VisitorRow } from './repository.js';
-import { toVisitor, visitorLang } from './views.js';
+import { parseSource, parseUserAgent, sourceOf } from './client-info.js';
+import { UNTOUCHED_VISITOR, type VisitorRepository } from './repository.js';
+import { toMessage, toVisitor, visitorLang } from './views.js';
 
 export const INITIAL_MESSAGES = 50;
+
+/**
+ * What visitors read of their messages: those the widget opens with, and the last one that a visitor's
+ * line in the agents' list shows. The conversations store them (ConversationRepository reads them too).
+ */
+export interface VisitorMessages {
+  listMessages(visitorId: number, options: { limit: number }): Promise<MessageRow[]>;
+  lastMessages(visitorIds: number[]): Promise<Map<number, MessageRow>>;
+}
 
 export const unknownVisitor = () => new ApiError(401, 'visitorUnknown');
 
@@ -31,7 +38,7 @@ export const unknownVisitor = () => new ApiError(401, 'visitorUnknown');
 export class VisitorService {
   constructor(
     readonly repo: VisitorRepository,
-    private readonly conversations: ConversationRepository,
+    private readonly messages: VisitorMessages,
     private readonly agents: AgentAvailabilityRepository,
     private readonly events: EventHub,
     private readonly links: LinkRouting,
@@ -105,7 +112,7 @@ export class VisitorService {
       await this.events.emit('visitor.created', { visitor });
     }
     await this.recordVisit(visitor, input.url, input.title ?? '', now);
-    const messages = await this.conversations.listMessages(visitor.id, { limit: INITIAL_MESSAGES });
+    const messages = await this.messages.listMessages(visitor.id, { limit: INITIAL_MESSAGES });
     const publicId = visitor.public_id;
     return {
       YQToken: credential,
@@ -202,7 +209,7 @@ export class VisitorService {
     await this.repo.update(this.db, visitor.id, { online: 1, last_seen_at: isoNow() });
     if (visitor.online === 0) {
       const online = { ...visitor, online: 1 };
-      const last = await this.conversations.lastMessages([visitor.id]);
+      const last = await this.messages.lastMessages([visitor.id]);
       await this.events.emit('visitor.online', { visitor: online, view: toVisitor(online, last.get(visitor.id)) });
     }
     return visitor;

@@ -1,8 +1,16 @@
-import type { Attributes, Channel, Visit, Visitor, VisitorState } from '@parley/protocol';
+import type {
+  Attributes,
+  Channel,
+  Message,
+  MessageDelivery,
+  MessageRole,
+  MessageType,
+  Visit,
+  Visitor,
+  VisitorState,
+} from '@parley/protocol';
+import type { MessageRow, VisitorRow } from '../../db/schema.js';
 import type { Lang } from '../../lib/i18n.js';
-import type { MessageRow } from '../conversations/repository.js';
-import { toMessage } from '../conversations/views.js';
-import type { VisitorRow } from './repository.js';
 
 export function toVisit(row: { url: string; title: string; created_at: string }): Visit {
   return { URL: row.url, title: row.title, created_at: row.created_at };
@@ -62,4 +70,30 @@ export function attributesOf(row: Pick<VisitorRow, 'attributes'>): Attributes {
   } catch {
     return {};
   }
+}
+
+/**
+ * One of a visitor's messages as the protocol shows it (messages are kept per visitor, in seq order).
+ * `publicId` is the visitor's public id, never its credential: messages reach agents too.
+ */
+export function toMessage(row: MessageRow, publicId: string): Message {
+  return {
+    id: row.id,
+    YQToken: publicId,
+    seq: row.seq,
+    onlyID: row.only_id,
+    role: row.role as MessageRole,
+    type: row.type as MessageType,
+    // A withdrawn message keeps its place in the sequence but no longer shows what it said.
+    msg: row.withdrawn ? '' : row.msg,
+    nickname: row.nickname,
+    serviceID: row.service_id,
+    time: row.created_at,
+    withdrawn: row.withdrawn === 1,
+    ...(row.suggestions ? { suggestions: row.suggestions.split('\n') } : {}),
+    // Null for web visitors; WeChat visitors' outgoing messages say whether WeChat took them (§11).
+    delivery: (row.delivery as MessageDelivery | null | undefined) ?? null,
+    deliveryError: row.delivery_error ?? null,
+    ...(row.via ? { via: row.via } : {}),
+  };
 }

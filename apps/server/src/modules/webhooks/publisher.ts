@@ -1,11 +1,10 @@
 import type { WebhookEvent } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
-import type { DomainEvents, EventHub, EventName } from '../../lib/events.js';
+import type { VisitorRow } from '../../db/schema.js';
+import type { DomainEvents, EventHub, EventName } from '../../realtime/domain-events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
 import type { ConversationRepository } from '../conversations/repository.js';
-import { toMessage } from '../conversations/views.js';
-import type { VisitorRow } from '../visitors/repository.js';
-import { attributesOf } from '../visitors/views.js';
+import { attributesOf, toMessage } from '../visitors/views.js';
 import type { WebhookService } from './service.js';
 
 /**

@@ -1,5 +1,5 @@
+import { auditActor } from '../../lib/caller.js';
 import type { DefineRoute } from '../../lib/http.js';
-import { auditActor } from '../audit/audit-log.js';
 import type { WebhookService } from './service.js';
 
 /** Webhooks (CONTRACT §12), managed by holders of `setPermissions:access`. */

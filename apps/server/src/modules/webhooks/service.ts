@@ -9,10 +9,11 @@ import {
   type WebhookWithSecret,
 } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
+import type { AuditActor } from '../../lib/caller.js';
 import { ApiError, badRequest } from '../../lib/errors.js';
 import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import type { Sealer } from '../../lib/sealed.js';
-import type { AuditActor, AuditLog } from '../audit/audit-log.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { DeliveryKick } from './kick.js';
 import { type DeliveryRow, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
 import { SECRET_PURPOSE } from './worker.js';

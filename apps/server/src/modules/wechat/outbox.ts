@@ -4,8 +4,8 @@ import { type DeliveryUpdate, type MessageDelivery, TIP_TEXTS, tipText, type WeC
 import type { FastifyBaseLogger } from 'fastify';
 import type { WeChatConfig } from '../../config.js';
 import type { Db } from '../../db/index.js';
-import type { EventHub } from '../../lib/events.js';
 import { Poller } from '../../lib/poller.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
 import { FILE_NAME } from '../uploads/sweep.js';
 import { type WeChatApi, WeChatApiError, type WeChatApp } from './api.js';

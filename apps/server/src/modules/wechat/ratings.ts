@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index.js';
-import type { EventHub } from '../../lib/events.js';
+import type { VisitorRow } from '../../db/schema.js';
+import type { EventHub } from '../../realtime/domain-events.js';
 import type { ConversationService } from '../conversations/service.js';
-import type { VisitorRow } from '../visitors/repository.js';
 
 /** How long after the prompt a bare digit 1–5 is taken as the user's score. */
 export const RATE_REPLY_MS = 30 * 60_000;

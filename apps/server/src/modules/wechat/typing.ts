@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Claims } from '../../db/claims.js';
 import type { Db } from '../../db/index.js';
+import type { AuthContext } from '../../lib/caller.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import type { AuthContext } from '../auth/service.js';
 import type { WeChatApi, WeChatApp } from './api.js';
 import { isWeChatChannel } from './inbound.js';
 import { WINDOW_MS } from './outbox.js';

@@ -1,6 +1,6 @@
 import type { AgentState, DeliveryUpdate, LabelRef, Letter, Message, Note, SettingsPage, Visit, Visitor } from '@parley/protocol';
 import type { DbOrTx } from '../db/index.js';
-import type { VisitorRow } from '../modules/visitors/repository.js';
+import type { VisitorRow } from '../db/schema.js';
 
 /** An agent as a visitor is told of it. */
 export interface AgentRef {
@@ -71,8 +71,9 @@ type Handler<K extends EventName> = (payload: DomainEvents[K]) => void | Promise
 type Recorder<K extends EventName> = (tx: DbOrTx, payload: DomainEvents[K]) => Promise<void>;
 
 /**
- * The in-process domain event hub. `emit` resolves once every subscriber has run; a subscriber that
- * fails is reported to `onError` and the others still run: an action never fails because of a listener.
+ * The in-process domain event hub (what passes between processes is the bus's BusEvent instead). `emit`
+ * resolves once every subscriber has run; a subscriber that fails is reported to `onError` and the others
+ * still run: an action never fails because of a listener.
  *
  * A change whose event an outbox keeps (webhook deliveries) also calls `record` inside its transaction:
  * the recorders write their rows there, so the rows commit with the change or not at all — a crash can

@@ -1,10 +1,10 @@
 import { frame, type KnownFrame, SocketCode, type VisitorState } from '@parley/protocol';
-import type { AgentRef, EventHub } from '../lib/events.js';
-import type { AgentAvailabilityRepository } from '../modules/agents/availability-repository.js';
-import type { ConversationRepository } from '../modules/conversations/repository.js';
-import type { VisitorRow } from '../modules/visitors/repository.js';
-import type { Bus } from './bus.js';
+import type { VisitorRow } from '../../db/schema.js';
+import type { Bus } from '../../realtime/bus.js';
+import type { AgentRef, EventHub } from '../../realtime/domain-events.js';
+import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import { MonitorCache } from './monitors.js';
+import type { ConversationRepository } from './repository.js';
 
 type Audience = Pick<VisitorRow, 'id' | 'state' | 'service_id'>;
 
