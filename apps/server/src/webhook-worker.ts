@@ -4,7 +4,7 @@ import { migrate, openStorage } from './db/index.js';
 import { LogStream } from './lib/log-stream.js';
 import { ThreadedOutbound } from './lib/outbound-thread.js';
 import { loadSealer } from './lib/sealed.js';
-import { MailSender } from './modules/letters/mailer.js';
+import { MailSender } from './modules/mail/sender.js';
 import { NoticeRepository } from './modules/notices/repository.js';
 import { Notices } from './modules/notices/service.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
