@@ -56,6 +56,10 @@ function countQuery(db: Db | QueryCreator<Database>, v: { visitorId: number; seq
     .returning(['id', 'first_seq', 'first_response_ms']);
 }
 const countInConversation = prepared(countQuery);
+/** The id of a visitor's conversation now (the last one opened): a webhook's copy of each message names it. */
+const latestConversationId = prepared((db, v: { visitorId: number }) =>
+  db.selectFrom('conversations').select('id').where('visitor_id', '=', v.visitorId).orderBy('id', 'desc').limit(1),
+);
 
 type NewRow = Omit<NewMessage, 'suggestions' | 'via'> & { visitor_id: number; seq: number };
 
@@ -301,6 +305,11 @@ export class ConversationRepository {
       .insertInto('conversations')
       .values({ visitor_id: visitorId, service_id: serviceId, first_seq: firstSeq, last_seq: firstSeq, comment: '', started_at: at })
       .execute();
+  }
+
+  /** The id of the visitor's conversation now; compiled once, as it is read with every message a webhook takes. */
+  async latestId(db: DbOrTx, visitorId: number): Promise<number | null> {
+    return (await latestConversationId(db, { visitorId }))[0]?.id ?? null;
   }
 
   latest(db: DbOrTx, visitorId: number) {

@@ -49,7 +49,7 @@ export class WebhookPublisher {
 
   /** The visitor's conversation now (the last one opened): its history id. */
   private async conversationId(visitor: VisitorRow, db: DbOrTx = this.db): Promise<number | null> {
-    return (await this.conversations.latest(db, visitor.id))?.id ?? null;
+    return this.conversations.latestId(db, visitor.id);
   }
 
   private async conversation(visitor: VisitorRow, db: DbOrTx = this.db) {
