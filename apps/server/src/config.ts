@@ -195,7 +195,8 @@ const envSchema = z.object({
   /** How often each process looks for webhook deliveries that came due (a new event starts one at once). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /**
-   * Who sends webhook deliveries: `here`, this process beside the chat; `worker`, processes started with
+   * Who sends webhook deliveries: `here`, this process beside the chat (the HTTP exchanges on a thread of their
+   * own); `worker`, processes started with
    * `npm run webhooks:worker` (PostgreSQL only), so that a busy site's deliveries never hold up its messages.
    */
   WEBHOOK_DELIVERY: z.enum(['here', 'worker']).default('here'),
