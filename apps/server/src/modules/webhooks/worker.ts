@@ -92,6 +92,8 @@ export class WebhookWorker {
   /** Outcomes not yet recorded: those that end while a commit is written share the next one. */
   private ended: Outcome[] = [];
   private recording: Promise<void> | undefined;
+  /** Secrets opened, by the webhook row a look read (see secretsOf). */
+  private readonly opened = new WeakMap<WebhookRow, string[]>();
   /** Told when a webhook is disabled after its failures (the enabled webhooks changed). */
   onDisabled: () => void = () => {};
 
@@ -260,10 +262,17 @@ export class WebhookWorker {
     }
   }
 
+  /**
+   * A webhook's secrets, opened once per row read: a look reads each webhook once, so its deliveries share
+   * one opening instead of one each (the next look reads the row, and any rotation, anew).
+   */
   private secretsOf(webhook: WebhookRow, nowMs: number): string[] {
+    const opened = this.opened.get(webhook);
+    if (opened) return opened;
     const secrets = [this.sealer.open(webhook.secret, SECRET_PURPOSE)];
     if (webhook.previous_secret && webhook.previous_until && Date.parse(webhook.previous_until) > nowMs)
       secrets.push(this.sealer.open(webhook.previous_secret, SECRET_PURPOSE));
+    this.opened.set(webhook, secrets);
     return secrets;
   }
 
