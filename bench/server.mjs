@@ -7,6 +7,7 @@
 //   BENCH_SERVER_ARGS  Node flags for the server, after those `npm start` gives it (SERVER_NODE_FLAGS), so
 //                      a later one overrides: "--max-semi-space-size=16", "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //   BENCH_SERVER_LOG   a file the server's standard output is copied to (e.g. with --trace-gc-nvp)
+//   BENCH_ROOT         the checkout whose built server runs (another build beside this one, to compare)
 //   BENCH_SERVER_CPUS  pins the server to CPUs of its own (e.g. 0, with the generator run under
 //                      `taskset -c 1`), so that on a small machine the two do not preempt each other
 import { spawn } from 'node:child_process';
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = process.env.BENCH_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_PASSWORD = 'bench-pass-1';
 /** The Node flags `npm start` runs the server with, read from its script so the bench cannot drift from it. */
 const SERVER_NODE_FLAGS = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start.match(/--[\w-]+=\S+/g) ?? [];

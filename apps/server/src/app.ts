@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { Claims } from './db/claims.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
+import { SearchBackfill } from './db/search-backfill.js';
 import { clientErrorHandler } from './lib/client-error.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError, RetryLaterError } from './lib/errors.js';
@@ -674,7 +675,7 @@ export async function buildApp({
     visitorUploads: () => settings.current('appSetting').visitorUploads,
     regionBlocked: (regionCode) => regionRules.blocks(regionCode),
   });
-  const historyRepo = new HistoryRepository(db);
+  const historyRepo = new HistoryRepository(db, storage.dialect);
   const noteRepo = new NoteRepository(db);
   historyRoutes(route, new HistoryService(historyRepo, visitorRepo, siteTimeZone, noteRepo), exportSlots);
   noteRoutes(
@@ -684,7 +685,7 @@ export async function buildApp({
   visitorRecordRoutes(
     route,
     new VisitorRecordService(
-      new VisitorRecordRepository(db),
+      new VisitorRecordRepository(db, storage.dialect),
       historyRepo,
       visitorRepo,
       bus,
@@ -719,6 +720,9 @@ export async function buildApp({
   app.addHook('onReady', async () => timers.start());
   app.addHook('onReady', async () => wechatOutbox.start());
   app.addHook('onReady', async () => webhookWorker?.start());
+  // Rows written before the search indexes existed are indexed in small steps while the server serves.
+  const searchBackfill = new SearchBackfill(db, storage.dialect, app.log);
+  app.addHook('onReady', async () => searchBackfill.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   const pushWidgetSettings = widgetSettingsPusher(visitors, visitorSockets);
   settings.onChanged(pushWidgetSettings);
@@ -760,6 +764,7 @@ export async function buildApp({
     await retention.stop();
     await wechatOutbox.stop();
     await webhookWorker?.stop();
+    await searchBackfill.stop();
     webhookOutbound?.close();
     if (webhookKick instanceof BusKick) webhookKick.stop();
     await pushSender.flush();

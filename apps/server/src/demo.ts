@@ -31,6 +31,8 @@ function rng(seed: number) {
 }
 
 const random = rng(20240601);
+/** A visitor's phone number, the same wherever they give it. */
+const phoneOf = (id: number) => `138${String(id).padStart(8, '0').slice(-8)}`;
 const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 function weighted<T>(items: readonly (readonly [T, number])[]): T {
   const total = items.reduce((sum, [, weight]) => sum + weight, 0);
@@ -152,6 +154,55 @@ const ANSWERS = [
   '支持的，可以部署在您自己的服务器上。',
   'Sure, paste the script tag before </body>.',
   '可以免费试用 14 天。',
+];
+/** What a visitor asks about in particular: a product, an order, a phone number (so that a search finds few). */
+const PRODUCTS = [
+  '旗舰版',
+  '专业版',
+  '基础版',
+  '企业微信插件',
+  '数据导出',
+  '机器人套餐',
+  'Team plan',
+  'Widget SDK',
+  'API access',
+  'Mobile app',
+];
+const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '黄', '赵', '吴', '周', '徐', '孙', '马', '朱', '胡', '郭', '何', '林', '罗', '高'];
+const GIVEN = [
+  '伟',
+  '芳',
+  '娜',
+  '敏',
+  '静',
+  '丽',
+  '强',
+  '磊',
+  '洋',
+  '艳',
+  '勇',
+  '军',
+  '杰',
+  '娟',
+  '涛',
+  '明',
+  '超',
+  '秀英',
+  '晓东',
+  '海燕',
+];
+interface Particulars {
+  order: string;
+  phone: string;
+  product: string;
+}
+const PARTICULAR: ((about: Particulars) => string)[] = [
+  ({ order }) => `订单 ${order} 什么时候发货？`,
+  ({ product }) => `${product}的价格是多少？`,
+  ({ phone }) => `我的手机号是 ${phone}，麻烦回电。`,
+  ({ order }) => `Order ${order} has not arrived yet, can you check?`,
+  ({ product }) => `Does the ${product} include support?`,
+  ({ order, product }) => `${product}和旗舰版有什么区别？订单号 ${order}`,
 ];
 const COMMENTS = ['', '', '', '很耐心，谢谢', '回复很快', '问题解决了', 'Very helpful', '等了有点久'];
 const AGENTS = ['小周', '小李', 'Emma', '阿杰', 'Lucy'];
@@ -280,7 +331,19 @@ async function main() {
         const turns = int(2, 6);
         for (let turn = 0; turn < turns; turn += 1) {
           at += int(5_000, 60_000);
-          say('user', QUESTIONS[int(0, QUESTIONS.length - 1)] as string, null, `V${id}`);
+          const particular = random() < 0.35 ? PARTICULAR[int(0, PARTICULAR.length - 1)] : undefined;
+          say(
+            'user',
+            particular
+              ? particular({
+                  order: `PL${int(10_000_000, 99_999_999)}`,
+                  phone: phoneOf(id),
+                  product: PRODUCTS[int(0, PRODUCTS.length - 1)] as string,
+                })
+              : (QUESTIONS[int(0, QUESTIONS.length - 1)] as string),
+            null,
+            `V${id}`,
+          );
           const wait = int(3_000, turn === 0 ? 90_000 : 40_000);
           at += wait;
           if (firstResponse === null) firstResponse = wait;
@@ -315,7 +378,7 @@ async function main() {
         letters.push({
           visitor_id: id,
           name: `访客${id}`,
-          phone: `138${String(id).padStart(8, '0').slice(-8)}`,
+          phone: phoneOf(id),
           email: '',
           content: '请尽快联系我，想了解报价。',
           ip: '',
@@ -324,12 +387,14 @@ async function main() {
           read_at: null,
         });
       }
+      // One talker in five left a name and a phone number.
+      const introduced = talks && random() < 0.2;
       visitors.push({
         id,
         token_hash: createHash('sha256').update(`demo-visitor-${id}`).digest('hex'),
         public_id: `demo${id.toString(36).padStart(8, '0')}`,
-        name: '',
-        phone: '',
+        name: introduced ? `${SURNAMES[int(0, SURNAMES.length - 1)]}${GIVEN[int(0, GIVEN.length - 1)]}` : '',
+        phone: introduced ? phoneOf(id) : '',
         email: '',
         channel: 'web',
         state: 'end',

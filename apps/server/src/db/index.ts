@@ -10,6 +10,7 @@ import type { Db } from './handles.js';
 import { migrations } from './migrations/index.js';
 import { runDirectlyInTransactions, statementName } from './prepared.js';
 import type { Database } from './schema.js';
+import { registerGrams } from './search.js';
 
 export type { Db, DbOrTx } from './handles.js';
 
@@ -59,6 +60,8 @@ function openSqlite(
   database.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // The search indexes' triggers (migration 037) call it on every write of a message or a visitor.
+  registerGrams(database);
   const statements = withStatementCache(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...logOption(onStatement) });
   runDirectlyInTransactions(db, (sql, parameters) => {

@@ -36,6 +36,7 @@ import { robotQuestions } from './033_robot_questions.js';
 import { wechatWindow } from './034_wechat_window.js';
 import { claims } from './035_claims.js';
 import { webhookEvents } from './036_webhook_events.js';
+import { search } from './037_search.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -76,5 +77,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '034_wechat_window': wechatWindow(),
     '035_claims': claims(),
     '036_webhook_events': webhookEvents(dialect),
+    '037_search': search(dialect),
   };
 }

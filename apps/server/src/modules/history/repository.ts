@@ -1,9 +1,10 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
+import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../../db/sql.js';
 import { LabelRepository } from '../labels/repository.js';
+import { KeywordSearch } from './search.js';
 
 /** Which conversations a list or an export holds; times are stored instants, `before` exclusive. */
 export interface ConversationFilter {
@@ -45,38 +46,18 @@ function messagesIn(eb: Scope) {
     .where('messages.seq', '<=', lastSeq(eb));
 }
 
-/** The visitor's fields a keyword looks in; the generated nickname `V0042` finds visitor 42. */
-export function visitorMatches(eb: ExpressionBuilder<Database, 'visitors'>, keyword: string, remark: boolean) {
-  const fields: Expression<SqlBool>[] = [
-    containsText('visitors.name', keyword),
-    containsText('visitors.phone', keyword),
-    containsText('visitors.email', keyword),
-    // A signed-in visitor is found by the site's own user id, and by any attribute the site gave (CONTRACT §13).
-    containsText('visitors.user_id', keyword),
-    containsText('visitors.attributes', keyword),
-  ];
-  if (remark) {
-    fields.push(
-      eb.exists(
-        eb
-          .selectFrom('visitor_notes')
-          .select('visitor_notes.visitor_id')
-          .whereRef('visitor_notes.visitor_id', '=', 'visitors.id')
-          .where(containsText('visitor_notes.remark', keyword)),
-      ),
-    );
-  }
-  const generated = /^v0*(\d{1,9})$/i.exec(keyword);
-  if (generated) fields.push(eb.and([eb('visitors.id', '=', Number(generated[1])), eb('visitors.name', '=', '')]));
-  return eb.or(fields);
-}
-
 /** SQL of the conversation history, read side; a conversation is a row of `conversations`. */
 export class HistoryRepository {
   private readonly labels: LabelRepository;
 
-  constructor(private readonly db: Db) {
+  private readonly search: KeywordSearch;
+
+  constructor(
+    private readonly db: Db,
+    dialect: DialectName,
+  ) {
     this.labels = new LabelRepository(db);
+    this.search = new KeywordSearch(db, dialect);
   }
 
   /** The labels of these conversations, by their id (none: an empty list). */
@@ -105,20 +86,7 @@ export class HistoryRepository {
         ),
       );
     }
-    if (keyword) {
-      query = query.where((eb) =>
-        eb.or([
-          visitorMatches(eb, keyword, true),
-          eb.exists(
-            messagesIn(eb)
-              .select('messages.id')
-              .where('messages.withdrawn', '=', 0)
-              .where('messages.role', '<>', 'tip')
-              .where(containsText('messages.msg', keyword)),
-          ),
-        ]),
-      );
-    }
+    if (keyword) query = query.where('conversations.id', 'in', this.search.conversationIds(keyword));
     if (participant) {
       query = query.where((eb) =>
         eb.or([
@@ -189,12 +157,29 @@ export class HistoryRepository {
       ]);
   }
 
-  list(filter: ConversationFilter, page: Page) {
-    return paginate(
+  /**
+   * A page of the list. The page's conversations are picked first and their columns (four figures over
+   * each one's messages) computed for those alone: a keyword found in tens of thousands of conversations
+   * would otherwise have every one's figures computed before the sort kept twenty.
+   */
+  async list(filter: ConversationFilter, page: Page) {
+    const picked = await paginate(
       () => this.filtered(filter),
-      (query) => this.withColumns(query).orderBy('conversations.started_at', 'desc').orderBy('conversations.id', 'desc'),
+      (query) => query.select('conversations.id').orderBy('conversations.started_at', 'desc').orderBy('conversations.id', 'desc'),
       page,
     );
+    if (picked.rows.length === 0) return { rows: [], total: picked.total };
+    const rows = await this.withColumns(
+      this.filtered({}).where(
+        'conversations.id',
+        'in',
+        picked.rows.map((row) => row.id),
+      ),
+    )
+      .orderBy('conversations.started_at', 'desc')
+      .orderBy('conversations.id', 'desc')
+      .execute();
+    return { rows, total: picked.total };
   }
 
   /**

@@ -1,6 +1,7 @@
+import type { DialectName } from '../../db/dialect.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
-import { visitorMatches } from '../history/repository.js';
+import { KeywordSearch } from '../history/search.js';
 
 export interface VisitorFilter {
   channel?: string | undefined;
@@ -16,7 +17,14 @@ const UPLOAD_TYPES = ['image', 'file'];
 
 /** SQL of the visitor records: visitors with their notes, counts and last message; edits and erasure. */
 export class VisitorRecordRepository {
-  constructor(readonly db: Db) {}
+  private readonly search: KeywordSearch;
+
+  constructor(
+    readonly db: Db,
+    dialect: DialectName,
+  ) {
+    this.search = new KeywordSearch(db, dialect);
+  }
 
   private filtered(filter: VisitorFilter, db: DbOrTx = this.db) {
     let query = db.selectFrom('visitors');
@@ -24,7 +32,10 @@ export class VisitorRecordRepository {
     if (filter.from) query = query.where('visitors.created_at', '>=', filter.from);
     if (filter.before) query = query.where('visitors.created_at', '<', filter.before);
     const { keyword } = filter;
-    if (keyword) query = query.where((eb) => visitorMatches(eb, keyword, true));
+    if (keyword) {
+      const ids = this.search.visitorIds(keyword);
+      query = query.where((eb) => eb.or(ids.map((found) => eb('visitors.id', 'in', found))));
+    }
     return query;
   }
 

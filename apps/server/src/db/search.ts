@@ -1,0 +1,133 @@
+import { type RawBuilder, sql } from 'kysely';
+import { gramToken, keywordGrams, textTokens } from '../lib/grams.js';
+import type { DialectName } from './dialect.js';
+import type { Db } from './handles.js';
+
+/**
+ * The databases' own indexes of what people search for (migration 037): the grams (`lib/grams.ts`) of
+ * each message's text and of each visitor's searchable fields, kept by triggers in the transaction of every
+ * write of those rows, whatever code makes it. SQLite holds them in FTS5 tables (ids only, no positions),
+ * PostgreSQL in tables of text arrays under a GIN index. Rows written before the indexes existed are added
+ * by `SearchBackfill`, newest first; until it is done a search also looks through the rows it has not
+ * reached (`search_backfill.low`: every id below it is not yet indexed).
+ */
+export type SearchIndex = 'message_search' | 'visitor_search';
+
+/** What the visitor index holds: the fields a keyword looks in, one per line. */
+const VISITOR_TEXT = (row: string, newline: string) =>
+  ['name', 'phone', 'email', 'user_id', 'attributes'].map((column) => `coalesce(${row}.${column}, '')`).join(` || ${newline} || `);
+
+/** The SQLite function the triggers call: the text's grams as the index's tokens. */
+export function registerGrams(database: {
+  function(name: string, options: { deterministic: boolean }, fn: (text: unknown) => string): unknown;
+}): void {
+  database.function('parley_grams', { deterministic: true }, (text) => (typeof text === 'string' ? textTokens(text) : ''));
+}
+
+/** Every statement of migration 037 on this database, in order. */
+export function searchSchema(dialect: DialectName): string[] {
+  if (dialect === 'sqlite') {
+    const table = (name: SearchIndex) =>
+      `create virtual table ${name} using fts5(grams, content='', contentless_delete=1, detail=none, tokenize='ascii')`;
+    const visitorText = (row: string) => VISITOR_TEXT(row, 'char(10)');
+    return [
+      table('message_search'),
+      table('visitor_search'),
+      `create trigger message_search_insert after insert on messages begin
+         insert into message_search(rowid, grams) values (new.id, parley_grams(new.msg)); end`,
+      `create trigger message_search_update after update of msg on messages begin
+         delete from message_search where rowid = old.id;
+         insert into message_search(rowid, grams) values (new.id, parley_grams(new.msg)); end`,
+      `create trigger message_search_delete after delete on messages begin
+         delete from message_search where rowid = old.id; end`,
+      `create trigger visitor_search_insert after insert on visitors begin
+         insert into visitor_search(rowid, grams) values (new.id, parley_grams(${visitorText('new')})); end`,
+      `create trigger visitor_search_update after update of name, phone, email, user_id, attributes on visitors begin
+         delete from visitor_search where rowid = old.id;
+         insert into visitor_search(rowid, grams) values (new.id, parley_grams(${visitorText('new')})); end`,
+      `create trigger visitor_search_delete after delete on visitors begin
+         delete from visitor_search where rowid = old.id; end`,
+    ];
+  }
+  const visitorText = (row: string) => VISITOR_TEXT(row, 'chr(10)');
+  const sync = (name: SearchIndex, text: string) => `create function ${name}_sync() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'DELETE' then
+        delete from ${name} where id = old.id;
+      else
+        insert into ${name} (id, grams) values (new.id, parley_grams(${text}))
+          on conflict (id) do update set grams = excluded.grams;
+      end if;
+      return null;
+    end $$`;
+  return [
+    // The same set as lib/grams.ts: every character and every pair of neighbouring characters, lower-cased.
+    `create function parley_grams(t text) returns text[] language sql immutable parallel safe as $$
+       select coalesce(array_agg(distinct substr(x.l, i, n)), '{}'::text[])
+       from (select lower(coalesce(t, '')) as l) as x
+       cross join lateral generate_series(1, char_length(x.l)) as i
+       cross join (values (1), (2)) as w(n)
+       where i + n - 1 <= char_length(x.l) $$`,
+    'create table message_search (id integer primary key, grams text[] not null)',
+    'create index message_search_grams on message_search using gin (grams)',
+    'create table visitor_search (id integer primary key, grams text[] not null)',
+    'create index visitor_search_grams on visitor_search using gin (grams)',
+    sync('message_search', 'new.msg'),
+    sync('visitor_search', visitorText('new')),
+    `create trigger message_search_sync after insert or delete or update of msg on messages
+       for each row execute function message_search_sync()`,
+    `create trigger visitor_search_sync after insert or delete or update of name, phone, email, user_id, attributes on visitors
+       for each row execute function visitor_search_sync()`,
+  ];
+}
+
+/** The table the indexes' rows come from. */
+const SOURCE: Record<SearchIndex, 'messages' | 'visitors'> = { message_search: 'messages', visitor_search: 'visitors' };
+
+/**
+ * The ids of the index's rows holding every gram of `keyword`: candidates, each still to be checked with
+ * the "contains" test on its columns. Among the rows already indexed only (see `notIndexedBelow`).
+ */
+export function indexedIds(dialect: DialectName, index: SearchIndex, keyword: string): RawBuilder<number> {
+  const grams = keywordGrams(keyword);
+  if (dialect === 'sqlite')
+    return sql<number>`(select rowid from ${sql.table(index)} where ${sql.table(index)} match ${grams.map(gramToken).join(' AND ')})`;
+  return sql<number>`(select id from ${sql.table(index)} where grams @> ${grams}::text[])`;
+}
+
+/** Every id below this one is not yet in the index (0 once the backfill is done). */
+export function notIndexedBelow(index: SearchIndex): RawBuilder<number> {
+  return sql<number>`(select low from search_backfill where name = ${index})`;
+}
+
+/** Rows a step of the backfill indexes at most: a step holds the database for a few tens of milliseconds. */
+export const BACKFILL_STEP = 2000;
+
+/**
+ * Indexes the newest rows not yet indexed, at most `step`, in one transaction; answers the id below which
+ * rows are left (0: the index is complete). A row changed meanwhile was indexed again by its trigger: the
+ * backfill writes the same grams over it.
+ */
+export async function backfillStep(db: Db, dialect: DialectName, index: SearchIndex, step = BACKFILL_STEP): Promise<number> {
+  const source = SOURCE[index];
+  const text = source === 'messages' ? 'msg' : VISITOR_TEXT(source, dialect === 'sqlite' ? 'char(10)' : 'chr(10)');
+  return db.transaction().execute(async (tx) => {
+    // On PostgreSQL a second process's step waits for this one and starts where it ends.
+    const lock = dialect === 'postgres' ? sql` for update` : sql``;
+    const state = await sql<{ low: number }>`select low from search_backfill where name = ${index}${lock}`.execute(tx);
+    const low = Number(state.rows[0]?.low ?? 0);
+    if (low <= 0) return 0;
+    const bottom = await sql<{ id: number | null }>`
+      select min(id) as id from (select id from ${sql.table(source)} where id < ${low} order by id desc limit ${step}) as chunk`.execute(
+      tx,
+    );
+    const from = Number(bottom.rows[0]?.id ?? 0);
+    if (from > 0) {
+      const rows = sql`select id, parley_grams(${sql.raw(text)}) from ${sql.table(source)} where id >= ${from} and id < ${low}`;
+      if (dialect === 'sqlite') await sql`insert or replace into ${sql.table(index)} (rowid, grams) ${rows}`.execute(tx);
+      else await sql`insert into ${sql.table(index)} (id, grams) ${rows} on conflict (id) do nothing`.execute(tx);
+    }
+    await sql`update search_backfill set low = ${from} where name = ${index}`.execute(tx);
+    return from;
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * The pieces of text the search indexes hold: every single character and every pair of neighbouring
+ * characters of the lower-cased text, each once. Chinese has no spaces and its words are mostly one or two
+ * characters, so words cannot be the unit; a pair is selective enough to find a phone number, a name or a
+ * word among millions of messages, and a text holding a keyword holds every pair of the keyword. The index
+ * only narrows the rows down: the search then checks each candidate with the same "contains" test as
+ * before, so the index changes how fast a search is, never what it finds.
+ *
+ * PostgreSQL computes the same set in SQL (`parley_grams`, migration 037): both must agree, character for
+ * character (code points, not UTF-16 units).
+ */
+export function textGrams(text: string): string[] {
+  const chars = Array.from(text.toLowerCase());
+  const grams = new Set<string>();
+  for (let i = 0; i < chars.length; i += 1) {
+    const char = chars[i] as string;
+    grams.add(char);
+    const next = chars[i + 1];
+    if (next !== undefined) grams.add(char + next);
+  }
+  return [...grams];
+}
+
+/**
+ * The grams a text must hold to contain `keyword`: its pairs (its one character when it has one). Empty
+ * for an empty keyword, which any text contains.
+ */
+export function keywordGrams(keyword: string): string[] {
+  const chars = Array.from(keyword.toLowerCase());
+  if (chars.length === 1) return chars;
+  const grams = new Set<string>();
+  for (let i = 0; i + 1 < chars.length; i += 1) grams.add((chars[i] as string) + (chars[i + 1] as string));
+  return [...grams];
+}
+
+/**
+ * A gram as a token of SQLite's full-text index: `g` and six hex digits per character. The index's
+ * tokenizer splits on spaces and punctuation and folds case; spelled this way every gram, a space or a
+ * quote included, is one token of letters and digits that it keeps as it is.
+ */
+export function gramToken(gram: string): string {
+  let token = 'g';
+  for (const char of gram) token += (char.codePointAt(0) as number).toString(16).padStart(6, '0');
+  return token;
+}
+
+/** A text's grams as SQLite's index takes them: tokens separated by spaces. */
+export function textTokens(text: string): string {
+  return textGrams(text).map(gramToken).join(' ');
+}

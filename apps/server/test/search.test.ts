@@ -1,0 +1,186 @@
+import type { Conversation, VisitorRecord } from '@parley/protocol';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexedIds, type SearchIndex } from '../src/db/search.js';
+import { SearchBackfill } from '../src/db/search-backfill.js';
+import { agentSocket, type TestVisitor, visitor } from './chat-harness.js';
+import { startTestServer, type TestServer } from './harness.js';
+import type { TestSocket } from './sockets.js';
+
+// History and visitor keyword search through the databases' own indexes (migration 037): what a keyword
+// finds is what "contains" found before, for Chinese, English, digits and punctuation, on both databases.
+
+let server: TestServer;
+let admin: string;
+const sockets: TestSocket[] = [];
+let refund: TestVisitor;
+let parcel: TestVisitor;
+let named: TestVisitor;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await server.login();
+  sockets.push(await agentSocket(server, admin));
+  refund = await visitor(server);
+  await refund.say('我想申请退款，订单号 A-20231105');
+  parcel = await visitor(server);
+  await parcel.say('Where is my PARCEL? 谢谢 🙂');
+  named = await visitor(server);
+  await named.say('hello');
+  const edited = await server.post(
+    '/api/user/doEdit',
+    { YQToken: named.id, name: '张伟', phone: '13800138000', email: 'Wei.Zhang@example.com' },
+    { token: admin },
+  );
+  expect(edited.status).toBe(200);
+  for (const v of [refund, parcel, named]) sockets.push(v.socket);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await server.close();
+});
+
+const history = async (keyword: string) => {
+  const response = await server.get<{ list: Conversation[]; total: number }>(
+    `/api/history/getList?pageSize=100&keyword=${encodeURIComponent(keyword)}`,
+    { token: admin },
+  );
+  expect(response.status).toBe(200);
+  return response.body.data.list.map((item) => item.YQToken).sort();
+};
+const visitors = async (keyword: string) => {
+  const response = await server.get<{ list: VisitorRecord[]; total: number }>(
+    `/api/user/getList?pageSize=100&keyword=${encodeURIComponent(keyword)}`,
+    { token: admin },
+  );
+  expect(response.status).toBe(200);
+  return response.body.data.list.map((item) => item.YQToken).sort();
+};
+const sorted = (...ids: string[]) => [...ids].sort();
+
+/** The rows the index alone names for a keyword, before the "contains" check. */
+async function candidates(index: SearchIndex, keyword: string): Promise<number[]> {
+  const found = await sql<{
+    id: number;
+  }>`select id from ${sql.table(index === 'message_search' ? 'messages' : 'visitors')} where id in ${indexedIds(server.storage.dialect, index, keyword)}`.execute(
+    server.storage.db,
+  );
+  return found.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+}
+async function idOf(text: string): Promise<number> {
+  const row = await server.storage.db.selectFrom('messages').select('id').where('msg', '=', text).executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+describe('keyword search', () => {
+  it('finds Chinese words of one and two characters, and words across punctuation', async () => {
+    expect(await history('退款')).toEqual([refund.id]);
+    expect(await history('退')).toEqual([refund.id]);
+    expect(await history('款，订单')).toEqual([refund.id]);
+    expect(await history('谢谢')).toEqual([parcel.id]);
+    expect(await history('退货')).toEqual([]);
+  });
+
+  it('finds English in any case, digits, an order number, an emoji; wildcards are literal', async () => {
+    expect(await history('parcel')).toEqual([parcel.id]);
+    expect(await history('Is My')).toEqual([parcel.id]);
+    expect(await history('a-2023')).toEqual([refund.id]);
+    expect(await history('1105')).toEqual([refund.id]);
+    expect(await history('🙂')).toEqual([parcel.id]);
+    expect(await history('%')).toEqual([]);
+    expect(await history('_')).toEqual([]);
+  });
+
+  it('finds visitors by name, phone and email, in the history and in the visitor list', async () => {
+    expect(await history('张伟')).toEqual([named.id]);
+    expect(await history('0013800')).toEqual([named.id]);
+    expect(await visitors('13800138000')).toEqual([named.id]);
+    expect(await visitors('wei.zhang@')).toEqual([named.id]);
+    expect(await visitors('伟')).toEqual([named.id]);
+  });
+
+  it('follows a visitor renamed: the new name finds them, the old one no longer does', async () => {
+    expect((await server.post('/api/user/doEdit', { YQToken: named.id, name: '李娜' }, { token: admin })).status).toBe(200);
+    expect(await visitors('李娜')).toEqual([named.id]);
+    expect(await visitors('张伟')).toEqual([]);
+    expect((await server.post('/api/user/doEdit', { YQToken: named.id, name: '张伟' }, { token: admin })).status).toBe(200);
+  });
+
+  it('holds in its index exactly the rows with every gram of the keyword, the same on both databases', async () => {
+    const refundId = await idOf('我想申请退款，订单号 A-20231105');
+    const parcelId = await idOf('Where is my PARCEL? 谢谢 🙂');
+    expect(await candidates('message_search', '退款')).toEqual([refundId]);
+    expect(await candidates('message_search', 'PARCEL')).toEqual([parcelId]);
+    expect(await candidates('message_search', '🙂')).toEqual([parcelId]);
+    // Every gram of "is pa" is in the text, which does not hold it: the index narrows, the check decides.
+    expect(await candidates('message_search', 'is pa')).toEqual([parcelId]);
+    expect(await history('is pa')).toEqual([]);
+  });
+});
+
+describe('rows written before the index existed', () => {
+  it('are found while the backfill has not reached them, and indexed by it newest first', async () => {
+    const older = await visitor(server);
+    await older.say('旧消息：保修期多久');
+    sockets.push(older.socket);
+    // As after the upgrade: nothing indexed, every row below the next id waiting for the backfill.
+    await sql`delete from message_search`.execute(server.storage.db);
+    await sql`delete from visitor_search`.execute(server.storage.db);
+    for (const [index, source] of [
+      ['message_search', 'messages'],
+      ['visitor_search', 'visitors'],
+    ] as const)
+      await sql`update search_backfill set low = (select max(id) + 1 from ${sql.table(source)}) where name = ${index}`.execute(
+        server.storage.db,
+      );
+    expect(await candidates('message_search', '保修')).toEqual([]);
+    expect(await history('保修')).toEqual([older.id]);
+    expect(await visitors('张伟')).toEqual([named.id]);
+
+    const logged: { message: string; details: object }[] = [];
+    const log = {
+      info: (details: object, message: string) => logged.push({ details, message }),
+      error: (details: object, message: string) => logged.push({ details, message }),
+    };
+    const backfill = new SearchBackfill(
+      server.storage.db,
+      server.storage.dialect,
+      log,
+      { pauseMs: 0, reportEveryMs: 0, retryMs: 60_000 },
+      2,
+    );
+    backfill.start();
+    try {
+      await expect
+        .poll(
+          async () =>
+            (await sql<{ low: number }>`select low from search_backfill`.execute(server.storage.db)).rows.map((row) => Number(row.low)),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toEqual([0, 0]);
+    } finally {
+      await backfill.stop();
+    }
+    expect(await candidates('message_search', '保修')).toEqual([await idOf('旧消息：保修期多久')]);
+    expect((await candidates('visitor_search', '张伟')).length).toBe(1);
+    expect(await history('保修')).toEqual([older.id]);
+    expect(await history('退款')).toEqual([refund.id]);
+    expect(logged.map((entry) => entry.message)).toContain('search index backfill done');
+    expect(logged.some((entry) => entry.message === 'search index backfill' && 'done' in entry.details)).toBe(true);
+  });
+});
+
+describe('erasure', () => {
+  it('takes an erased visitor’s messages and fields out of the index', async () => {
+    const gone = await visitor(server);
+    await gone.say('请删除我的数据 erase-me-now');
+    sockets.push(gone.socket);
+    const id = await idOf('请删除我的数据 erase-me-now');
+    expect(await candidates('message_search', 'erase-me')).toEqual([id]);
+    expect((await server.post('/api/user/doDelete', { ids: [gone.id] }, { token: admin })).status).toBe(200);
+    expect(await candidates('message_search', 'erase-me')).toEqual([]);
+    expect(await history('erase-me')).toEqual(sorted());
+  });
+});
