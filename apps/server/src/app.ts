@@ -11,7 +11,7 @@ import type { Config } from './config.js';
 import { Claims } from './db/claims.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import type { Storage } from './db/index.js';
-import { SearchBackfill } from './db/search-backfill.js';
+import { INDEXER_TIMES, SearchIndexer } from './db/search-indexer.js';
 import { clientErrorHandler } from './lib/client-error.js';
 import { capConnections, capSockets, trustedPeer } from './lib/connections.js';
 import { ApiError, RetryLaterError } from './lib/errors.js';
@@ -720,9 +720,9 @@ export async function buildApp({
   app.addHook('onReady', async () => timers.start());
   app.addHook('onReady', async () => wechatOutbox.start());
   app.addHook('onReady', async () => webhookWorker?.start());
-  // Rows written before the search indexes existed are indexed in small steps while the server serves.
-  const searchBackfill = new SearchBackfill(db, storage.dialect, app.log);
-  app.addHook('onReady', async () => searchBackfill.start());
+  // The search indexes follow their tables, and take in the rows written before them in small steps.
+  const searchIndexer = new SearchIndexer(db, storage.dialect, app.log, { ...INDEXER_TIMES, everyMs: config.searchIndexMs });
+  app.addHook('onReady', async () => searchIndexer.start());
   settings.onChanged((page) => (page === 'softwareSetting' ? retention.run() : undefined));
   const pushWidgetSettings = widgetSettingsPusher(visitors, visitorSockets);
   settings.onChanged(pushWidgetSettings);
@@ -764,7 +764,7 @@ export async function buildApp({
     await retention.stop();
     await wechatOutbox.stop();
     await webhookWorker?.stop();
-    await searchBackfill.stop();
+    await searchIndexer.stop();
     webhookOutbound?.close();
     if (webhookKick instanceof BusKick) webhookKick.stop();
     await pushSender.flush();

@@ -130,6 +130,8 @@ const envSchema = z.object({
   SOCKET_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(SOCKET_IDLE_MS),
   /** How long a visitor may be without a socket (a reload, a page change) before it is reported gone. */
   PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(4000),
+  /** SQLite: how often new messages and visitors are taken into the search indexes (a search finds them before). */
+  SEARCH_INDEX_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   /** How often each process looks for conversation timers (auto answers, auto close) that came due. */
   TIMER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** On SIGTERM, how long closing may take before the process exits anyway. */
@@ -252,6 +254,7 @@ export interface Config {
   socketIdleMs: number;
   presenceGraceMs: number;
   timerPollMs: number;
+  searchIndexMs: number;
   shutdownTimeoutMs: number;
   uploads: UploadLimits;
   siteLanguage: 'zh' | 'en';
@@ -386,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
     socketIdleMs: e.SOCKET_IDLE_MS,
     presenceGraceMs: e.PRESENCE_GRACE_MS,
     timerPollMs: e.TIMER_POLL_MS,
+    searchIndexMs: e.SEARCH_INDEX_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     uploads: {
       visitorDailyBytes: e.UPLOAD_VISITOR_DAILY_BYTES,

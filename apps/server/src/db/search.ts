@@ -5,11 +5,21 @@ import type { Db } from './handles.js';
 
 /**
  * The databases' own indexes of what people search for (migration 037): the grams (`lib/grams.ts`) of
- * each message's text and of each visitor's searchable fields, kept by triggers in the transaction of every
- * write of those rows, whatever code makes it. SQLite holds them in FTS5 tables (ids only, no positions),
- * PostgreSQL in tables of text arrays under a GIN index. Rows written before the indexes existed are added
- * by `SearchBackfill`, newest first; until it is done a search also looks through the rows it has not
- * reached (`search_backfill.low`: every id below it is not yet indexed).
+ * each message's text and of each visitor's searchable fields. SQLite holds them in FTS5 tables (ids only,
+ * no positions), PostgreSQL in tables of text arrays under a GIN index.
+ *
+ * A row is never missing from a search, indexed or not: `search_backfill` keeps, per index, the marks
+ * between which rows are indexed, and a search also looks through the rows outside them (`notIndexed`).
+ * - Rows written before the indexes existed are below `low`, and are indexed newest first by the server's
+ *   `SearchIndexer` (`low` 0 once it reached the first).
+ * - On PostgreSQL, rows written since are indexed by triggers in the transaction that writes them.
+ * - On SQLite, a change of an indexed row is too (triggers), but a new row is indexed by the
+ *   `SearchIndexer` a moment later, with the rows written beside it, from `next` on: FTS5 writes a segment
+ *   of its index per transaction and merges them as they pile up, so indexing in the message's own
+ *   transaction, a handful of messages each, doubled the message path's p99 at 1,000 messages a second;
+ *   a few hundred at a time cost a third as much per message, and none of it in the message's transaction.
+ *   (On PostgreSQL the ids of transactions running side by side are not committed in order, so a mark
+ *   could pass a row still to commit: there the triggers index them.)
  */
 export type SearchIndex = 'message_search' | 'visitor_search';
 
@@ -29,19 +39,25 @@ export function searchSchema(dialect: DialectName): string[] {
   if (dialect === 'sqlite') {
     const table = (name: SearchIndex) =>
       `create virtual table ${name} using fts5(grams, content='', contentless_delete=1, detail=none, tokenize='ascii')`;
+    // FTS5 merges its segments on its own inside the write that makes one too many, tens of milliseconds
+    // at times; the indexer merges a bounded amount after each of its steps instead (`mergeStep`). The
+    // crisis bound is only reached if it falls far behind.
+    const merging = (name: SearchIndex) => [
+      `insert into ${name} (${name}, rank) values ('automerge', 0)`,
+      `insert into ${name} (${name}, rank) values ('crisismerge', 64)`,
+    ];
     const visitorText = (row: string) => VISITOR_TEXT(row, 'char(10)');
     return [
       table('message_search'),
       table('visitor_search'),
-      `create trigger message_search_insert after insert on messages begin
-         insert into message_search(rowid, grams) values (new.id, parley_grams(new.msg)); end`,
+      ...merging('message_search'),
+      ...merging('visitor_search'),
+      // A row changed is indexed again at once; one the indexer has not reached yet, when it reaches it.
       `create trigger message_search_update after update of msg on messages begin
          delete from message_search where rowid = old.id;
          insert into message_search(rowid, grams) values (new.id, parley_grams(new.msg)); end`,
       `create trigger message_search_delete after delete on messages begin
          delete from message_search where rowid = old.id; end`,
-      `create trigger visitor_search_insert after insert on visitors begin
-         insert into visitor_search(rowid, grams) values (new.id, parley_grams(${visitorText('new')})); end`,
       `create trigger visitor_search_update after update of name, phone, email, user_id, attributes on visitors begin
          delete from visitor_search where rowid = old.id;
          insert into visitor_search(rowid, grams) values (new.id, parley_grams(${visitorText('new')})); end`,
@@ -86,7 +102,7 @@ const SOURCE: Record<SearchIndex, 'messages' | 'visitors'> = { message_search: '
 
 /**
  * The ids of the index's rows holding every gram of `keyword`: candidates, each still to be checked with
- * the "contains" test on its columns. Among the rows already indexed only (see `notIndexedBelow`).
+ * the "contains" test on its columns. Among the rows already indexed only (see `notIndexed`).
  */
 export function indexedIds(dialect: DialectName, index: SearchIndex, keyword: string): RawBuilder<number> {
   const grams = keywordGrams(keyword);
@@ -95,22 +111,71 @@ export function indexedIds(dialect: DialectName, index: SearchIndex, keyword: st
   return sql<number>`(select id from ${sql.table(index)} where grams @> ${grams}::text[])`;
 }
 
-/** Every id below this one is not yet in the index (0 once the backfill is done). */
-export function notIndexedBelow(index: SearchIndex): RawBuilder<number> {
-  return sql<number>`(select low from search_backfill where name = ${index})`;
+/**
+ * The rows of the index's table not yet in the index, as a condition on `column` (their id): below the
+ * backfill's mark and, on SQLite, from the indexer's forward mark on.
+ */
+export function notIndexed(dialect: DialectName, index: SearchIndex, column: string): RawBuilder<boolean> {
+  const id = sql.ref(column);
+  const below = sql<boolean>`${id} < (select low from search_backfill where name = ${index})`;
+  if (dialect === 'postgres') return below;
+  return sql<boolean>`(${below} or ${id} >= (select next from search_backfill where name = ${index}))`;
+}
+
+/** The grams of a row of the index's table, as SQL over the row's columns. */
+function rowText(index: SearchIndex, dialect: DialectName): string {
+  return index === 'message_search' ? 'msg' : VISITOR_TEXT(SOURCE[index], dialect === 'sqlite' ? 'char(10)' : 'chr(10)');
+}
+
+/** Rows a step of the forward indexer (SQLite) takes at most: about 1 ms of the database's time per hundred. */
+export const FORWARD_STEP = 500;
+
+/**
+ * SQLite: indexes the rows written since the last step (from `next` on), at most `step`, in one
+ * transaction; answers how many (as many as `step`: more may be left). The same connection writes the messages, so every row below
+ * the new mark has been committed.
+ */
+export async function forwardStep(db: Db, index: SearchIndex, step = FORWARD_STEP): Promise<number> {
+  const source = SOURCE[index];
+  return db.transaction().execute(async (tx) => {
+    const state = await sql<{ next: number }>`select next from search_backfill where name = ${index}`.execute(tx);
+    const next = Number(state.rows[0]?.next ?? 0);
+    const top = await sql<{ id: number | null; n: number }>`
+      select max(id) as id, count(*) as n from (select id from ${sql.table(source)} where id >= ${next} order by id limit ${step}) as chunk`.execute(
+      tx,
+    );
+    const last = top.rows[0]?.id;
+    if (last === null || last === undefined) return 0;
+    await sql`insert or replace into ${sql.table(index)} (rowid, grams)
+      select id, parley_grams(${sql.raw(rowText(index, 'sqlite'))}) from ${sql.table(source)} where id >= ${next} and id <= ${last}`.execute(
+      tx,
+    );
+    await sql`update search_backfill set next = ${Number(last) + 1} where name = ${index}`.execute(tx);
+    return Number(top.rows[0]?.n);
+  });
 }
 
 /** Rows a step of the backfill indexes at most: a step holds the database for a few tens of milliseconds. */
 export const BACKFILL_STEP = 2000;
 
+/** Pages of the index one merge step rewrites at most: a few milliseconds of the database's time. */
+export const MERGE_PAGES = 50;
+
+/** SQLite: merges a bounded part of the index's segments, in a transaction of its own. */
+export async function mergeStep(db: Db, index: SearchIndex, pages = MERGE_PAGES): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await sql`insert into ${sql.table(index)} (${sql.table(index)}, rank) values ('merge', ${pages})`.execute(tx);
+  });
+}
+
 /**
  * Indexes the newest rows not yet indexed, at most `step`, in one transaction; answers the id below which
  * rows are left (0: the index is complete). A row changed meanwhile was indexed again by its trigger: the
- * backfill writes the same grams over it.
+ * backfill writes the same grams over it (on PostgreSQL it leaves the trigger's).
  */
 export async function backfillStep(db: Db, dialect: DialectName, index: SearchIndex, step = BACKFILL_STEP): Promise<number> {
   const source = SOURCE[index];
-  const text = source === 'messages' ? 'msg' : VISITOR_TEXT(source, dialect === 'sqlite' ? 'char(10)' : 'chr(10)');
+  const text = rowText(index, dialect);
   return db.transaction().execute(async (tx) => {
     // On PostgreSQL a second process's step waits for this one and starts where it ends.
     const lock = dialect === 'postgres' ? sql` for update` : sql``;

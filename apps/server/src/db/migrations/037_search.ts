@@ -3,10 +3,10 @@ import type { DialectName } from '../dialect.js';
 import { searchSchema } from '../search.js';
 
 /**
- * The search indexes of messages and visitors (see `db/search.ts`), kept by triggers from now on, and
- * `search_backfill`: for each index, the id below which rows written before it are not yet indexed (0
- * once the server's backfill has reached the first row). The migration itself indexes nothing, so it
- * takes no longer on ten million messages than on none.
+ * The search indexes of messages and visitors (see `db/search.ts`) and `search_backfill`: for each index,
+ * `low`, the id below which rows written before it are not yet indexed (0 once the server's indexer has
+ * reached the first row), and `next`, on SQLite the first id the indexer has not yet taken forward. The
+ * migration itself indexes nothing, so it takes no longer on ten million messages than on none.
  */
 export function search(dialect: DialectName) {
   return {
@@ -15,6 +15,7 @@ export function search(dialect: DialectName) {
         .createTable('search_backfill')
         .addColumn('name', 'varchar(32)', (c) => c.primaryKey())
         .addColumn('low', 'integer', (c) => c.notNull())
+        .addColumn('next', 'integer', (c) => c.notNull())
         .execute();
       // On PostgreSQL the triggers' creation waits for the transactions writing these tables, so every
       // row committed before it is below the ids read here, and every row after it is indexed by them.
@@ -23,7 +24,8 @@ export function search(dialect: DialectName) {
         ['message_search', 'messages'],
         ['visitor_search', 'visitors'],
       ] as const)
-        await sql`insert into search_backfill (name, low) select ${index}, coalesce(max(id) + 1, 0) from ${sql.table(source)}`.execute(db);
+        await sql`insert into search_backfill (name, low, next)
+          select ${index}, coalesce(max(id) + 1, 0), coalesce(max(id) + 1, 0) from ${sql.table(source)}`.execute(db);
     },
   };
 }

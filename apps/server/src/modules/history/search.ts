@@ -1,12 +1,12 @@
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
-import { indexedIds, notIndexedBelow } from '../../db/search.js';
+import { indexedIds, notIndexed } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
 
 /**
  * What a keyword finds, through the search indexes (`db/search.ts`): the index narrows the rows down to
  * those holding every gram of the keyword, and each is then checked with the same "contains" test the
- * lists always used, so the index makes a search fast, never different. Rows the backfill has not reached
+ * lists always used, so the index makes a search fast, never different. Rows the indexer has not reached
  * yet are looked through as before.
  */
 export class KeywordSearch {
@@ -26,7 +26,7 @@ export class KeywordSearch {
       .where((eb) =>
         eb.or([
           eb('visitors.id', 'in', indexedIds(this.dialect, 'visitor_search', keyword)),
-          eb('visitors.id', '<', notIndexedBelow('visitor_search')),
+          notIndexed(this.dialect, 'visitor_search', 'visitors.id'),
         ]),
       )
       .where((eb) =>
@@ -83,7 +83,7 @@ export class KeywordSearch {
         .where((eb) =>
           eb.or([
             eb('messages.id', 'in', indexedIds(this.dialect, 'message_search', keyword)),
-            eb('messages.id', '<', notIndexedBelow('message_search')),
+            notIndexed(this.dialect, 'message_search', 'messages.id'),
           ]),
         )
         .where('messages.withdrawn', '=', 0)

@@ -1,0 +1,111 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Poller } from '../lib/poller.js';
+import type { DialectName } from './dialect.js';
+import type { Db } from './handles.js';
+import { BACKFILL_STEP, backfillStep, FORWARD_STEP, forwardStep, mergeStep, type SearchIndex } from './search.js';
+
+export interface IndexerLog {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface IndexerTimes {
+  /** How often (SQLite) the rows written since the last look are indexed. */
+  everyMs: number;
+  /** The rest between two steps of the backfill, in which the server answers whatever came meanwhile. */
+  pauseMs: number;
+  /** How often the backfill's progress is logged at most. */
+  reportEveryMs: number;
+}
+
+export const INDEXER_TIMES: IndexerTimes = { everyMs: 100, pauseMs: 20, reportEveryMs: 10_000 };
+
+const INDEXES: SearchIndex[] = ['message_search', 'visitor_search'];
+
+/**
+ * Keeps the search indexes (`db/search.ts`) up with their tables. On SQLite, every `everyMs`, it indexes
+ * the rows written since its last look, a few hundred per transaction. On both databases it indexes the
+ * rows written before the indexes existed, newest first, a step of `BACKFILL_STEP` rows per transaction
+ * with a rest between steps, so a server upgraded over ten million messages serves from its first second
+ * and never waits on it for more than a step; it logs how far it is. Searches meanwhile look through the
+ * rows not yet reached. Any number of processes may run it: each step starts where the last one, of any
+ * process, ended.
+ */
+export class SearchIndexer {
+  private readonly poller: Poller;
+  private backfilled = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    private readonly log: IndexerLog,
+    private readonly times: IndexerTimes = INDEXER_TIMES,
+    private readonly steps = { forward: FORWARD_STEP, backfill: BACKFILL_STEP },
+  ) {
+    this.poller = new Poller(
+      () => this.run(),
+      (error) => this.log.error({ err: error }, 'search indexing failed; it goes on later'),
+    );
+  }
+
+  start(): void {
+    // PostgreSQL's triggers index new rows: only the backfill is left to do, and a failed one to take up again.
+    this.poller.start(this.dialect === 'sqlite' ? this.times.everyMs : 60_000);
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
+
+  private async run(): Promise<void> {
+    await this.forward();
+    if (!this.backfilled) await this.backfill();
+  }
+
+  /** SQLite: the rows written since the last look, in steps, resting between them when there are many. */
+  private async forward(): Promise<void> {
+    if (this.dialect !== 'sqlite') return;
+    for (const index of INDEXES) {
+      let more = true;
+      while (more) {
+        if (this.poller.stopped) return;
+        const indexed = await forwardStep(this.db, index, this.steps.forward);
+        if (indexed === 0) break;
+        more = indexed >= this.steps.forward;
+        await this.merge(index);
+        if (more) await sleep(this.times.pauseMs);
+      }
+    }
+  }
+
+  /** SQLite: a bounded part of the merging FTS5 would otherwise do in one go inside some later write. */
+  private async merge(index: SearchIndex): Promise<void> {
+    if (this.dialect !== 'sqlite') return;
+    await sleep(0);
+    await mergeStep(this.db, index);
+  }
+
+  private async backfill(): Promise<void> {
+    for (const index of INDEXES) {
+      let low = await backfillStep(this.db, this.dialect, index, this.steps.backfill);
+      if (low === 0) continue;
+      const from = low;
+      let reported = Date.now();
+      this.log.info({ index, below: from }, 'search index backfill started');
+      while (low > 0) {
+        if (this.poller.stopped) return;
+        await sleep(this.times.pauseMs);
+        // New rows keep being indexed while the old ones are.
+        await this.forward();
+        low = await backfillStep(this.db, this.dialect, index, this.steps.backfill);
+        await this.merge(index);
+        if (Date.now() - reported >= this.times.reportEveryMs) {
+          reported = Date.now();
+          this.log.info({ index, done: `${Math.floor((100 * (from - low)) / from)} %` }, 'search index backfill');
+        }
+      }
+      this.log.info({ index }, 'search index backfill done');
+    }
+    this.backfilled = true;
+  }
+}
