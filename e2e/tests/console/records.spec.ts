@@ -49,6 +49,8 @@ test('records: find a visitor, note about them, find their conversation in histo
   await expect(row).toHaveCount(1);
   await expect(visitors.getByRole('row')).toHaveCount(2);
   await expect(row).toContainText('www.google.com');
+  // Where the keyword was found is marked.
+  await expect(row.locator('mark.found')).toHaveText(tag);
   await row.getByRole('link', { name }).click();
 
   const detail = page.getByTestId('visitor-detail');
@@ -122,6 +124,10 @@ test('records: find a visitor, note about them, find their conversation in histo
   await conversation.getByRole('link', { name }).click();
   const opened = page.getByTestId('history-detail');
   await expect(opened.getByTestId('transcript')).toContainText(`Where is my ${word} order?`);
+  // The conversation opened from a search shows the messages that hold the keyword, the keyword marked.
+  const matches = opened.getByTestId('history-matches');
+  await expect(matches).toContainText(`Messages containing “${word}” (1)`);
+  await expect(matches.locator('mark.found')).toHaveText(word);
   await expect(opened.getByTestId('visits')).toContainText('https://shop.example/pricing');
 
   // Erase: the visitor link leads back to the visitor, whose erasure is confirmed and cannot be undone.

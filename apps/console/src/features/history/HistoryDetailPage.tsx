@@ -1,6 +1,6 @@
-import type { ConversationDetail } from '@parley/protocol';
+import type { ConversationDetail, Message } from '@parley/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Descriptions, Empty, Rate, Result, Spin } from 'antd';
+import { Card, Descriptions, Empty, Rate, Result, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { call } from '../../lib/api';
@@ -8,6 +8,7 @@ import { formatDateTime } from '../../lib/format';
 import type { HttpError } from '../../lib/http';
 import { LabelTags } from '../label/LabelTag';
 import { DetailLink } from '../shared/detail';
+import { Found } from '../shared/Found';
 import { conversationLength, formatDuration } from './format';
 import { VISITOR_DETAIL } from './HistoryPage';
 import { Transcript } from './Transcript';
@@ -62,11 +63,42 @@ export function ConversationFacts({ detail }: { detail: ConversationDetail }) {
   );
 }
 
+/**
+ * The messages of the conversation that hold the keyword the history was searched for, each with its time
+ * and the keyword marked: where the search found it, without reading the whole transcript.
+ */
+function Matches({ messages, keyword }: { messages: Message[]; keyword: string }) {
+  const { t } = useTranslation();
+  const wanted = keyword.toLowerCase();
+  const found = messages.filter((message) => !message.withdrawn && message.role !== 'tip' && message.msg.toLowerCase().includes(wanted));
+  return (
+    <Card title={t('records.history.matches', { keyword, count: found.length })} size="small" data-testid="history-matches">
+      {found.length === 0 ? (
+        <Typography.Text type="secondary">{t('records.history.matchesElsewhere')}</Typography.Text>
+      ) : (
+        <ul className="records-matches">
+          {found.map((message) => (
+            <li key={message.id}>
+              <Typography.Text type="secondary" className="records-match-time">
+                {formatDateTime(message.time)} · {message.nickname}
+              </Typography.Text>
+              <div className="records-match-text">
+                <Found text={message.msg} keyword={keyword} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
 /** One conversation: what was said, who answered, how it was rated, and the pages the visitor saw. */
 export default function HistoryDetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
+  const keyword = (params.get('keyword') ?? '').trim();
   const detail = useQuery({
     queryKey: ['history', 'detail', id],
     queryFn: () => call('GET /api/history/detail', { id }, { silent: true }),
@@ -86,6 +118,7 @@ export default function HistoryDetailPage() {
   return (
     <div className="page-card records-detail" data-testid="history-detail">
       <div>
+        {keyword && <Matches messages={data.messages} keyword={keyword} />}
         <Card title={t('records.history.transcript')} size="small">
           {data.messages.length > 0 ? (
             <Transcript

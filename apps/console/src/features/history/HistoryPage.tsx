@@ -9,6 +9,7 @@ import { call, download, saveFile } from '../../lib/api';
 import { toastError } from '../../lib/feedback';
 import { LabelTags } from '../label/LabelTag';
 import { DetailLink } from '../shared/detail';
+import { Found, useSearchedKeyword } from '../shared/Found';
 import { type Field, ListPage } from '../shared/ListPage';
 import type { Filters } from '../shared/list';
 import { conversationLength, exportRange, formatDuration } from './format';
@@ -19,6 +20,16 @@ export const VISITOR_DETAIL = '/user/userDetail';
 
 type Option = { value: string | number; text: string };
 
+/** The visitor's name, opening the conversation; a searched keyword is marked there and taken along. */
+function ConversationLink({ row }: { row: Conversation }) {
+  const keyword = useSearchedKeyword().trim();
+  return (
+    <DetailLink path={HISTORY_DETAIL} params={keyword ? { id: row.id, keyword } : { id: row.id }}>
+      <Found text={row.nickname} />
+    </DetailLink>
+  );
+}
+
 function fieldsWith(agents: Option[], labels: Option[]): Field<Conversation>[] {
   return [
     { key: 'keyword', label: 'records.history.keyword', in: ['search'], searchWidth: 200 },
@@ -27,11 +38,7 @@ function fieldsWith(agents: Option[], labels: Option[]): Field<Conversation>[] {
       label: 'records.history.visitor',
       in: ['column'],
       width: 150,
-      render: (row) => (
-        <DetailLink path={HISTORY_DETAIL} params={{ id: row.id }}>
-          {row.nickname}
-        </DetailLink>
-      ),
+      render: (row) => <ConversationLink row={row} />,
     },
     { key: 'serviceID', label: 'records.history.agent', kind: 'select', in: ['search'], options: agents, searchWidth: 160 },
     { key: 'agentNickname', label: 'records.history.agent', in: ['column'], width: 130 },

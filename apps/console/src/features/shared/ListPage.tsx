@@ -29,6 +29,7 @@ import { CardList, useCardLayout } from './CardList';
 import { BatchDeleteButton, RowDeleteButton } from './DeleteButtons';
 import { EditModal } from './EditModal';
 import { FieldValue, FormControl, SearchControl } from './FieldControl';
+import { SearchedKeyword } from './Found';
 import {
   bodyValue,
   checkField,
@@ -262,121 +263,125 @@ export function ListPage<A extends ListArea>(props: ListPageProps<A>) {
   );
 
   return (
-    <div className="page-card list-page kit-page" data-testid={testId}>
-      <div className="list-toolbar">
-        {searchFields.length > 0 && (
-          <Form
-            name={`${area}Search`}
-            form={searchForm}
-            layout="inline"
-            className="kit-search"
-            onFinish={(values) => page.search({ ...props.initialFilters, ...searchFilters(fields, values) })}
-          >
-            {searchFields.map((field) => (
-              <Form.Item key={field.key} name={field.key} label={t(field.label)}>
-                <SearchControl field={field} />
-              </Form.Item>
-            ))}
-            <Space>
-              <Button type="primary" htmlType="submit">
-                {t('common.search')}
-              </Button>
-              <Button
-                onClick={() => {
-                  searchForm.resetFields();
-                  page.search({ ...props.initialFilters });
-                }}
-              >
-                {t('common.reset')}
-              </Button>
-            </Space>
-          </Form>
-        )}
-        <Space wrap className="kit-actions">
-          <Button icon={<ReloadOutlined />} onClick={() => page.query.refetch()} aria-label={t('common.refresh')} />
-          {props.toolbar?.(page.filters)}
-          {props.batchActions?.(selected, clearSelection)}
-          {deletable && <BatchDeleteButton count={selected.length} onConfirm={() => removeRows(selected.map(idOf)).then(clearSelection)} />}
-          {creatable && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => open(null)}
-              data-testid={`${testId.replace(/-page$/, '')}-create`}
+    <SearchedKeyword.Provider value={typeof page.filters.keyword === 'string' ? page.filters.keyword : ''}>
+      <div className="page-card list-page kit-page" data-testid={testId}>
+        <div className="list-toolbar">
+          {searchFields.length > 0 && (
+            <Form
+              name={`${area}Search`}
+              form={searchForm}
+              layout="inline"
+              className="kit-search"
+              onFinish={(values) => page.search({ ...props.initialFilters, ...searchFilters(fields, values) })}
             >
-              {t('common.create')}
-            </Button>
-          )}
-        </Space>
-      </div>
-      {cards ? (
-        <CardList<Row>
-          rows={page.list}
-          rowKey={idOf}
-          // The table's columns, line by line: an ellipsis cell wraps here, the card has the room.
-          fields={fieldsIn(fields, 'column').map((field) => ({
-            key: field.key,
-            label: t(field.label),
-            render: (row) => <FieldValue field={field} row={row} />,
-          }))}
-          actions={withActions ? actionsOf : undefined}
-          selection={selection && { selected, onChange: setSelected, disabled: selection.disabled }}
-          pagination={page.pagination}
-          loading={page.query.isFetching}
-          testId={`${testId.replace(/-page$/, '')}-cards`}
-        />
-      ) : (
-        <Table<Row>
-          rowKey={rowKey}
-          loading={page.query.isFetching}
-          dataSource={page.list}
-          columns={columns}
-          scroll={{ x: tableWidth(fieldsIn(fields, 'column'), withActions) }}
-          pagination={page.pagination}
-          rowSelection={
-            selection && {
-              selectedRowKeys: selected.map(idOf),
-              onChange: (_, rows) => setSelected(rows),
-              getCheckboxProps: (row) => ({ disabled: selection.disabled(row) }),
-            }
-          }
-        />
-      )}
-      {(props.editIn ?? 'modal') === 'modal' ? (
-        <EditModal
-          title={formTitle}
-          open={editing !== undefined}
-          saving={save.isPending}
-          onSave={submit}
-          onCancel={close}
-          width={props.formWidth}
-        >
-          {detail}
-          {editForm}
-        </EditModal>
-      ) : (
-        <Drawer
-          title={formTitle}
-          open={editing !== undefined}
-          onClose={close}
-          destroyOnHidden
-          size={mobile ? '100%' : (props.formWidth ?? 520)}
-          extra={
-            editable && (
+              {searchFields.map((field) => (
+                <Form.Item key={field.key} name={field.key} label={t(field.label)}>
+                  <SearchControl field={field} />
+                </Form.Item>
+              ))}
               <Space>
-                <Button onClick={close}>{t('common.cancel')}</Button>
-                <Button type="primary" loading={save.isPending} onClick={submit}>
-                  {t('common.save')}
+                <Button type="primary" htmlType="submit">
+                  {t('common.search')}
+                </Button>
+                <Button
+                  onClick={() => {
+                    searchForm.resetFields();
+                    page.search({ ...props.initialFilters });
+                  }}
+                >
+                  {t('common.reset')}
                 </Button>
               </Space>
-            )
-          }
-        >
-          {detail}
-          {editForm}
-        </Drawer>
-      )}
-    </div>
+            </Form>
+          )}
+          <Space wrap className="kit-actions">
+            <Button icon={<ReloadOutlined />} onClick={() => page.query.refetch()} aria-label={t('common.refresh')} />
+            {props.toolbar?.(page.filters)}
+            {props.batchActions?.(selected, clearSelection)}
+            {deletable && (
+              <BatchDeleteButton count={selected.length} onConfirm={() => removeRows(selected.map(idOf)).then(clearSelection)} />
+            )}
+            {creatable && (
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => open(null)}
+                data-testid={`${testId.replace(/-page$/, '')}-create`}
+              >
+                {t('common.create')}
+              </Button>
+            )}
+          </Space>
+        </div>
+        {cards ? (
+          <CardList<Row>
+            rows={page.list}
+            rowKey={idOf}
+            // The table's columns, line by line: an ellipsis cell wraps here, the card has the room.
+            fields={fieldsIn(fields, 'column').map((field) => ({
+              key: field.key,
+              label: t(field.label),
+              render: (row) => <FieldValue field={field} row={row} />,
+            }))}
+            actions={withActions ? actionsOf : undefined}
+            selection={selection && { selected, onChange: setSelected, disabled: selection.disabled }}
+            pagination={page.pagination}
+            loading={page.query.isFetching}
+            testId={`${testId.replace(/-page$/, '')}-cards`}
+          />
+        ) : (
+          <Table<Row>
+            rowKey={rowKey}
+            loading={page.query.isFetching}
+            dataSource={page.list}
+            columns={columns}
+            scroll={{ x: tableWidth(fieldsIn(fields, 'column'), withActions) }}
+            pagination={page.pagination}
+            rowSelection={
+              selection && {
+                selectedRowKeys: selected.map(idOf),
+                onChange: (_, rows) => setSelected(rows),
+                getCheckboxProps: (row) => ({ disabled: selection.disabled(row) }),
+              }
+            }
+          />
+        )}
+        {(props.editIn ?? 'modal') === 'modal' ? (
+          <EditModal
+            title={formTitle}
+            open={editing !== undefined}
+            saving={save.isPending}
+            onSave={submit}
+            onCancel={close}
+            width={props.formWidth}
+          >
+            {detail}
+            {editForm}
+          </EditModal>
+        ) : (
+          <Drawer
+            title={formTitle}
+            open={editing !== undefined}
+            onClose={close}
+            destroyOnHidden
+            size={mobile ? '100%' : (props.formWidth ?? 520)}
+            extra={
+              editable && (
+                <Space>
+                  <Button onClick={close}>{t('common.cancel')}</Button>
+                  <Button type="primary" loading={save.isPending} onClick={submit}>
+                    {t('common.save')}
+                  </Button>
+                </Space>
+              )
+            }
+          >
+            {detail}
+            {editForm}
+          </Drawer>
+        )}
+      </div>
+    </SearchedKeyword.Provider>
   );
 }
 

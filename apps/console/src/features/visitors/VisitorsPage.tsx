@@ -6,6 +6,7 @@ import { useLocation } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { VISITOR_DETAIL } from '../history/HistoryPage';
 import { DetailLink } from '../shared/detail';
+import { Found } from '../shared/Found';
 import { type Field, ListPage } from '../shared/ListPage';
 
 /** Each visitors page lists one channel: the route says which (seed §2). */
@@ -30,7 +31,7 @@ const FIELDS: Field<VisitorRecord>[] = [
     render: (row) => (
       <span>
         <DetailLink path={VISITOR_DETAIL} params={{ YQToken: row.YQToken }}>
-          {row.nickname}
+          <Found text={row.nickname} />
         </DetailLink>
         {row.online && (
           <Tag color="green" className="records-online">

@@ -1,6 +1,6 @@
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
-import { indexedIds, notIndexed } from '../../db/search.js';
+import { candidateIds } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
 
 /**
@@ -23,12 +23,7 @@ export class KeywordSearch {
     const byFields = this.db
       .selectFrom('visitors')
       .select('visitors.id')
-      .where((eb) =>
-        eb.or([
-          eb('visitors.id', 'in', indexedIds(this.dialect, 'visitor_search', keyword)),
-          notIndexed(this.dialect, 'visitor_search', 'visitors.id'),
-        ]),
-      )
+      .where('visitors.id', 'in', candidateIds(this.dialect, 'visitor_search', keyword))
       .where((eb) =>
         eb.or(
           ['visitors.name', 'visitors.phone', 'visitors.email', 'visitors.user_id', 'visitors.attributes'].map((column) =>
@@ -80,12 +75,7 @@ export class KeywordSearch {
         .whereRef('messages.seq', '>=', 'held.first_seq')
         .select('held.id')
         .where((eb) => eb.or([eb('held.ended_at', 'is', null), eb('messages.seq', '<=', eb.ref('held.last_seq'))]))
-        .where((eb) =>
-          eb.or([
-            eb('messages.id', 'in', indexedIds(this.dialect, 'message_search', keyword)),
-            notIndexed(this.dialect, 'message_search', 'messages.id'),
-          ]),
-        )
+        .where('messages.id', 'in', candidateIds(this.dialect, 'message_search', keyword))
         .where('messages.withdrawn', '=', 0)
         .where('messages.role', '<>', 'tip')
         .where(containsText('messages.msg', keyword))
