@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexedIds, type SearchIndex } from '../src/db/search.js';
 import { SearchIndexer } from '../src/db/search-indexer.js';
+import { KeywordSearch } from '../src/modules/history/search.js';
 import { agentSocket, type TestVisitor, visitor } from './chat-harness.js';
 import { startTestServer, type TestServer } from './harness.js';
 import type { TestSocket } from './sockets.js';
@@ -116,6 +117,68 @@ describe('keyword search', () => {
     // Every gram of "is pa" is in the text, which does not hold it: the index narrows, the check decides.
     expect(await candidates('message_search', 'is pa')).toEqual([parcelId]);
     expect(await history('is pa')).toEqual([]);
+  });
+});
+
+describe("a keyword's list", () => {
+  const ranked = async (keyword: string) => {
+    const response = await server.get<{ list: Conversation[]; total: number; more?: boolean }>(
+      `/api/history/getList?pageSize=20&keyword=${encodeURIComponent(keyword)}`,
+      { token: admin },
+    );
+    expect(response.status).toBe(200);
+    return response.body.data;
+  };
+
+  it('ranks conversations by their newest match, not by when they started', async () => {
+    const first = await visitor(server);
+    await first.say('排序词 第一次');
+    const second = await visitor(server);
+    await second.say('排序词 第二次');
+    sockets.push(first.socket, second.socket);
+    let found = await ranked('排序词');
+    expect(found.list.map((row) => row.YQToken)).toEqual([second.id, first.id]);
+    expect(found.total).toBe(2);
+    expect(found.more).toBeUndefined();
+    // The conversation that started first says it again: its newest match is now the newest.
+    await first.say('又说了一次排序词');
+    found = await ranked('排序词');
+    expect(found.list.map((row) => row.YQToken)).toEqual([first.id, second.id]);
+    // The list's other filters still hold.
+    const none = await server.get<{ list: Conversation[]; total: number }>(
+      `/api/history/getList?pageSize=20&score=1&keyword=${encodeURIComponent('排序词')}`,
+      { token: admin },
+    );
+    expect(none.body.data).toEqual({ list: [], total: 0 });
+  });
+
+  it('counts up to its bound, then says "more", the best ones still first', async () => {
+    const many: TestVisitor[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const talker = await visitor(server);
+      await talker.say(`常见词 ${i}`);
+      sockets.push(talker.socket);
+      many.push(talker);
+    }
+    const search = new KeywordSearch(server.storage.db, server.storage.dialect, 2);
+    const keepAll = async (ids: number[]) => ids;
+    const found = await search.ranked('常见词', keepAll, 1);
+    expect(found.total).toBe(2);
+    expect(found.more).toBe(true);
+    const publicIds = await server.storage.db
+      .selectFrom('conversations')
+      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+      .select(['conversations.id', 'visitors.public_id'])
+      .where('conversations.id', 'in', found.ids)
+      .execute();
+    const byId = new Map(publicIds.map((row) => [row.id, row.public_id]));
+    // The newest talker first, whatever the count stopped at.
+    expect(byId.get(found.ids[0] as number)).toBe(many[3]?.id);
+    // Below the bound, the count is exact.
+    expect(await new KeywordSearch(server.storage.db, server.storage.dialect, 10).ranked('常见词', keepAll, 1)).toMatchObject({
+      total: 4,
+      more: false,
+    });
   });
 });
 

@@ -12,6 +12,11 @@ export interface Envelope<T = unknown> {
 export interface ListData<T> {
   list: T[];
   total: number;
+  /**
+   * More rows match than `total` says: a keyword found in very many conversations is counted up to a
+   * bound (the history list), and the list shows "more than" that.
+   */
+  more?: boolean;
 }
 
 export const ErrorCode = {

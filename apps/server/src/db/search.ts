@@ -125,6 +125,77 @@ export function candidateIds(dialect: DialectName, index: SearchIndex, keyword: 
   return sql<number>`(select * from ${indexed} as indexed union all ${below} union all ${after})`;
 }
 
+/**
+ * The rows a search must check for `keyword`, newest first, a batch at a time: the same rows as
+ * `candidateIds`, walked down by id so that a search wanting the newest few reads no more than it needs.
+ * Rows written since the indexer's mark (SQLite) come first, then the indexed ones, then those the backfill
+ * has not reached; each batch is ids below the last one given. An empty batch: the walk is over.
+ */
+export class CandidateWalk {
+  /** The walk's position: ids below it are still to come (none given yet: every id). */
+  private below = Number.POSITIVE_INFINITY;
+  private marks: { low: number; next: number } | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    private readonly index: SearchIndex,
+    private readonly keyword: string,
+  ) {}
+
+  async next(limit: number): Promise<number[]> {
+    this.marks ??= await this.readMarks();
+    const marks = this.marks;
+    const source = sql.table(SOURCE[this.index]);
+    const unindexed = async (floor: number) => {
+      const found = await sql<{ id: number }>`select id from ${source}
+        where ${this.under(sql.ref('id'))} and id >= ${floor} order by id desc limit ${limit}`.execute(this.db);
+      return found.rows.map((row) => Number(row.id));
+    };
+    let ids: number[] = [];
+    if (this.below > marks.next) {
+      ids = await unindexed(marks.next);
+      if (ids.length === 0) this.below = marks.next;
+    }
+    if (ids.length === 0 && this.below > marks.low) {
+      ids = await this.indexed(marks.low, limit);
+      if (ids.length === 0) this.below = marks.low;
+    }
+    if (ids.length === 0 && this.below > 0) ids = await unindexed(0);
+    const last = ids[ids.length - 1];
+    this.below = last ?? 0;
+    return ids;
+  }
+
+  /** Indexed rows holding every gram of the keyword, from `low` up to the walk's position. */
+  private async indexed(low: number, limit: number): Promise<number[]> {
+    const grams = keywordGrams(this.keyword);
+    const table = sql.table(this.index);
+    const found =
+      this.dialect === 'sqlite'
+        ? await sql<{ id: number }>`select rowid as id from ${table} where ${table} match ${grams.map(gramToken).join(' AND ')}
+            and ${this.under(sql.ref('rowid'))} and rowid >= ${low} order by rowid desc limit ${limit}`.execute(this.db)
+        : await sql<{ id: number }>`select id from ${table} where grams @> ${grams}::text[]
+            and ${this.under(sql.ref('id'))} and id >= ${low} order by id desc limit ${limit}`.execute(this.db);
+    return found.rows.map((row) => Number(row.id));
+  }
+
+  /** `column` below the walk's position (at its start, any). */
+  private under(column: RawBuilder<unknown> | ReturnType<typeof sql.ref>) {
+    return Number.isFinite(this.below) ? sql`${column} < ${this.below}` : sql`true`;
+  }
+
+  /** On PostgreSQL every row from `low` on is indexed by the triggers: `next` does not apply there. */
+  private async readMarks(): Promise<{ low: number; next: number }> {
+    const found = await sql<{ low: number; next: number }>`select low, next from search_backfill where name = ${this.index}`.execute(
+      this.db,
+    );
+    const row = found.rows[0];
+    const low = Number(row?.low ?? 0);
+    return { low, next: this.dialect === 'sqlite' ? Number(row?.next ?? 0) : Number.POSITIVE_INFINITY };
+  }
+}
+
 /** The grams of a row of the index's table, as SQL over the row's columns. */
 function rowText(index: SearchIndex, dialect: DialectName): string {
   return index === 'message_search' ? 'msg' : VISITOR_TEXT(SOURCE[index], dialect === 'sqlite' ? 'char(10)' : 'chr(10)');

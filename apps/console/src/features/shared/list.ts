@@ -36,7 +36,8 @@ export function useListPage<A extends ListArea>(area: A, initial: Filters = {}) 
     pageSize,
     total: query.data?.total ?? 0,
     showSizeChanger: true,
-    showTotal: (count) => i18n.t('common.total', { total: count }),
+    // A keyword found in very many is counted up to a bound: "more than" it.
+    showTotal: (count) => i18n.t(query.data?.more ? 'common.totalMore' : 'common.total', { total: count }),
     onChange: (page, size) => {
       setPageNo(size === pageSize ? page : 1);
       setPageSize(size);

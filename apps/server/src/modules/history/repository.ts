@@ -1,9 +1,8 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
-import type { Database } from '../../db/schema.js';
 import { LabelRepository } from '../labels/repository.js';
+import { lastSeq, messagesIn } from './ranges.js';
 import { KeywordSearch } from './search.js';
 
 /** Which conversations a list or an export holds; times are stored instants, `before` exclusive. */
@@ -20,30 +19,6 @@ export interface ConversationFilter {
   participant?: string | undefined;
   /** Only those carrying this label. */
   label?: number | undefined;
-}
-
-type Scope = ExpressionBuilder<Database, 'conversations' | 'visitors'>;
-
-/**
- * The conversation's last seq: an open conversation runs to the visitor's latest message, a closed one
- * to the seq stored when it ended.
- */
-function lastSeq(eb: Scope) {
-  return eb
-    .case()
-    .when('conversations.ended_at', 'is', null)
-    .then(eb.ref('visitors.last_seq'))
-    .else(eb.ref('conversations.last_seq'))
-    .end();
-}
-
-/** The conversation's messages: the visitor's messages in its seq range. */
-function messagesIn(eb: Scope) {
-  return eb
-    .selectFrom('messages')
-    .whereRef('messages.visitor_id', '=', 'conversations.visitor_id')
-    .whereRef('messages.seq', '>=', 'conversations.first_seq')
-    .where('messages.seq', '<=', lastSeq(eb));
 }
 
 /** SQL of the conversation history, read side; a conversation is a row of `conversations`. */
@@ -158,28 +133,39 @@ export class HistoryRepository {
   }
 
   /**
-   * A page of the list. The page's conversations are picked first and their columns (four figures over
-   * each one's messages) computed for those alone: a keyword found in tens of thousands of conversations
-   * would otherwise have every one's figures computed before the sort kept twenty.
+   * A page of the list, newest first; with a keyword, best match first (`KeywordSearch.ranked`), its
+   * total exact up to COUNT_CAP and `more` past it. The page's conversations are picked first and their
+   * columns (four figures over each one's messages) computed for those alone.
    */
-  async list(filter: ConversationFilter, page: Page) {
+  async list(filter: ConversationFilter, page: Page): Promise<{ rows: ConversationRow[]; total: number; more: boolean }> {
+    const { keyword, ...others } = filter;
+    if (keyword) {
+      const keep = async (ids: number[]) =>
+        ids.length === 0
+          ? []
+          : (await this.filtered(others).select('conversations.id').where('conversations.id', 'in', ids).execute()).map((row) => row.id);
+      const found = await this.search.ranked(keyword, keep, page.pageNo * page.pageSize);
+      const ids = found.ids.slice((page.pageNo - 1) * page.pageSize, page.pageNo * page.pageSize);
+      const rows = await this.pageRows(ids);
+      const order = new Map(ids.map((id, at) => [id, at]));
+      rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+      return { rows, total: found.total, more: found.more };
+    }
     const picked = await paginate(
       () => this.filtered(filter),
       (query) => query.select('conversations.id').orderBy('conversations.started_at', 'desc').orderBy('conversations.id', 'desc'),
       page,
     );
-    if (picked.rows.length === 0) return { rows: [], total: picked.total };
-    const rows = await this.withColumns(
-      this.filtered({}).where(
-        'conversations.id',
-        'in',
-        picked.rows.map((row) => row.id),
-      ),
-    )
+    return { rows: await this.pageRows(picked.rows.map((row) => row.id)), total: picked.total, more: false };
+  }
+
+  /** These conversations with their columns, newest first. */
+  private async pageRows(ids: number[]) {
+    if (ids.length === 0) return [];
+    return this.withColumns(this.filtered({}).where('conversations.id', 'in', ids))
       .orderBy('conversations.started_at', 'desc')
       .orderBy('conversations.id', 'desc')
       .execute();
-    return { rows, total: picked.total };
   }
 
   /**

@@ -1,7 +1,27 @@
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
-import { candidateIds } from '../../db/search.js';
+import { CandidateWalk, candidateIds } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
+import { lastSeq, messagesIn } from './ranges.js';
+
+/**
+ * Conversations a keyword's list counts at most: past this many its total is given as "more than"
+ * (`more`). A common word is in a fifth of all conversations; counting every one would read each of
+ * its messages, seconds on a site's years of history, for a figure nobody pages through.
+ */
+export const COUNT_CAP = 1000;
+/** Candidate messages checked a step: one query each, a few milliseconds. */
+const STEP = 500;
+/** Ids a statement names at most (SQLite's limit on a statement's parameters is far above). */
+const IDS_AT_ONCE = 1000;
+
+/** A keyword's conversations, best first (see `ranked`), and how many there are. */
+export interface RankedConversations {
+  ids: number[];
+  total: number;
+  /** More than `total` were found: the count stopped at COUNT_CAP. */
+  more: boolean;
+}
 
 /**
  * What a keyword finds, through the search indexes (`db/search.ts`): the index narrows the rows down to
@@ -13,6 +33,7 @@ export class KeywordSearch {
   constructor(
     private readonly db: Db,
     private readonly dialect: DialectName,
+    private readonly countCap = COUNT_CAP,
   ) {}
 
   /**
@@ -60,6 +81,87 @@ export class KeywordSearch {
   }
 
   /**
+   * The conversations a keyword finds, ranked by their newest match: the newest message containing it, or
+   * for a visitor the keyword finds (by name, phone…), the conversation's newest message. `keep` answers
+   * which of some conversations the list's other filters let through. The messages are read newest first,
+   * a step at a time, until the first `want` are settled (no message still unread can rank a conversation
+   * above them) and more than the cap are found, or none is left: the count is exact below the cap.
+   */
+  async ranked(keyword: string, keep: (ids: number[]) => Promise<number[]>, want: number): Promise<RankedConversations> {
+    const found = new Map<number, number>();
+    /** Conversations the other filters turned away: not asked about again. */
+    const turnedAway = new Set<number>();
+    for (const { id, hit } of await this.visitorHits(keyword, keep)) found.set(id, hit);
+    const walk = new CandidateWalk(this.db, this.dialect, 'message_search', keyword);
+    for (;;) {
+      const ids = await walk.next(STEP);
+      const below = ids[ids.length - 1];
+      if (below === undefined) return { ids: best(found), total: found.size, more: false };
+      // Walking down, a conversation's first hit is its newest: one already found keeps its rank.
+      const hits = (await this.messageHits(ids, keyword)).filter((row) => !found.has(row.id) && !turnedAway.has(row.id));
+      const kept = new Set(
+        await keepAll(
+          keep,
+          hits.map((row) => row.id),
+        ),
+      );
+      for (const { id, hit } of hits) {
+        if (kept.has(id)) found.set(id, hit);
+        else turnedAway.add(id);
+      }
+      if (found.size <= this.countCap) continue;
+      let settled = 0;
+      for (const hit of found.values()) if (hit >= below) settled += 1;
+      if (settled >= want) return { ids: best(found), total: this.countCap, more: true };
+    }
+  }
+
+  /**
+   * The conversations of the visitors the keyword finds, that `keep` lets through, each with its newest
+   * message's id (0 without one).
+   */
+  private async visitorHits(keyword: string, keep: (ids: number[]) => Promise<number[]>) {
+    const visitors = this.visitorIds(keyword);
+    const rows = await this.db
+      .selectFrom('conversations')
+      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+      .select((eb) => [
+        'conversations.id',
+        messagesIn(eb)
+          .select((inner) => inner.fn.max('messages.id').as('hit'))
+          .as('hit'),
+      ])
+      .where((eb) => eb.or(visitors.map((ids) => eb('conversations.visitor_id', 'in', ids))))
+      .execute();
+    const kept = new Set(
+      await keepAll(
+        keep,
+        rows.map((row) => row.id),
+      ),
+    );
+    return rows.filter((row) => kept.has(row.id)).map((row) => ({ id: row.id, hit: Number(row.hit ?? 0) }));
+  }
+
+  /** Of these messages, those containing the keyword: each one's conversation and its newest such message. */
+  private async messageHits(ids: number[], keyword: string) {
+    const rows = await this.db
+      .selectFrom('messages')
+      .crossJoin('conversations')
+      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+      .whereRef('conversations.visitor_id', '=', 'messages.visitor_id')
+      .whereRef('messages.seq', '>=', 'conversations.first_seq')
+      .where((eb) => eb('messages.seq', '<=', lastSeq(eb)))
+      .where('messages.id', 'in', ids)
+      .where('messages.withdrawn', '=', 0)
+      .where('messages.role', '<>', 'tip')
+      .where(containsText('messages.msg', keyword))
+      .select((eb) => ['conversations.id', eb.fn.max('messages.id').as('hit')])
+      .groupBy('conversations.id')
+      .execute();
+    return rows.map((row) => ({ id: row.id, hit: Number(row.hit) }));
+  }
+
+  /**
    * The conversations holding a message that contains the keyword (withdrawn messages and system tips
    * aside): a conversation holds its visitor's messages from its first seq to its last (to the visitor's
    * latest while it is open, the only one that can be).
@@ -81,4 +183,16 @@ export class KeywordSearch {
         .where(containsText('messages.msg', keyword))
     );
   }
+}
+
+/** The conversations found, best first: the newest hit, then the newest conversation. */
+function best(found: Map<number, number>): number[] {
+  return [...found].sort(([a, hitA], [b, hitB]) => hitB - hitA || b - a).map(([id]) => id);
+}
+
+/** `keep` over any number of ids, a statement's worth at a time. */
+async function keepAll(keep: (ids: number[]) => Promise<number[]>, ids: number[]): Promise<number[]> {
+  const kept: number[] = [];
+  for (let at = 0; at < ids.length; at += IDS_AT_ONCE) kept.push(...(await keep(ids.slice(at, at + IDS_AT_ONCE))));
+  return kept;
 }
