@@ -211,6 +211,7 @@ async function benchParley() {
     unanswered: result.unanswered,
     refused: result.refused,
     failures: result.failures,
+    closeCodes: result.closeCodes,
     late: deliveries.late(),
     lost: Math.max(0, result.acknowledged - deliveries.count),
     elapsed: result.elapsed,
@@ -316,7 +317,7 @@ if (JSON_OUT) {
       ? ` | ${result.webhooks.count} webhooks${result.webhooks.workers ? ` sent by ${result.webhooks.workers} worker processes` : ''}: ${result.webhooks.delivered} delivered by the end (${result.webhooks.duplicates} twice)`
       : '';
     console.log(
-      `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}${hooks}`,
+      `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures}${result.failures > 0 && result.closeCodes ? ` (closed ${JSON.stringify(result.closeCodes)})` : ''} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}${hooks}`,
     );
   }
   console.log(`p99 ratio parley / relay: ${ratio.toFixed(2)}; load after ${load()}`);

@@ -20,6 +20,8 @@ const open = (url) =>
   });
 
 let failures = 0;
+/** Sockets closed during the run, by close code (the server's reason: 4000s are Parley's own, CONTRACT §6). */
+const closeCodes = {};
 /** Sends acknowledged (HTTP 200 or 8101), and the time from each send to its acknowledgement. */
 let acknowledged = 0;
 const ackLatencies = [];
@@ -50,8 +52,9 @@ if (mode === 'socket') {
         refused[frame.data.status] = (refused[frame.data.status] ?? 0) + 1;
       }
     });
-    socket.on('close', () => {
+    socket.on('close', (code) => {
       failures += 1;
+      closeCodes[code] = (closeCodes[code] ?? 0) + 1;
     });
   }
 }
@@ -135,4 +138,4 @@ const drainUntil = performance.now() + drainMs;
 while (mode === 'socket' && sentAt.size > 0 && performance.now() < drainUntil) await sleep(20);
 clearInterval(heartbeat);
 for (const socket of sockets) socket.terminate();
-parentPort.postMessage({ failures, elapsed, loadEndedAt, acknowledged, unanswered: sentAt.size, refused, ackLatencies });
+parentPort.postMessage({ failures, closeCodes, elapsed, loadEndedAt, acknowledged, unanswered: sentAt.size, refused, ackLatencies });
