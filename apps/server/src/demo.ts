@@ -393,7 +393,8 @@ async function main() {
       visitors.push({
         id,
         token_hash: createHash('sha256').update(`demo-visitor-${id}`).digest('hex'),
-        public_id: `demo${id.toString(36).padStart(8, '0')}`,
+        // 16 characters at least, as every visitor id is (the console opens a visitor by it).
+        public_id: `demo${id.toString(36).padStart(12, '0')}`,
         name: introduced ? `${SURNAMES[int(0, SURNAMES.length - 1)]}${GIVEN[int(0, GIVEN.length - 1)]}` : '',
         phone: introduced ? phoneOf(id) : '',
         email: '',
