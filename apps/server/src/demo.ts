@@ -431,6 +431,9 @@ async function main() {
       totals.visitors += 1;
       totals.visits += pages;
     }
+    // In the order they were said, as a live site stores them: their ids follow time, as a search's ranking
+    // by newest match expects (a stable sort keeps one visitor's lines said at the same instant in order).
+    messages.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
     await db.transaction().execute(async (tx) => {
       await insertMany(tx, 'visitors', visitors);
       await insertMany(tx, 'visits', visits);
