@@ -32,10 +32,7 @@ export class VisitorRecordRepository {
     if (filter.from) query = query.where('visitors.created_at', '>=', filter.from);
     if (filter.before) query = query.where('visitors.created_at', '<', filter.before);
     const { keyword } = filter;
-    if (keyword) {
-      const ids = this.search.visitorIds(keyword);
-      query = query.where((eb) => eb.or(ids.map((found) => eb('visitors.id', 'in', found))));
-    }
+    if (keyword) query = query.where('visitors.id', 'in', this.search.visitorIds(keyword));
     return query;
   }
 
