@@ -428,9 +428,7 @@ export class ConversationService {
   }
 
   async userList(auth: AuthContext): Promise<{ list: Visitor[] }> {
-    const rows = await this.visitorRepo.listActive();
-    const supervisor = isSupervisor(auth);
-    const visible = rows.filter((row) => supervisor || row.state !== 'current' || row.service_id === auth.uuid);
+    const visible = await this.visitorRepo.listActive(isSupervisor(auth) ? {} : { agent: auth.uuid });
     const last = await this.repo.lastMessages(visible.map((row) => row.id));
     return { list: visible.map((row) => toVisitor(row, last.get(row.id))) };
   }

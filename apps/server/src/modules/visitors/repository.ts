@@ -44,6 +44,11 @@ const takeAgentSeq = prepared((db, v: { publicId: string; agentUuid: string }) =
     .returningAll(),
 );
 
+/** Visitor states with a conversation going on: with the robot, queued, with a person. */
+const ENGAGED = ['robot', 'wait', 'current'];
+/** Visitors only browsing that the workbench lists at most, the newest first. */
+const BROWSING_LISTED = 1000;
+
 /** SQL of visitors (with their conversation state and message counters) and of the pages they visit. */
 export class VisitorRepository {
   constructor(readonly db: Db) {}
@@ -150,15 +155,29 @@ export class VisitorRepository {
       .execute();
   }
 
-  /** Visitors online now or in an open conversation. */
-  listActive() {
-    return this.db
-      .selectFrom('visitors')
-      .selectAll()
-      .where((eb) => eb.or([eb('online', '=', 1), eb('state', 'in', ['wait', 'current', 'robot'])]))
-      .orderBy('last_seen_at', 'desc')
-      .limit(1000)
-      .execute();
+  /**
+   * The workbench's visitors: every conversation going on (with a person, queued or with the robot) that
+   * `sees` lets through, then the newest BROWSING_LISTED visitors only browsing. A busy site's thousands
+   * of browsers must not push an agent's own conversations, or the queue, off the list.
+   */
+  async listActive(sees: { agent?: string | undefined } = {}) {
+    const engaged = this.db.selectFrom('visitors').selectAll().where('state', 'in', ENGAGED).orderBy('last_seen_at', 'desc');
+    const { agent } = sees;
+    const [talking, browsing] = await Promise.all([
+      (agent === undefined
+        ? engaged
+        : engaged.where((eb) => eb.or([eb('state', '<>', 'current'), eb('service_id', '=', agent)]))
+      ).execute(),
+      this.db
+        .selectFrom('visitors')
+        .selectAll()
+        .where('online', '=', 1)
+        .where('state', 'not in', ENGAGED)
+        .orderBy('last_seen_at', 'desc')
+        .limit(BROWSING_LISTED)
+        .execute(),
+    ]);
+    return [...talking, ...browsing];
   }
 
   /** The queue, oldest first. */
