@@ -12,6 +12,8 @@
 // `--webhooks K` subscribes K webhooks to `message.created`, all on one receiver in a process of its own
 // (bench/receiver.mjs), and reports how many deliveries it had by the end and when the last came.
 // `--webhook-workers W` (PostgreSQL) has W worker processes send them (`WEBHOOK_DELIVERY=worker`), not the server.
+// `--processes P` (PostgreSQL and Redis: DATABASE_URL, REDIS_URL) runs P servers behind nginx (bench/cluster.mjs)
+// and sends everything through it; the RSS is then the servers' together.
 // `--trace FILE` writes one line per delivered message, `<sent at, epoch ms>,<latency ms>`, to find when
 // in a run the slow ones were.
 import { spawn } from 'node:child_process';
@@ -19,6 +21,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
+import { startCluster } from './cluster.mjs';
 import { collectGarbage } from './collect-garbage.mjs';
 import { startReceiver } from './receiver.mjs';
 import { ADMIN_PASSWORD, startServer, startWebhookWorker } from './server.mjs';
@@ -38,6 +41,7 @@ const VIA = process.argv.includes('--via') ? process.argv[process.argv.indexOf('
 const JSON_OUT = process.argv.includes('--json');
 const WEBHOOKS = arg('webhooks', 0);
 const WEBHOOK_WORKERS = arg('webhook-workers', 0);
+const PROCESSES = arg('processes', 0);
 const TRACE = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
 /** A message delivered later than this after it was sent counts as late (delivered, but not in time). */
 const LATE_MS = 1000;
@@ -134,10 +138,12 @@ async function drive(options) {
 async function benchParley() {
   const receiver = WEBHOOKS > 0 ? await startReceiver() : undefined;
   const hookEnv = { OUTBOUND_ALLOW: '127.0.0.1', ...(WEBHOOK_WORKERS > 0 ? { WEBHOOK_DELIVERY: 'worker' } : {}) };
-  const server = await startServer(receiver ? { env: hookEnv } : {});
+  const server =
+    PROCESSES > 0 ? await startCluster(PROCESSES, receiver ? hookEnv : {}) : await startServer(receiver ? { env: hookEnv } : {});
+  const serverRss = () => (server.pids ?? [server.child.pid]).reduce((sum, pid) => sum + rssOf(pid), 0);
   const workers = [];
   for (let index = 0; index < WEBHOOK_WORKERS; index += 1) workers.push(await startWebhookWorker(server, hookEnv));
-  const { url, child } = server;
+  const { url } = server;
   const ws = url.replace('http', 'ws');
   const admin = (await api(url, '/api/login', { username: 'admin', password: ADMIN_PASSWORD })).token;
   for (let index = 0; index < WEBHOOKS; index += 1)
@@ -182,7 +188,7 @@ async function benchParley() {
   await Promise.all(
     visitors.map((visitor, index) => api(url, '/api/visitor/message', { YQToken: visitor.token, msg: 'hello 0', onlyID: `open-${index}` })),
   );
-  const rssBefore = rssOf(child.pid);
+  const rssBefore = serverRss();
   // Over the socket, the sending thread opens the visitors' sockets first, and starts the clock once the
   // server has taken them all in (sender.mjs), so that their arrival is not measured as latency.
   const result = await drive({
@@ -193,7 +199,7 @@ async function benchParley() {
   // Stragglers: every acknowledged message is waited for (up to DRAIN_MS) before anything counts as lost.
   const drainUntil = Date.now() + DRAIN_MS;
   while (deliveries.count < result.acknowledged && Date.now() < drainUntil) await sleep(20);
-  const rss = rssOf(child.pid);
+  const rss = serverRss();
   const endedAt = Date.now();
   const hooks = receiver ? await receiver.count() : undefined;
   receiver?.stop();
@@ -204,7 +210,7 @@ async function benchParley() {
   for (const worker of workers) await worker.stop();
   await server.stop();
   return {
-    name: `parley (${VIA === 'http' ? 'HTTP' : 'socket'} send → ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'} → routed push)`,
+    name: `parley (${VIA === 'http' ? 'HTTP' : 'socket'} send → ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'} → routed push${PROCESSES > 0 ? `, ${PROCESSES} behind nginx` : ''})`,
     sent: RATE * SECONDS,
     received: deliveries.count,
     acknowledged: result.acknowledged,
