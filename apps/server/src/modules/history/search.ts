@@ -143,40 +143,34 @@ export class KeywordSearch {
 
   /** Of these messages, those containing the keyword: each one's conversation and its newest such message. */
   private async messageHits(ids: number[], keyword: string) {
-    const rows = await this.db
-      .selectFrom('messages')
-      .crossJoin('conversations')
-      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
-      .whereRef('conversations.visitor_id', '=', 'messages.visitor_id')
-      .whereRef('messages.seq', '>=', 'conversations.first_seq')
-      .where((eb) => eb('messages.seq', '<=', lastSeq(eb)))
-      .where('messages.id', 'in', ids)
-      .where('messages.withdrawn', '=', 0)
-      .where('messages.role', '<>', 'tip')
-      .where(containsText('messages.msg', keyword))
+    const rows = await this.matchingMessages(ids, keyword)
       .select((eb) => ['conversations.id', eb.fn.max('messages.id').as('hit')])
       .groupBy('conversations.id')
       .execute();
     return rows.map((row) => ({ id: row.id, hit: Number(row.hit) }));
   }
 
-  /**
-   * The conversations holding a message that contains the keyword (withdrawn messages and system tips
-   * aside): a conversation holds its visitor's messages from its first seq to its last (to the visitor's
-   * latest while it is open, the only one that can be).
-   */
+  /** The conversations holding a message that contains the keyword. */
   private conversationsWithMessage(keyword: string) {
+    return this.matchingMessages(candidateIds(this.dialect, 'message_search', keyword), keyword).select('conversations.id');
+  }
+
+  /**
+   * Messages among `ids` that contain the keyword (withdrawn messages and system tips aside), each beside
+   * the conversation holding it (`ranges.ts`).
+   */
+  private matchingMessages(ids: number[] | ReturnType<typeof candidateIds>, keyword: string) {
     return (
       this.db
         .selectFrom('messages')
         // A cross join keeps SQLite's join order: from the few messages found to their conversations, never
         // through every conversation (a plain join's order is the planner's guess).
-        .crossJoin('conversations as held')
-        .whereRef('held.visitor_id', '=', 'messages.visitor_id')
-        .whereRef('messages.seq', '>=', 'held.first_seq')
-        .select('held.id')
-        .where((eb) => eb.or([eb('held.ended_at', 'is', null), eb('messages.seq', '<=', eb.ref('held.last_seq'))]))
-        .where('messages.id', 'in', candidateIds(this.dialect, 'message_search', keyword))
+        .crossJoin('conversations')
+        .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+        .whereRef('conversations.visitor_id', '=', 'messages.visitor_id')
+        .whereRef('messages.seq', '>=', 'conversations.first_seq')
+        .where((eb) => eb('messages.seq', '<=', lastSeq(eb)))
+        .where('messages.id', 'in', ids)
         .where('messages.withdrawn', '=', 0)
         .where('messages.role', '<>', 'tip')
         .where(containsText('messages.msg', keyword))
