@@ -13,12 +13,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './client.mjs';
 import { startServer } from './server.mjs';
-
-function option(name, fallback) {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : fallback;
-}
 
 const dataDir = option('data-dir');
 const rate = Number(option('rate', '100'));

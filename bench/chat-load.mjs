@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import WebSocket from 'ws';
+import { api, openSocket } from './client.mjs';
 import { startCluster } from './cluster.mjs';
 import { collectGarbage } from './collect-garbage.mjs';
 import { startReceiver } from './receiver.mjs';
@@ -99,24 +99,6 @@ class Deliveries {
   }
 }
 
-async function api(url, path, body, token) {
-  const response = await fetch(url + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (json.code !== 200) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
-
-const open = (url) =>
-  new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.once('open', () => resolve(ws));
-    ws.once('error', reject);
-  });
-
 /** Runs the sending thread (bench/sender.mjs) and waits for its figures. */
 async function drive(options) {
   const worker = new Worker(new URL('./sender.mjs', import.meta.url), {
@@ -162,7 +144,7 @@ async function benchParley() {
       admin,
     );
     const token = (await api(url, '/api/login', { username, password: 'bench-pass-1' })).token;
-    const socket = await open(`${ws}/ws/agent?token=${token}`);
+    const socket = await openSocket(`${ws}/ws/agent?token=${token}`);
     socket.on('message', (raw) => {
       const text = raw.toString();
       // Read without parsing the whole frame: the receiver is the instrument, and the less it allocates
@@ -177,7 +159,7 @@ async function benchParley() {
   for (let index = 0; index < VISITORS; index += 1) {
     const { YQToken } = await api(url, '/api/visitor/init', { url: `https://shop.example/p/${index}` });
     // Over the socket, the sending thread holds the visitors' sockets itself.
-    const socket = VIA === 'http' ? await open(`${ws}/ws/visitor?YQToken=${YQToken}`) : null;
+    const socket = VIA === 'http' ? await openSocket(`${ws}/ws/visitor?YQToken=${YQToken}`) : null;
     visitors.push({ token: YQToken, socket });
   }
   const heartbeat = setInterval(() => {
@@ -262,7 +244,7 @@ async function benchRelay() {
   const deliveries = new Deliveries(RATE * SECONDS);
   const agents = [];
   for (let index = 0; index < AGENTS; index += 1) {
-    const socket = await open(`ws://127.0.0.1:${port}/agent`);
+    const socket = await openSocket(`ws://127.0.0.1:${port}/agent`);
     socket.on('message', (raw) => {
       const [kind, at, index] = raw.toString().split(' ');
       if (kind === 'm') deliveries.record(Number(index), Number(at));

@@ -12,12 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { option } from './client.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
-
-function option(name, fallback) {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : fallback;
-}
 
 const dataDirOption = option('data-dir');
 const databaseUrl = option('database-url');

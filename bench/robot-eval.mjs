@@ -15,6 +15,7 @@
 //   node bench/robot-eval.mjs --set heldout|dev [--threshold 0.05] [--verbose] [--check] [--json]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { api } from './client.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
 const { values } = parseArgs({
@@ -142,17 +143,6 @@ log(
     `(${words.unitsInBase} of their ${words.units} words and character pairs); off-topic questions doing so: ${words.offWithBase}/${set.offTopic.length}`,
 );
 if (values.check) process.exit(0);
-
-async function api(url, path, body, token) {
-  const response = await fetch(url + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (json.code !== 200) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 const percentile = (list, p) => {
   const sorted = [...list].sort((a, b) => a - b);

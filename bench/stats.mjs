@@ -10,16 +10,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { option } from './client.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
 const DIMS = ['source', 'engine', 'area', 'keyword', 'platform'];
 const KINDS = ['talk', 'evaluate', 'state'];
 const BUDGET_MS = 1000;
-
-function option(name, fallback) {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : fallback;
-}
 
 const dataDirOption = option('data-dir');
 const databaseUrl = option('database-url');

@@ -8,6 +8,7 @@
 // The server is the built one (`node scripts/build.mjs` first), on a fresh SQLite DATA_DIR unless
 // DATABASE_URL is set. Each agent takes at most --max-chats conversations: the rest of the visitors wait.
 import WebSocket from 'ws';
+import { api, openSocket } from './client.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
 const arg = (name, fallback) => {
@@ -22,22 +23,6 @@ const JSON_OUT = process.argv.includes('--json');
 /** What the console's workbench asks for as it opens. */
 const LOAD = ['/api/index', '/api/talk/userList', '/api/talk/labels', '/api/talk/agents'];
 
-async function api(url, path, body, token) {
-  const response = await fetch(url + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (json.code !== 200) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
-const open = (url) =>
-  new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    socket.once('open', () => resolve(socket));
-    socket.once('error', reject);
-  });
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -65,14 +50,14 @@ for (let index = 0; index < AGENTS; index += 1) {
     admin,
   );
   const token = (await api(url, '/api/login', { username, password: 'bench-pass-1' })).token;
-  sockets.push(await open(`${ws}/ws/agent?token=${token}`));
+  sockets.push(await openSocket(`${ws}/ws/agent?token=${token}`));
   agents.push(token);
 }
 for (let batch = 0; batch < VISITORS; batch += 100) {
   await Promise.all(
     Array.from({ length: Math.min(100, VISITORS - batch) }, async (_, offset) => {
       const { YQToken } = await api(url, '/api/visitor/init', { url: `https://shop.example/p/${batch + offset}` });
-      sockets.push(await open(`${ws}/ws/visitor?YQToken=${YQToken}`));
+      sockets.push(await openSocket(`${ws}/ws/visitor?YQToken=${YQToken}`));
       await api(url, '/api/visitor/message', { YQToken, msg: `你好，我想问一下订单 ${batch + offset}`, onlyID: `w-${batch + offset}` });
     }),
   );
