@@ -4,6 +4,7 @@
 //   const receiver = await startReceiver();  // { url, count(), stop() }
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** Starts the receiver's process; `count()` answers `{ received, duplicates, lastAt }` (lastAt: epoch ms). */
@@ -19,6 +20,9 @@ export async function startReceiver() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // BENCH_RECEIVER_NICE: the receiver stands for a system on another machine; at a low priority its work
+  // takes little from the server's on these shared cores.
+  if (process.env.BENCH_RECEIVER_NICE) setPriority(Number(process.env.BENCH_RECEIVER_NICE));
   let received = 0;
   let duplicates = 0;
   let lastAt = 0;

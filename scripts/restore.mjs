@@ -1,7 +1,10 @@
 // `npm run restore -- <file>`: puts a backup back as the SQLite database, while the server is stopped.
-// The database it replaces is kept beside it as parley.db.before-restore-<time>.
+// The database it replaces is kept beside it as parley.db.before-restore-<time>, and so is the webhook
+// delivery log (webhooks.db): it tells how far the replaced database's queued events were delivered, which
+// says nothing of the restored one's. The next start makes a new log; events the backup still held queued
+// may then go out again (receivers tell them by the event's id).
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { checkParleyDatabase, databaseFile, lockDataDir, sqliteDataDir } from './sqlite-data-dir.mjs';
 
@@ -45,6 +48,15 @@ try {
     backup.close();
   }
   renameSync(partial, current);
+  const log = join(dataDir, 'webhooks.db');
+  if (existsSync(log)) {
+    const logKept = `${log}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    const previousLog = new Database(log, { fileMustExist: true, timeout: 5000 });
+    previousLog.pragma('wal_checkpoint(TRUNCATE)');
+    previousLog.close();
+    renameSync(log, logKept);
+    for (const stale of [`${log}-wal`, `${log}-shm`]) rmSync(stale, { force: true });
+  }
   process.stdout.write(`Restored ${file} into ${current}.${keptAs ? ` The previous database is kept as ${keptAs}.` : ''}\n`);
 } catch (error) {
   // The previous database goes back where it was.

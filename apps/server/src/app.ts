@@ -20,7 +20,6 @@ import { clientMeta, createRouter, langOf, recordApiRoutes } from './lib/http.js
 import { translate } from './lib/i18n.js';
 import { Limits } from './lib/limits.js';
 import { OutboundClient } from './lib/outbound.js';
-import { ThreadedOutbound } from './lib/outbound-thread.js';
 import { publicBaseUrl } from './lib/public-url.js';
 import { redactUrl } from './lib/redact.js';
 import { loadSealer } from './lib/sealed.js';
@@ -127,12 +126,8 @@ import { VisitorRepository } from './modules/visitors/repository.js';
 import { visitorRoutes } from './modules/visitors/routes.js';
 import { VisitorService } from './modules/visitors/service.js';
 import { widgetSettingsPusher } from './modules/visitors/widget-settings-push.js';
-import { BusKick } from './modules/webhooks/kick.js';
-import { WebhookPublisher } from './modules/webhooks/publisher.js';
-import { WebhookRepository } from './modules/webhooks/repository.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
-import { WebhookService } from './modules/webhooks/service.js';
-import { WebhookWorker } from './modules/webhooks/worker.js';
+import { setUpWebhooks } from './modules/webhooks/setup.js';
 import { WeChatApi } from './modules/wechat/api.js';
 import { WeChatInbound } from './modules/wechat/inbound.js';
 import { WeChatOutbox } from './modules/wechat/outbox.js';
@@ -311,31 +306,21 @@ export async function buildApp({
   robots.subscribeAssist(events);
   const censusRepo = new CensusRepository(db, storage.dialect);
   new CensusRecorder(censusRepo, bus, now, siteTimeZone, (error) => app.log.error({ err: error }, 'census drop failed')).subscribe(events);
-  const webhookRepo = new WebhookRepository(db, storage.dialect);
-  // Deliveries are sent here, or by worker processes of their own (`npm run webhooks:worker`) woken through the bus.
-  // Here their HTTP exchanges run on a thread of their own, off the event loop that carries the chat.
-  const webhookOutbound = config.webhooks.delivery === 'here' ? new ThreadedOutbound(config.outboundAllow) : undefined;
-  const webhookWorker = webhookOutbound
-    ? new WebhookWorker(db, webhookRepo, webhookOutbound, sealer, notices, config.webhooks, app.log, now)
-    : undefined;
-  const webhookKick =
-    webhookWorker ?? new BusKick(bus, (error: unknown) => app.log.warn({ err: error }, 'webhook workers not woken'), undefined, now);
-  const webhooks = new WebhookService(db, webhookRepo, sealer, outbound, audit, webhookKick, now);
-  // Which webhooks are enabled is kept in each process; a change anywhere makes every process read it again.
-  const webhooksChanged = () => {
-    bus.publish({ type: 'webhooks.changed' }).catch((error: unknown) => app.log.warn({ err: error }, 'webhook change not told'));
-  };
-  webhooks.onChanged = webhooksChanged;
-  if (webhookWorker)
-    webhookWorker.onDisabled = () => {
-      webhooks.forget();
-      webhooksChanged();
-    };
-  bus.subscribe((event) => {
-    if (event.type === 'webhooks.changed') webhooks.forget();
+  const webhookParts = await setUpWebhooks({
+    config,
+    db,
+    dialect: storage.dialect,
+    bus,
+    events,
+    notices,
+    audit,
+    sealer,
+    outbound,
+    conversations: conversationRepo,
+    log: app.log,
+    now,
   });
-  const webhookPublisher = new WebhookPublisher(db, conversationRepo, webhooks);
-  webhookPublisher.subscribe(events);
+  const webhooks = webhookParts.service;
   // Web Push to agents whose consoles are all out of sight (CONTRACT §14).
   const pushRepo = new PushRepository(db);
   const push = new PushService(
@@ -373,7 +358,7 @@ export async function buildApp({
   // of a message to a WeChat visitor says it is pending.
   const outboxes = new ConversationOutboxes();
   outboxes.add(wechatOutbox.outbox);
-  outboxes.add(webhookPublisher.outbox);
+  outboxes.add(webhookParts.outbox);
   const regionRules = new RegionRules(visitorRepo, () => settings.current('region'));
   const visitors = new VisitorService(visitorRepo, conversationRepo, availabilityRepo, events, links, settings, regionRules, () =>
     robots.currentHigh(),
@@ -719,7 +704,7 @@ export async function buildApp({
   app.addHook('onReady', async () => retention.start());
   app.addHook('onReady', async () => timers.start());
   app.addHook('onReady', async () => wechatOutbox.start());
-  app.addHook('onReady', async () => webhookWorker?.start());
+  app.addHook('onReady', async () => webhookParts.start());
   // The search indexes follow their tables, and take in the rows written before them in small steps.
   const searchIndexer = new SearchIndexer(db, storage.dialect, app.log, { ...INDEXER_TIMES, everyMs: config.searchIndexMs });
   app.addHook('onReady', async () => searchIndexer.start());
@@ -763,10 +748,8 @@ export async function buildApp({
     await mailSender.close();
     await retention.stop();
     await wechatOutbox.stop();
-    await webhookWorker?.stop();
+    await webhookParts.stop();
     await searchIndexer.stop();
-    webhookOutbound?.close();
-    if (webhookKick instanceof BusKick) webhookKick.stop();
     await pushSender.flush();
     await pushVisibility.stop();
     outbound.close();

@@ -197,11 +197,12 @@ const envSchema = z.object({
   /** How often each process looks for webhook deliveries that came due (a new event starts one at once). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /**
-   * Who sends webhook deliveries: `here`, this process beside the chat (the HTTP exchanges on a thread of their
-   * own); `worker`, processes started with
-   * `npm run webhooks:worker` (PostgreSQL only), so that a busy site's deliveries never hold up its messages.
+   * Who sends webhook deliveries: `here`, a thread of this process beside the chat's; `worker`, processes
+   * started with `npm run webhooks:worker` (PostgreSQL only), so that a busy site's deliveries use other CPUs.
    */
   WEBHOOK_DELIVERY: z.enum(['here', 'worker']).default('here'),
+  /** The delivery thread's nice value (Linux): above 0 the chat's thread comes first when the CPUs are busy. */
+  WEBHOOK_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
 });
 
 export interface Config {
@@ -268,6 +269,7 @@ export interface WebhookConfig {
   timeoutMs: number;
   pollMs: number;
   delivery: 'here' | 'worker';
+  threadNice: number;
 }
 
 export interface WeChatConfig {
@@ -414,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollMs: e.WEBHOOK_POLL_MS,
       delivery: e.WEBHOOK_DELIVERY,
+      threadNice: e.WEBHOOK_THREAD_NICE,
     },
   };
 }

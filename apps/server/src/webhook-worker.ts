@@ -7,6 +7,7 @@ import { loadSealer } from './lib/sealed.js';
 import { MailSender } from './modules/mail/sender.js';
 import { NoticeRepository } from './modules/notices/repository.js';
 import { Notices } from './modules/notices/service.js';
+import { WebhookHealth } from './modules/webhooks/health.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
 import { WebhookWorker } from './modules/webhooks/worker.js';
 import { type Bus, LocalBus, RedisBus } from './realtime/bus.js';
@@ -36,17 +37,11 @@ async function main(): Promise<void> {
     { sender: mailSender, server: () => undefined, siteName: () => '', language: config.siteLanguage },
     log,
   );
-  const worker = new WebhookWorker(
-    storage.db,
-    new WebhookRepository(storage.db, storage.dialect),
-    outbound,
-    loadSealer(config.dataDir, config.secretKey),
-    notices,
-    config.webhooks,
-    log,
-  );
+  const repo = new WebhookRepository(storage.db, storage.dialect);
+  const health = new WebhookHealth(storage.db, repo, notices, log);
+  const worker = new WebhookWorker(repo, outbound, loadSealer(config.dataDir, config.secretKey), health, config.webhooks, log);
   // The servers keep which webhooks are enabled: one disabled here is read again there.
-  worker.onDisabled = () => {
+  health.onDisabled = () => {
     bus.publish({ type: 'webhooks.changed' }).catch((error: unknown) => log.warn({ err: error }, 'webhook change not told'));
   };
   bus.subscribe((event) => {

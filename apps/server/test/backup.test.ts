@@ -135,6 +135,9 @@ describe.skipIf(backends.postgres)('npm run backup / npm run restore', () => {
     expect(restored.code, restored.output).toBe(0);
     expect(readdirSync(dataDir).some((name) => name.startsWith('parley.db.before-restore-'))).toBe(true);
     expect(existsSync(join(dataDir, 'parley.db-wal'))).toBe(false);
+    // The delivery log told how far the replaced database's events went: it is kept aside with it.
+    expect(existsSync(join(dataDir, 'webhooks.db'))).toBe(false);
+    expect(readdirSync(dataDir).some((name) => name.startsWith('webhooks.db.before-restore-'))).toBe(true);
 
     const again = await run();
     const say = (token: string | undefined) =>

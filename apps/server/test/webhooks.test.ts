@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWithSecret } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { MAX_ATTEMPTS, retryWait } from '../src/modules/webhooks/worker.js';
+import { type Db, migrate } from '../src/db/index.js';
+import { loadSealer } from '../src/lib/sealed.js';
+import { openSqliteLog, sharedLog, type WebhookLog } from '../src/modules/webhooks/log-store.js';
+import { newDelivery } from '../src/modules/webhooks/repository.js';
+import { MAX_ATTEMPTS, retryWait, SECRET_PURPOSE } from '../src/modules/webhooks/worker.js';
 import { agentSocket, onlyId, uuidOf, visitor } from './chat-harness.js';
 import { APP_ROOT, backends, createAgent, startTestServer, type TestServer } from './harness.js';
 import { buildOnce, dropSchema, type ServerProcess, spawnWebhookWorker } from './processes.js';
@@ -24,7 +28,31 @@ beforeAll(async () => {
   server = await startTestServer(FAST);
   admin = await server.login();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  for (const log of logs.values()) await (await log).close();
+});
+
+/** Where a server records its deliveries: its database on PostgreSQL, `webhooks.db` beside it on SQLite. */
+const logs = new Map<TestServer, Promise<WebhookLog>>();
+async function logOf(on: TestServer = server): Promise<Db> {
+  let log = logs.get(on);
+  if (!log) {
+    log = on.storage.dialect === 'sqlite' ? openSqliteLog(on.config.dataDir) : Promise.resolve(sharedLog(on.storage.db));
+    logs.set(on, log);
+  }
+  return (await log).db;
+}
+
+/** The queued events not yet made into deliveries (a log apart reads past them, and prunes them later). */
+async function stillQueued(on: TestServer = server) {
+  const log = await logOf(on);
+  const read =
+    on.storage.dialect === 'sqlite'
+      ? ((await log.selectFrom('webhook_progress').select('value').where('name', '=', 'events').executeTakeFirst())?.value ?? 0)
+      : 0;
+  return on.storage.db.selectFrom('webhook_events').select(['id', 'event', 'webhook_ids']).where('id', '>', read).execute();
+}
 afterEach(async () => {
   if (!server.app.server.listening) return receiver?.close();
   // Each test's webhooks go, so that the next test's events reach only its own.
@@ -378,7 +406,7 @@ describe('webhooks', () => {
     await server.post('/api/webhook/test', { id: hook.id }, { token: admin });
     await waitFor(() => receiver.of('ping').length >= 3, 5000, 'failing ping');
     expect((await server.post('/api/webhook/doDelete', { ids: [hook.id] }, { token: admin })).status).toBe(200);
-    const left = await server.storage.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).execute();
+    const left = await (await logOf()).selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).execute();
     expect(left).toEqual([]);
     const before = receiver.received.length;
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -424,7 +452,7 @@ describe('webhooks', () => {
     await server.app.close();
     expect((await deliveriesOfDb(hook.id))[0]?.status).toBe('pending');
     // A delivery that went out 31 days ago leaves the log at the next start; the rest stay.
-    await server.storage.db
+    await (await logOf())
       .insertInto('webhook_deliveries')
       .values({
         uuid: '00000000-0000-4000-8000-00000000a9ed',
@@ -478,15 +506,94 @@ describe('webhooks', () => {
       // message's delivery and this one, once the old one is pruned).
       await waitFor(() => receiver.of('letter.created').length === 1, 5000, 'the queued event');
       expect(receiver.of('letter.created')[0]?.body).toBe('{"queued":"before the stop"}');
-      expect(await server.storage.db.selectFrom('webhook_events').select('id').execute()).toEqual([]);
+      expect(await stillQueued()).toEqual([]);
+      // Events made into deliveries leave the queue (a log apart deletes them a while after).
+      await waitFor(
+        async () => (await server.storage.db.selectFrom('webhook_events').select('id').execute()).length === 0,
+        10_000,
+        'queue pruned',
+      );
       expect((await deliveriesOfDb(hook.id + 1000)).length).toBe(0);
       await waitFor(async () => (await deliveriesOfDb(hook.id)).length === 2, 5000, 'the old delivery pruned');
     } finally {
       await again.close();
     }
     // The rest of this file's clean-up talks to the server: it stays closed, so its webhooks go directly.
-    await server.storage.db.deleteFrom('webhook_deliveries').execute();
+    await (await logOf()).deleteFrom('webhook_deliveries').execute();
     await server.storage.db.deleteFrom('webhooks').execute();
+  });
+});
+
+describe.skipIf(backends.postgres)('the delivery log on SQLite', () => {
+  it('is a database of its own; deliveries an earlier version left in parley.db are moved there and sent', async () => {
+    const hooks = await WebhookReceiver.start();
+    const key = randomBytes(24).toString('hex');
+    const at = new Date().toISOString();
+    let hookId = 0;
+    const upgraded = await startTestServer(
+      { ...FAST, SECRET_KEY: key },
+      {
+        // The database as an earlier version left it: a webhook with a delivery pending in parley.db.
+        beforeMigrate: async (storage) => {
+          await migrate(storage);
+          const inserted = await storage.db
+            .insertInto('webhooks')
+            .values({
+              url: hooks.url,
+              events: '["letter.created"]',
+              enabled: 1,
+              secret: loadSealer('', key).seal('whsec_earlier', SECRET_PURPOSE),
+              previous_secret: null,
+              previous_until: null,
+              created_at: at,
+              updated_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          hookId = inserted.id;
+          await storage.db
+            .insertInto('webhook_deliveries')
+            .values(
+              newDelivery({
+                uuid: '00000000-0000-4000-8000-0000000e0001',
+                webhookId: hookId,
+                eventId: '00000000-0000-4000-8000-0000000e0002',
+                event: 'letter.created',
+                orderKey: null,
+                source: null,
+                body: '{"left":"by an earlier version"}',
+                at,
+              }),
+            )
+            .execute();
+        },
+      },
+    );
+    try {
+      const token = await upgraded.login();
+      // It goes out once the delivery thread starts (webhooks exist), signed with the secret it was made with.
+      await waitFor(() => hooks.of('letter.created').length === 1, 5000, 'the earlier delivery');
+      const sent = hooks.of('letter.created')[0];
+      expect(sent?.body).toBe('{"left":"by an earlier version"}');
+      expect(sent?.headers['parley-delivery']).toBe('00000000-0000-4000-8000-0000000e0001');
+      expect(verifySignature(sent?.headers['parley-signature'], sent?.body ?? '', 'whsec_earlier')).toBe(true);
+      // A new one is recorded beside it in webhooks.db; parley.db keeps none.
+      await upgraded.post('/api/webhook/test', { id: hookId }, { token });
+      await waitFor(() => hooks.of('ping').length === 1, 5000, 'ping');
+      await waitFor(
+        async () => {
+          const list = await upgraded.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${hookId}`, { token });
+          return list.body.data.list.length === 2 && list.body.data.list.every((delivery) => delivery.status === 'delivered');
+        },
+        5000,
+        'both delivered in the log',
+      );
+      expect(await upgraded.storage.db.selectFrom('webhook_deliveries').select('id').execute()).toEqual([]);
+      expect(existsSync(join(upgraded.config.dataDir, 'webhooks.db'))).toBe(true);
+    } finally {
+      await upgraded.close();
+      await hooks.close();
+    }
   });
 });
 
@@ -508,15 +615,15 @@ describe('the retry schedule', () => {
 
 /** The events written for the webhook, still queued or already made into deliveries (one entry each). */
 async function queuedOrDeliveredDb(webhookId: number): Promise<string[]> {
-  const queued = await server.storage.db.selectFrom('webhook_events').select(['event', 'webhook_ids']).execute();
+  const queued = await stillQueued();
   return [
     ...queued.filter((row) => (JSON.parse(row.webhook_ids) as number[]).includes(webhookId)).map((row) => row.event),
     ...(await deliveriesOfDb(webhookId)).map((row) => row.event),
   ];
 }
 
-function deliveriesOfDb(webhookId: number) {
-  return server.storage.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').execute();
+async function deliveriesOfDb(webhookId: number) {
+  return (await logOf()).selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').execute();
 }
 
 // Two processes of one deployment share a database server: this runs where the CI variables provide one

@@ -130,7 +130,18 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
-async function openPostgres(
+/**
+ * A connection that only reads SQLite's database, for a thread of the server's own working beside its
+ * writer (WAL: readers and the writer never wait for each other). It can write nothing, by construction.
+ */
+export function openSqliteReader(dataDir: string): Storage {
+  const database = new SqliteDatabase(join(dataDir, 'parley.db'), { readonly: true, fileMustExist: true });
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+export async function openPostgres(
   connectionString: string,
   schema: string | undefined,
   onStatement: StatementListener | undefined,

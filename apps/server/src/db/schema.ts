@@ -619,6 +619,12 @@ export interface WebhookEventsTable {
   created_at: string;
 }
 
+/** How far the delivery worker has read a queue, kept beside the deliveries it made of it (SQLite's `webhooks.db` only). */
+export interface WebhookProgressTable {
+  name: string;
+  value: number;
+}
+
 /** The server's VAPID key pair (one row, id 1); `private_key` is sealed. */
 export interface PushKeysTable {
   id: number;
@@ -660,6 +666,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_events: WebhookEventsTable;
+  webhook_progress: WebhookProgressTable;
   visitors: VisitorsTable;
   messages: MessagesTable;
   visits: VisitsTable;

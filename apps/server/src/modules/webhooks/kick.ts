@@ -6,17 +6,15 @@ export interface DeliveryKick {
 }
 
 /**
- * Wakes the worker processes (`WEBHOOK_DELIVERY=worker`) through the bus. At a busy site's rate every
- * message queues an event; one wake-up per `everyMs` carries them all, and the workers' own look every
- * `WEBHOOK_POLL_MS` covers a wake-up lost with Redis.
+ * Wakes whoever sends, at most once per `everyMs`: at a busy site's rate every message queues an event,
+ * and one wake-up carries them all (the sender's own look every `WEBHOOK_POLL_MS` covers one lost).
  */
-export class BusKick implements DeliveryKick {
+export class ThrottledKick implements DeliveryKick {
   private timer: NodeJS.Timeout | undefined;
   private last = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly bus: Bus,
-    private readonly onError: (error: unknown) => void,
+    private readonly wake: () => void,
     private readonly everyMs = 20,
     private readonly now: () => number = Date.now,
   ) {}
@@ -42,6 +40,13 @@ export class BusKick implements DeliveryKick {
 
   private send(): void {
     this.last = this.now();
-    this.bus.publish({ type: 'webhooks.queued' }).catch(this.onError);
+    this.wake();
+  }
+}
+
+/** Wakes the worker processes (`WEBHOOK_DELIVERY=worker`) through the bus. */
+export class BusKick extends ThrottledKick {
+  constructor(bus: Bus, onError: (error: unknown) => void, everyMs = 20, now: () => number = Date.now) {
+    super(() => bus.publish({ type: 'webhooks.queued' }).catch(onError), everyMs, now);
   }
 }

@@ -3,6 +3,7 @@ import type { DialectName } from '../../db/dialect.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
 import type { WebhookDeliveriesTable, WebhookEventsTable, WebhooksTable } from '../../db/schema.js';
+import { sharedLog, type WebhookLog } from './log-store.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -83,11 +84,24 @@ const insertDelivery = prepared((db, v: Insertable<WebhookDeliveriesTable>) =>
     .onConflict((oc) => oc.columns(['webhook_id', 'source']).doNothing()),
 );
 
-/** Webhooks' and their deliveries' rows; SQL only. */
+/** Queued events a pruning statement deletes at most: each is a short hold of SQLite's one writer. */
+const PRUNE_EVENTS_CHUNK = 200;
+
+/** The webhooks a look may send to: the enabled ones, and (for a `ping`) any that exists. */
+export interface Receivers {
+  enabled: number[];
+  existing: number[];
+}
+
+/**
+ * Webhooks' and their deliveries' rows; SQL only. The webhooks and the queued events are in the database
+ * (`db`); the deliveries in the log (`log`), which on SQLite is a database of its own (see log-store.ts).
+ */
 export class WebhookRepository {
   constructor(
     private readonly db: Db,
     private readonly dialect: DialectName,
+    readonly log: WebhookLog = sharedLog(db),
   ) {}
 
   list() {
@@ -119,19 +133,28 @@ export class WebhookRepository {
     await tx.updateTable('webhooks').set(changes).where('id', '=', id).execute();
   }
 
-  /** Deletes the webhooks among `ids` with their deliveries, pending ones included; answers the rows deleted. */
+  /**
+   * Deletes the webhooks among `ids`, with their deliveries when those are in the same database; answers
+   * the rows deleted. A log apart is cleared by `dropDeliveries` once this has committed (a delivery left
+   * by a crash between the two is of no webhook, and is never sent).
+   */
   async delete(tx: DbOrTx, ids: number[]) {
     const rows = await tx.selectFrom('webhooks').select(['id', 'url']).where('id', 'in', ids).execute();
     if (rows.length === 0) return rows;
     const found = rows.map((row) => row.id);
-    await tx.deleteFrom('webhook_deliveries').where('webhook_id', 'in', found).execute();
+    if (!this.log.apart) await tx.deleteFrom('webhook_deliveries').where('webhook_id', 'in', found).execute();
     await tx.deleteFrom('webhooks').where('id', 'in', found).execute();
     return rows;
   }
 
-  /** Inserts deliveries; one whose webhook already has a delivery of the same `source` is left out. */
-  async insertDeliveries(tx: DbOrTx, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
-    if (this.dialect === 'sqlite') {
+  /** Deletes the deliveries of deleted webhooks from a log apart (see delete). */
+  async dropDeliveries(ids: number[]): Promise<void> {
+    if (this.log.apart && ids.length > 0) await this.log.db.deleteFrom('webhook_deliveries').where('webhook_id', 'in', ids).execute();
+  }
+
+  /** Inserts deliveries (in `tx`, a transaction of the log); one whose webhook already has a delivery of the same `source` is left out. */
+  async insertDeliveries(rows: Insertable<WebhookDeliveriesTable>[], tx: DbOrTx = this.log.db): Promise<void> {
+    if (this.dialect === 'sqlite' && !this.log.apart) {
       for (const row of rows) await insertDelivery(tx, row);
       return;
     }
@@ -149,17 +172,45 @@ export class WebhookRepository {
     await insertEvent(tx, row);
   }
 
+  /** How far the events were read into a log apart (every event up to this id has its deliveries). */
+  private async eventsRead(db: DbOrTx = this.log.db): Promise<number> {
+    const row = await db.selectFrom('webhook_progress').select('value').where('name', '=', 'events').executeTakeFirst();
+    return row?.value ?? 0;
+  }
+
   /** Whether any event waits to be turned into deliveries: one look at the queue's first row. */
   async anyQueued(): Promise<boolean> {
-    return (await this.db.selectFrom('webhook_events').select('id').limit(1).executeTakeFirst()) !== undefined;
+    let query = this.db.selectFrom('webhook_events').select('id');
+    if (this.log.apart) query = query.where('id', '>', await this.eventsRead());
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
   }
 
   /**
-   * Takes the oldest queued events out of the queue, at most `limit`, inside `tx`. On PostgreSQL the
-   * transaction first waits for any other process doing the same, so that deliveries are made in the
-   * events' order (their ids keep one conversation's events in order) and no event is taken twice.
+   * Takes the oldest queued events out of the queue, at most `limit`, inside `tx` (a transaction of the
+   * log, which the deliveries made of them are written in). On PostgreSQL the transaction first waits for
+   * any other process doing the same, so that deliveries are made in the events' order (their ids keep one
+   * conversation's events in order) and no event is taken twice; the events taken are deleted. With a log
+   * apart (SQLite: one process, whose ids follow the commits) the events stay where they are, read past
+   * the point kept in the log, which moves on in the same transaction; `pruneTakenEvents` deletes them.
    */
   async takeEvents(tx: DbOrTx, limit: number): Promise<QueuedEventRow[]> {
+    if (this.log.apart) {
+      const rows = await this.db
+        .selectFrom('webhook_events')
+        .selectAll()
+        .where('id', '>', await this.eventsRead(tx))
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      const last = rows.at(-1);
+      if (last)
+        await tx
+          .insertInto('webhook_progress')
+          .values({ name: 'events', value: last.id })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value: last.id }))
+          .execute();
+      return rows;
+    }
     if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(tx);
     const rows = await tx.selectFrom('webhook_events').selectAll().orderBy('id').limit(limit).execute();
     if (rows.length > 0)
@@ -174,12 +225,30 @@ export class WebhookRepository {
     return rows;
   }
 
+  /**
+   * Deletes, from the database, queued events a log apart has made into deliveries: a few hundred rows a
+   * statement (each a short hold of SQLite's writer), `pause` between two. Answers how many went.
+   */
+  async pruneTakenEvents(pause: () => Promise<void>): Promise<number> {
+    if (!this.log.apart) return 0;
+    const read = await this.eventsRead();
+    let pruned = 0;
+    for (;;) {
+      const first = await this.db.selectFrom('webhook_events').select('id').orderBy('id').limit(1).executeTakeFirst();
+      if (!first || first.id > read) return pruned;
+      const upTo = Math.min(read, first.id + PRUNE_EVENTS_CHUNK - 1);
+      const result = await this.db.deleteFrom('webhook_events').where('id', '<=', upTo).executeTakeFirst();
+      pruned += Number(result.numDeletedRows);
+      await pause();
+    }
+  }
+
   findDelivery(uuid: string) {
-    return this.db.selectFrom('webhook_deliveries').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    return this.log.db.selectFrom('webhook_deliveries').selectAll().where('uuid', '=', uuid).executeTakeFirst();
   }
 
   async deliveriesOf(webhookId: number, offset: number, limit: number) {
-    const list = await this.db
+    const list = await this.log.db
       .selectFrom('webhook_deliveries')
       .selectAll()
       .where('webhook_id', '=', webhookId)
@@ -187,7 +256,7 @@ export class WebhookRepository {
       .offset(offset)
       .limit(limit)
       .execute();
-    const total = await this.db
+    const total = await this.log.db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('webhook_id', '=', webhookId)
@@ -201,14 +270,19 @@ export class WebhookRepository {
    * with no earlier delivery of the same webhook and conversation still pending; the oldest `limit`, none
    * to the webhooks in `exceptWebhooks` (those with no room for more attempts now).
    */
-  due(now: string, limit: number, exceptWebhooks: number[]) {
-    let query = this.db
+  due(now: string, limit: number, exceptWebhooks: number[], receivers: Receivers) {
+    if (receivers.existing.length === 0) return Promise.resolve([]);
+    let query = this.log.db
       .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
       .select(['d.id', 'd.webhook_id'])
       .where('d.status', '=', 'pending')
       .where('d.next_at', '<=', now)
-      .where((eb) => eb.or([eb('w.enabled', '=', 1), eb('d.event', '=', 'ping')]))
+      .where((eb) =>
+        eb.or([
+          ...(receivers.enabled.length > 0 ? [eb('d.webhook_id', 'in', receivers.enabled)] : []),
+          eb.and([eb('d.event', '=', 'ping'), eb('d.webhook_id', 'in', receivers.existing)]),
+        ]),
+      )
       .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<', now)]))
       .where((eb) =>
         eb.not(
@@ -234,7 +308,7 @@ export class WebhookRepository {
    */
   claim(ids: number[], now: string, until: string): Promise<DeliveryRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.db
+    return this.log.db
       .updateTable('webhook_deliveries')
       .set({ claimed_until: until })
       .where('id', 'in', ids)
@@ -250,13 +324,24 @@ export class WebhookRepository {
     return ids.length === 0 ? Promise.resolve([]) : db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
   }
 
-  /** Forgets the deliveries that went out (or were given up) before `before`. */
-  async prune(before: string): Promise<void> {
-    await this.db
+  /** The webhooks a look may send to (see due). */
+  async receivers(): Promise<Receivers> {
+    const rows = await this.db.selectFrom('webhooks').select(['id', 'enabled']).execute();
+    return { enabled: rows.filter((row) => row.enabled === 1).map((row) => row.id), existing: rows.map((row) => row.id) };
+  }
+
+  /** Forgets the deliveries that went out (or were given up) before `before`, and in a log apart those of webhooks deleted. */
+  async prune(before: string, existing: number[]): Promise<void> {
+    await this.log.db
       .deleteFrom('webhook_deliveries')
       .where('status', 'in', ['delivered', 'failed'])
       .where('created_at', '<', before)
       .execute();
+    if (this.log.apart) {
+      let orphans = this.log.db.deleteFrom('webhook_deliveries');
+      if (existing.length > 0) orphans = orphans.where('webhook_id', 'not in', existing);
+      await orphans.execute();
+    }
   }
 
   async recordAttempt(tx: DbOrTx, id: number, changes: Updateable<WebhookDeliveriesTable>): Promise<void> {
@@ -280,11 +365,11 @@ export class WebhookRepository {
       .execute();
   }
 
-  /** Counts a failed attempt against the webhook; answers the failures in a row now. */
-  async failed(tx: DbOrTx, webhookId: number): Promise<number> {
+  /** Counts `count` failed attempts against the webhook; answers the failures in a row now. */
+  async failed(tx: DbOrTx, webhookId: number, count = 1): Promise<number> {
     await tx
       .updateTable('webhooks')
-      .set((eb) => ({ failures: eb('failures', '+', 1) }))
+      .set((eb) => ({ failures: eb('failures', '+', count) }))
       .where('id', '=', webhookId)
       .execute();
     const row = await tx.selectFrom('webhooks').select('failures').where('id', '=', webhookId).executeTakeFirst();

@@ -168,6 +168,7 @@ export class WebhookService {
         await this.audit.record(tx, { ...actor, action: 'webhook.delete', target: `webhook:${row.id}`, detail: { url: row.url } });
     });
     this.changed();
+    await this.repo.dropDeliveries([...new Set(ids)]);
   }
 
   /** A new secret, answered this once; the one it replaces keeps signing beside it for ROTATION_GRACE_MS. */
@@ -287,9 +288,7 @@ export class WebhookService {
   private async queueDelivery(webhookId: number, eventId: string, type: string, body: string): Promise<string> {
     const uuid = randomUUID();
     const at = new Date(this.now()).toISOString();
-    await this.repo.insertDeliveries(this.db, [
-      newDelivery({ uuid, webhookId, eventId, event: type, orderKey: null, source: null, body, at }),
-    ]);
+    await this.repo.insertDeliveries([newDelivery({ uuid, webhookId, eventId, event: type, orderKey: null, source: null, body, at })]);
     this.delivery.kick();
     return uuid;
   }

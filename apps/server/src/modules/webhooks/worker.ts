@@ -1,15 +1,27 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { WEBHOOK_HEADERS } from '@parley/protocol';
-import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
 import { GroupCommit } from '../../db/group-commit.js';
-import type { Db } from '../../db/index.js';
 import { OutboundError } from '../../lib/outbound.js';
 import type { OutboundRequester } from '../../lib/outbound-thread.js';
 import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
-import type { Notices } from '../notices/service.js';
-import { type DeliveryRow, newDelivery, type QueuedEventRow, type WebhookRepository, type WebhookRow } from './repository.js';
+import type { HealthReport, HealthReporter } from './health.js';
+import {
+  type DeliveryRow,
+  newDelivery,
+  type QueuedEventRow,
+  type Receivers,
+  type WebhookRepository,
+  type WebhookRow,
+} from './repository.js';
+
+/** What the worker says of itself: the logger's calls it makes (a thread forwards them to its process's log). */
+export interface WorkerLog {
+  error(detail: object, message: string): void;
+  warn(detail: object, message: string): void;
+  info(detail: object, message: string): void;
+}
 
 /** What one attempt came to: the answer's status when there was one, the reason it failed when it did. */
 interface Outcome {
@@ -27,8 +39,6 @@ function webhooksOf(event: QueuedEventRow): number[] {
 
 /** Attempts of one delivery before it is given up as `failed`: with the waits below, over a day and a half. */
 export const MAX_ATTEMPTS = 10;
-/** Failed attempts in a row (whatever the delivery) after which a webhook is disabled and Admins told. */
-export const DISABLE_AFTER = 20;
 /** The longest wait between two attempts, in units of the base wait (12 h at the default 10 s). */
 const MAX_WAIT_UNITS = 4320;
 /** How long the log keeps a delivery that went out or was given up, and how often it is cut. */
@@ -85,7 +95,7 @@ export class WebhookWorker {
     () => this.drain(),
     (error) => this.log.error({ err: error }, 'webhook delivery failed'),
   );
-  private readonly commits = new GroupCommit(() => this.db);
+  private readonly commits = new GroupCommit(() => this.repo.log.db);
   /** The attempts under way, and how many of them go to each webhook. */
   private readonly running = new Set<Promise<void>>();
   private readonly runningTo = new Map<number, number>();
@@ -94,17 +104,16 @@ export class WebhookWorker {
   private recording: Promise<void> | undefined;
   /** Secrets opened, by the webhook row a look read (see secretsOf). */
   private readonly opened = new WeakMap<WebhookRow, string[]>();
-  /** Told when a webhook is disabled after its failures (the enabled webhooks changed). */
-  onDisabled: () => void = () => {};
+  /** The webhooks this worker told of failures and not yet of a success since (see health). */
+  private readonly failing = new Set<number>();
 
   constructor(
-    private readonly db: Db,
     private readonly repo: WebhookRepository,
     private readonly outbound: OutboundRequester,
     private readonly sealer: Sealer,
-    private readonly notices: Notices,
+    private readonly health: HealthReporter,
     private readonly config: WebhookConfig,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: WorkerLog,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -117,7 +126,8 @@ export class WebhookWorker {
 
   private prune(): void {
     this.repo
-      .prune(new Date(this.now() - KEPT_MS).toISOString())
+      .receivers()
+      .then(({ existing }) => this.repo.prune(new Date(this.now() - KEPT_MS).toISOString(), existing))
       .catch((error: unknown) => this.log.warn({ err: error }, 'webhook log pruning failed'));
   }
 
@@ -138,13 +148,13 @@ export class WebhookWorker {
    * Turns the oldest queued events into deliveries, in one transaction: the event leaves the queue as its
    * deliveries are written, so none is lost or made twice. Answers how many events were taken.
    */
-  private async expand(): Promise<number> {
+  private async expand(receivers: Receivers): Promise<number> {
     if (!(await this.repo.anyQueued())) return 0;
-    return this.db.transaction().execute(async (tx) => {
+    return this.repo.log.db.transaction().execute(async (tx) => {
       const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
       const wanted = events.map(webhooksOf);
       // A webhook deleted since the event was queued gets no delivery of it.
-      const existing = new Set((await this.repo.byIds([...new Set(wanted.flat())], tx)).map((row) => row.id));
+      const existing = new Set(receivers.existing);
       const rows = events.flatMap((event, i) =>
         (wanted[i] ?? [])
           .filter((id) => existing.has(id))
@@ -161,21 +171,22 @@ export class WebhookWorker {
             }),
           ),
       );
-      await this.repo.insertDeliveries(tx, rows);
+      await this.repo.insertDeliveries(rows, tx);
       return events.length;
     });
   }
 
   private async drain(): Promise<void> {
     for (;;) {
-      const taken = await this.expand();
+      const receivers = await this.repo.receivers();
+      const taken = await this.expand(receivers);
       const room = IN_FLIGHT - this.running.size;
       // No room: the end of an attempt looks again.
       if (this.poller.stopped || room <= 0) return;
       const nowMs = this.now();
       const now = new Date(nowMs).toISOString();
       const full = [...this.runningTo].filter(([, count]) => count >= IN_FLIGHT_PER_WEBHOOK).map(([id]) => id);
-      const due = this.withinRoom(await this.repo.due(now, Math.min(BATCH, room), full));
+      const due = this.withinRoom(await this.repo.due(now, Math.min(BATCH, room), full, receivers));
       // Nothing due yet, but more queued: those may be (the ones taken were for disabled webhooks, or wait their turn).
       if (due.length === 0) {
         if (taken > 0) continue;
@@ -315,10 +326,10 @@ export class WebhookWorker {
   }
 
   /**
-   * Records outcomes in one transaction: the deliveries that went out with one statement per
-   * answer code, each webhook that took one cleared of its failures once, the failures one by one (each
-   * counts towards disabling its webhook). At a busy site's rate a transaction per delivery would take
-   * the database from the messages that make them.
+   * Records outcomes in one transaction of the log: the deliveries that went out with one statement per
+   * answer code, the failures one by one. At a busy site's rate a transaction per delivery would take the
+   * database from the messages that make them. Then tells `health` of the webhooks whose failures in a row
+   * changed: those that failed, and those that had failed and took one now (nothing when all is well).
    */
   private async record(outcomes: Outcome[]): Promise<void> {
     const nowMs = this.now();
@@ -330,12 +341,9 @@ export class WebhookWorker {
       if (ids) ids.push(row.id);
       else delivered.set(responseCode, [row.id]);
     }
-    const disabled = await this.commits.run(async (tx) => {
+    await this.commits.run(async (tx) => {
       for (const [responseCode, ids] of delivered) await this.repo.delivered(tx, ids, responseCode, at);
-      for (const webhookId of new Set(outcomes.filter((outcome) => outcome.error === null).map((outcome) => outcome.webhook.id)))
-        await this.repo.succeeded(tx, webhookId);
-      const disabled: WebhookRow[] = [];
-      for (const { row, webhook, responseCode, error } of outcomes) {
+      for (const { row, responseCode, error } of outcomes) {
         if (error === null) continue;
         const attempts = row.attempts + 1;
         const giveUp = attempts >= MAX_ATTEMPTS;
@@ -348,15 +356,20 @@ export class WebhookWorker {
           status: giveUp ? 'failed' : 'pending',
           next_at: giveUp ? null : new Date(nowMs + retryWait(attempts, this.config.retryBaseMs)).toISOString(),
         });
-        const failures = await this.repo.failed(tx, webhook.id);
-        if (failures < DISABLE_AFTER || !(await this.repo.disable(tx, webhook.id, at))) continue;
-        await this.notices.toAdmins(tx, 'webhookDisabled', { url: webhook.url, failures });
-        disabled.push(webhook);
       }
-      return disabled;
     });
-    for (const webhook of disabled)
-      this.log.warn({ webhook: webhook.id, failures: DISABLE_AFTER }, 'webhook disabled after failures in a row');
-    if (disabled.length > 0) this.onDisabled();
+    const reports = new Map<number, HealthReport>();
+    for (const { webhook, error } of outcomes) {
+      const report = reports.get(webhook.id) ?? { webhookId: webhook.id, url: webhook.url, cleared: false, failed: 0 };
+      if (error === null) report.cleared ||= webhook.failures > 0 || this.failing.has(webhook.id);
+      else report.failed += 1;
+      reports.set(webhook.id, report);
+    }
+    const changed = [...reports.values()].filter((report) => report.cleared || report.failed > 0);
+    for (const report of changed) {
+      if (report.failed > 0) this.failing.add(report.webhookId);
+      else this.failing.delete(report.webhookId);
+    }
+    if (changed.length > 0) await this.health.report(changed);
   }
 }
