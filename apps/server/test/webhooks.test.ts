@@ -413,6 +413,39 @@ describe('webhooks', () => {
     expect(receiver.received.length).toBe(before);
   });
 
+  it('queues a message by reference, its body built by the worker; one purged meanwhile tells nothing', async () => {
+    const hook = await makeWebhook(['message.created']);
+    const v = await visitor(server);
+    await v.say('built later');
+    await waitFor(() => receiver.of('message.created').length === 1, 5000, 'the message');
+    // The message's transaction wrote which message; the body the receiver got was built from it.
+    const told = JSON.parse(receiver.of('message.created')[0]?.body ?? '{}') as {
+      id: string;
+      data: { conversationId: number; message: Message };
+    };
+    expect(told.data.message.msg).toBe('built later');
+    expect(told.data.conversationId).toEqual(expect.any(Number));
+    // A message gone before the worker read it (purged by retention): nothing is sent for it.
+    await server.storage.db
+      .insertInto('webhook_events')
+      .values({
+        event_id: '00000000-0000-4000-8000-0000000f0001',
+        event: 'message.created',
+        order_key: null,
+        source: 'message:999999999',
+        body: '',
+        webhook_ids: JSON.stringify([hook.id]),
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await server.post('/api/webhook/test', { id: hook.id }, { token: admin });
+    await waitFor(() => receiver.of('ping').length === 1, 5000, 'ping');
+    await waitFor(async () => (await stillQueued()).length === 0, 5000, 'the queue read');
+    expect((await deliveriesOfDb(hook.id)).map((row) => row.event).sort()).toEqual(['message.created', 'ping']);
+    expect(receiver.of('message.created')).toHaveLength(1);
+    v.socket.close();
+  });
+
   it('signs with both secrets while a rotation is under way', async () => {
     const hook = await makeWebhook(['letter.created']);
     const rotated = await server.post<WebhookWithSecret>('/api/webhook/rotateSecret', { id: hook.id }, { token: admin });

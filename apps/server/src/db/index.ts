@@ -114,7 +114,7 @@ function catchUp(database: SqliteDatabase.Database, onFailure: (error: Error) =>
  * statements are kept. better-sqlite3 runs a statement to completion synchronously, so one statement
  * object is never used by two queries at once.
  */
-function withStatementCache(database: SqliteDatabase.Database) {
+export function withStatementCache(database: SqliteDatabase.Database): { close(): void; prepare(sql: string): SqliteDatabase.Statement } {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => database.close(),
@@ -137,7 +137,7 @@ function withStatementCache(database: SqliteDatabase.Database) {
 export function openSqliteReader(dataDir: string): Storage {
   const database = new SqliteDatabase(join(dataDir, 'parley.db'), { readonly: true, fileMustExist: true });
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import type { Db } from '../../db/index.js';
+import { type Db, withStatementCache } from '../../db/index.js';
 
 /**
  * Where webhook deliveries are recorded (`webhook_deliveries`, the log the console shows and the worker
@@ -35,7 +35,8 @@ export async function openSqliteLog(dataDir: string, synchronous: 'normal' | 'fu
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   database.pragma('busy_timeout = 5000');
-  const db: Db = new Kysely({ dialect: new SqliteDialect({ database }) });
+  // The worker runs the same few statements thousands of times a second: each is prepared once.
+  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   await createLog(db);
   return { db, apart: true, close: () => db.destroy() };
 }

@@ -4,30 +4,8 @@ import type { VisitorRow } from '../../db/schema.js';
 import type { DomainEvents, EventHub, EventName } from '../../realtime/domain-events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
 import type { ConversationRepository } from '../conversations/repository.js';
-import { attributesOf, toMessage } from '../visitors/views.js';
 import type { WebhookService } from './service.js';
-
-/**
- * A visitor as a receiver sees it: its public id as `YQToken` (CONTRACT §5: never the visitor's
- * credential) and what the history API shows of it.
- */
-export function webhookVisitor(row: VisitorRow) {
-  return {
-    YQToken: row.public_id,
-    name: row.name,
-    phone: row.phone,
-    email: row.email,
-    channel: row.channel,
-    region: row.region,
-    device: row.device,
-    browser: row.browser,
-    firstUrl: row.first_url,
-    referrer: row.referrer,
-    createdAt: row.created_at,
-    userId: row.user_id ?? null,
-    attributes: attributesOf(row),
-  };
-}
+import { webhookVisitor } from './views.js';
 
 /** The key that keeps one visitor's conversation events in order for each webhook. */
 const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
@@ -64,17 +42,12 @@ export class WebhookPublisher {
       const data = { conversation: await this.conversation(visitor, tx), agent };
       await this.webhooks.enqueue('conversation.created', orderOf(visitor), data, takers, null, tx);
     },
-    // Tips are the conversation's notices (an agent joined, it ended), told by the events.
+    // Tips are the conversation's notices (an agent joined, it ended), told by the events. A message is
+    // queued by reference: its body is the worker's to build (see message-events.ts).
     stored: async (tx, visitor, row) => {
       if (row.role === 'tip') return;
       const takers = await this.webhooks.takers('message.created', tx);
-      if (takers.length === 0) return;
-      const data = {
-        conversationId: await this.conversationId(visitor, tx),
-        visitor: webhookVisitor(visitor),
-        message: toMessage(row, visitor.public_id),
-      };
-      await this.webhooks.enqueue('message.created', orderOf(visitor), data, takers, `message:${row.id}`, tx);
+      await this.webhooks.enqueueMessage(orderOf(visitor), row.id, takers, tx);
     },
   };
 

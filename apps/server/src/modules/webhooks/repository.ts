@@ -104,6 +104,11 @@ export class WebhookRepository {
     readonly log: WebhookLog = sharedLog(db),
   ) {}
 
+  /** The database the webhooks and the queued events are in (the log may be apart from it). */
+  get main(): Db {
+    return this.db;
+  }
+
   list() {
     return this.db.selectFrom('webhooks').selectAll().orderBy('id', 'desc').execute();
   }

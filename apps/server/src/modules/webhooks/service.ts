@@ -16,6 +16,7 @@ import type { Sealer } from '../../lib/sealed.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { DeliveryKick } from './kick.js';
 import { type DeliveryRow, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
+import { envelopeBody } from './views.js';
 import { SECRET_PURPOSE } from './worker.js';
 
 /** Webhooks a site may have: one per system it connects, not a flood of copies of each event. */
@@ -249,7 +250,25 @@ export class WebhookService {
   private envelope(type: WebhookEventType, data: unknown): { eventId: string; at: string; body: string } {
     const at = new Date(this.now()).toISOString();
     const eventId = randomUUID();
-    return { eventId, at, body: JSON.stringify({ id: eventId, type, createdAt: at, data }) };
+    return { eventId, at, body: envelopeBody(eventId, type, at, data) };
+  }
+
+  /**
+   * Queues a `message.created` by reference, in the message's transaction: which message (`source`) and
+   * for which webhooks, with no body; the worker builds it from the stored message (see message-events.ts),
+   * so the message path pays one small row and no reading or JSON of its own.
+   */
+  async enqueueMessage(orderKey: string, messageId: number, webhookIds: number[], tx: DbOrTx): Promise<void> {
+    if (webhookIds.length === 0) return;
+    await this.repo.queueEvent(tx, {
+      event_id: randomUUID(),
+      event: 'message.created',
+      order_key: orderKey,
+      source: `message:${messageId}`,
+      body: '',
+      webhook_ids: JSON.stringify(webhookIds),
+      created_at: new Date(this.now()).toISOString(),
+    });
   }
 
   /**

@@ -7,6 +7,7 @@ import type { OutboundRequester } from '../../lib/outbound-thread.js';
 import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { HealthReport, HealthReporter } from './health.js';
+import { messageBodies } from './message-events.js';
 import {
   type DeliveryRow,
   newDelivery,
@@ -152,11 +153,19 @@ export class WebhookWorker {
     if (!(await this.repo.anyQueued())) return 0;
     return this.repo.log.db.transaction().execute(async (tx) => {
       const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
+      // Messages queued by reference get their bodies now, read from the database (apart from the log's).
+      const built = await messageBodies(
+        this.repo.log.apart ? this.repo.main : tx,
+        events.filter((event) => event.body === ''),
+      );
+      let next = 0;
+      const bodies = events.map((event) => (event.body === '' ? built[next++] : event.body));
       const wanted = events.map(webhooksOf);
       // A webhook deleted since the event was queued gets no delivery of it.
       const existing = new Set(receivers.existing);
+      // A message purged since it was queued has nothing left to tell.
       const rows = events.flatMap((event, i) =>
-        (wanted[i] ?? [])
+        (bodies[i] === undefined ? [] : (wanted[i] ?? []))
           .filter((id) => existing.has(id))
           .map((webhookId) =>
             newDelivery({
@@ -166,7 +175,7 @@ export class WebhookWorker {
               event: event.event,
               orderKey: event.order_key,
               source: event.source,
-              body: event.body,
+              body: bodies[i] ?? event.body,
               at: event.created_at,
             }),
           ),

@@ -1,0 +1,56 @@
+import type { DbOrTx } from '../../db/index.js';
+import { toMessage } from '../visitors/views.js';
+import type { QueuedEventRow } from './repository.js';
+import { envelopeBody, webhookVisitor } from './views.js';
+
+/** The message a `message.created` event queued by reference tells of (`source` `message:<id>`, no body). */
+function messageIdOf(event: QueuedEventRow): number | undefined {
+  const match = /^message:(\d+)$/.exec(event.source ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The bodies of `message.created` events queued by reference, built by the worker from the stored message:
+ * the message's transaction writes only a small row (which message, which webhooks), and the reading and
+ * the JSON are the worker's, off the chat's thread. The data is the message, its visitor and the
+ * conversation it belongs to (the visitor's last one begun at or before it). Answers the body of each
+ * event given, in order; undefined for one whose message is no longer there (purged since), which tells
+ * nothing.
+ */
+export async function messageBodies(db: DbOrTx, events: QueuedEventRow[]): Promise<(string | undefined)[]> {
+  const ids = events.map(messageIdOf).filter((id): id is number => id !== undefined);
+  if (ids.length === 0) return events.map(() => undefined);
+  const messages = new Map((await db.selectFrom('messages').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, row]));
+  const visitorIds = [...new Set([...messages.values()].map((row) => row.visitor_id))];
+  const visitors = new Map(
+    (visitorIds.length > 0 ? await db.selectFrom('visitors').selectAll().where('id', 'in', visitorIds).execute() : []).map((row) => [
+      row.id,
+      row,
+    ]),
+  );
+  const bodies: (string | undefined)[] = [];
+  for (const event of events) {
+    const id = messageIdOf(event);
+    const message = id === undefined ? undefined : messages.get(id);
+    const visitor = message && visitors.get(message.visitor_id);
+    if (!message || !visitor) {
+      bodies.push(undefined);
+      continue;
+    }
+    const conversation = await db
+      .selectFrom('conversations')
+      .select('id')
+      .where('visitor_id', '=', visitor.id)
+      .where('first_seq', '<=', message.seq)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const data = {
+      conversationId: conversation?.id ?? null,
+      visitor: webhookVisitor(visitor),
+      message: toMessage(message, visitor.public_id),
+    };
+    bodies.push(envelopeBody(event.event_id, event.event, event.created_at, data));
+  }
+  return bodies;
+}

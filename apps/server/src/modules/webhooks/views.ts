@@ -1,0 +1,29 @@
+import type { VisitorRow } from '../../db/schema.js';
+import { attributesOf } from '../visitors/views.js';
+
+/**
+ * A visitor as a receiver sees it: its public id as `YQToken` (CONTRACT §5: never the visitor's
+ * credential) and what the history API shows of it.
+ */
+export function webhookVisitor(row: VisitorRow) {
+  return {
+    YQToken: row.public_id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    channel: row.channel,
+    region: row.region,
+    device: row.device,
+    browser: row.browser,
+    firstUrl: row.first_url,
+    referrer: row.referrer,
+    createdAt: row.created_at,
+    userId: row.user_id ?? null,
+    attributes: attributesOf(row),
+  };
+}
+
+/** The envelope every attempt of an event sends (CONTRACT §12), the same bytes at every retry. */
+export function envelopeBody(eventId: string, type: string, createdAt: string, data: unknown): string {
+  return JSON.stringify({ id: eventId, type, createdAt, data });
+}
