@@ -8,14 +8,7 @@ import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { HealthReport, HealthReporter } from './health.js';
 import { messageBodies } from './message-events.js';
-import {
-  type DeliveryRow,
-  newDelivery,
-  type QueuedEventRow,
-  type Receivers,
-  type WebhookRepository,
-  type WebhookRow,
-} from './repository.js';
+import { type DeliveryRow, newDelivery, type QueuedEventRow, type WebhookRepository, type WebhookRow } from './repository.js';
 
 /** What the worker says of itself: the logger's calls it makes (a thread forwards them to its process's log). */
 export interface WorkerLog {
@@ -149,7 +142,7 @@ export class WebhookWorker {
    * Turns the oldest queued events into deliveries, in one transaction: the event leaves the queue as its
    * deliveries are written, so none is lost or made twice. Answers how many events were taken.
    */
-  private async expand(receivers: Receivers): Promise<number> {
+  private async expand(): Promise<number> {
     if (!(await this.repo.anyQueued())) return 0;
     return this.repo.log.db.transaction().execute(async (tx) => {
       const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
@@ -161,8 +154,11 @@ export class WebhookWorker {
       let next = 0;
       const bodies = events.map((event) => (event.body === '' ? built[next++] : event.body));
       const wanted = events.map(webhooksOf);
-      // A webhook deleted since the event was queued gets no delivery of it.
-      const existing = new Set(receivers.existing);
+      // A webhook deleted since the event was queued gets no delivery of it. Read after the events are taken:
+      // a webhook made since this look began may already have events among them.
+      const existing = new Set(
+        (await this.repo.byIds([...new Set(wanted.flat())], this.repo.log.apart ? this.repo.main : tx)).map((row) => row.id),
+      );
       // A message purged since it was queued has nothing left to tell.
       const rows = events.flatMap((event, i) =>
         (bodies[i] === undefined ? [] : (wanted[i] ?? []))
@@ -187,8 +183,8 @@ export class WebhookWorker {
 
   private async drain(): Promise<void> {
     for (;;) {
+      const taken = await this.expand();
       const receivers = await this.repo.receivers();
-      const taken = await this.expand(receivers);
       const room = IN_FLIGHT - this.running.size;
       // No room: the end of an attempt looks again.
       if (this.poller.stopped || room <= 0) return;
