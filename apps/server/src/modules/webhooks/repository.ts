@@ -335,7 +335,11 @@ export class WebhookRepository {
     return { enabled: rows.filter((row) => row.enabled === 1).map((row) => row.id), existing: rows.map((row) => row.id) };
   }
 
-  /** Forgets the deliveries that went out (or were given up) before `before`, and in a log apart those of webhooks deleted. */
+  /**
+   * Forgets the deliveries that went out (or were given up) before `before`, and in a log apart those of
+   * webhooks deleted (left by a crash between the two deletions) from before it too: a webhook made since
+   * `existing` was read may already have recent deliveries.
+   */
   async prune(before: string, existing: number[]): Promise<void> {
     await this.log.db
       .deleteFrom('webhook_deliveries')
@@ -343,7 +347,7 @@ export class WebhookRepository {
       .where('created_at', '<', before)
       .execute();
     if (this.log.apart) {
-      let orphans = this.log.db.deleteFrom('webhook_deliveries');
+      let orphans = this.log.db.deleteFrom('webhook_deliveries').where('created_at', '<', before);
       if (existing.length > 0) orphans = orphans.where('webhook_id', 'not in', existing);
       await orphans.execute();
     }
