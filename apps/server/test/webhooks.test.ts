@@ -209,6 +209,13 @@ describe('webhooks', () => {
     ]);
     expect(types).toContain('letter.created');
     expect(types).toContain('agent.status');
+    // Delivery ids are time-ordered UUIDs (version 7), made in the order the events happened.
+    const deliveryIds = receiver.received
+      .filter((request) => request.body.includes(v.id) && request.headers['parley-event'] !== 'note.created')
+      .map((request) => String(request.headers['parley-delivery']));
+    expect(deliveryIds).toHaveLength(conversation.length);
+    for (const id of deliveryIds) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...deliveryIds].sort()).toEqual(deliveryIds);
     const created = mine.find((envelope) => envelope.type === 'conversation.created');
     expect(created?.data).toMatchObject({ conversation: { id: expect.any(Number), visitor: { YQToken: v.id } } });
     expect(mine.find((envelope) => envelope.type === 'rating.created')?.data).toMatchObject({ score: 5, comment: 'great' });

@@ -37,6 +37,7 @@ import { wechatWindow } from './034_wechat_window.js';
 import { claims } from './035_claims.js';
 import { webhookEvents } from './036_webhook_events.js';
 import { search } from './037_search.js';
+import { webhookPendingOrder } from './038_webhook_pending_order.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -78,5 +79,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '035_claims': claims(),
     '036_webhook_events': webhookEvents(dialect),
     '037_search': search(dialect),
+    '038_webhook_pending_order': webhookPendingOrder(),
   };
 }

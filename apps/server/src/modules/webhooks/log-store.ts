@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { type Db, withStatementCache } from '../../db/index.js';
+import { PENDING_ORDER_INDEX } from '../../db/migrations/038_webhook_pending_order.js';
 
 /**
  * Where webhook deliveries are recorded (`webhook_deliveries`, the log the console shows and the worker
@@ -41,7 +42,7 @@ export async function openSqliteLog(dataDir: string, synchronous: 'normal' | 'fu
   return { db, apart: true, close: () => db.destroy() };
 }
 
-/** The log's tables, as migrations 029 and 036 shape them in the database (`if not exists`: run at each opening). */
+/** The log's tables, as migrations 029, 036 and 038 shape them in the database (`if not exists`: run at each opening). */
 async function createLog(db: Db): Promise<void> {
   await db.schema
     .createTable('webhook_deliveries')
@@ -69,7 +70,9 @@ async function createLog(db: Db): Promise<void> {
   };
   await index('webhook_deliveries_due', ['status', 'id']);
   await index('webhook_deliveries_of', ['webhook_id', 'id']);
-  await index('webhook_deliveries_order', ['webhook_id', 'order_key', 'status']);
+  // As migration 038 has it: the order check's index covers only pending deliveries.
+  await sql`drop index if exists webhook_deliveries_order`.execute(db);
+  await PENDING_ORDER_INDEX.execute(db);
   await index('webhook_deliveries_source', ['webhook_id', 'source'], true);
   await db.schema
     .createTable('webhook_progress')

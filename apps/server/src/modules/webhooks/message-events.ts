@@ -20,8 +20,24 @@ function messageIdOf(event: QueuedEventRow): number | undefined {
 export async function messageBodies(db: DbOrTx, events: QueuedEventRow[]): Promise<(string | undefined)[]> {
   const ids = events.map(messageIdOf).filter((id): id is number => id !== undefined);
   if (ids.length === 0) return events.map(() => undefined);
-  const messages = new Map((await db.selectFrom('messages').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, row]));
-  const visitorIds = [...new Set([...messages.values()].map((row) => row.visitor_id))];
+  // Each message with the conversation it belongs to, in one statement for the batch.
+  const rows = await db
+    .selectFrom('messages as m')
+    .selectAll('m')
+    .select((eb) =>
+      eb
+        .selectFrom('conversations as c')
+        .select('c.id')
+        .whereRef('c.visitor_id', '=', 'm.visitor_id')
+        .whereRef('c.first_seq', '<=', 'm.seq')
+        .orderBy('c.id', 'desc')
+        .limit(1)
+        .as('conversation_id'),
+    )
+    .where('m.id', 'in', ids)
+    .execute();
+  const messages = new Map(rows.map(({ conversation_id, ...row }) => [row.id, { row, conversationId: conversation_id ?? null }]));
+  const visitorIds = [...new Set([...messages.values()].map(({ row }) => row.visitor_id))];
   const visitors = new Map(
     (visitorIds.length > 0 ? await db.selectFrom('visitors').selectAll().where('id', 'in', visitorIds).execute() : []).map((row) => [
       row.id,
@@ -31,24 +47,16 @@ export async function messageBodies(db: DbOrTx, events: QueuedEventRow[]): Promi
   const bodies: (string | undefined)[] = [];
   for (const event of events) {
     const id = messageIdOf(event);
-    const message = id === undefined ? undefined : messages.get(id);
-    const visitor = message && visitors.get(message.visitor_id);
-    if (!message || !visitor) {
+    const found = id === undefined ? undefined : messages.get(id);
+    const visitor = found && visitors.get(found.row.visitor_id);
+    if (!found || !visitor) {
       bodies.push(undefined);
       continue;
     }
-    const conversation = await db
-      .selectFrom('conversations')
-      .select('id')
-      .where('visitor_id', '=', visitor.id)
-      .where('first_seq', '<=', message.seq)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
     const data = {
-      conversationId: conversation?.id ?? null,
+      conversationId: found.conversationId,
       visitor: webhookVisitor(visitor),
-      message: toMessage(message, visitor.public_id),
+      message: toMessage(found.row, visitor.public_id),
     };
     bodies.push(envelopeBody(event.event_id, event.event, event.created_at, data));
   }

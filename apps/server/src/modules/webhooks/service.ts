@@ -15,7 +15,7 @@ import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import type { Sealer } from '../../lib/sealed.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { DeliveryKick } from './kick.js';
-import { type DeliveryRow, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
+import { type DeliveryRow, deliveryId, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
 import { envelopeBody } from './views.js';
 import { SECRET_PURPOSE } from './worker.js';
 
@@ -305,7 +305,7 @@ export class WebhookService {
   }
 
   private async queueDelivery(webhookId: number, eventId: string, type: string, body: string): Promise<string> {
-    const uuid = randomUUID();
+    const uuid = deliveryId();
     const at = new Date(this.now()).toISOString();
     await this.repo.insertDeliveries([newDelivery({ uuid, webhookId, eventId, event: type, orderKey: null, source: null, body, at })]);
     this.delivery.kick();

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { WEBHOOK_HEADERS } from '@parley/protocol';
 import type { WebhookConfig } from '../../config.js';
 import { GroupCommit } from '../../db/group-commit.js';
@@ -8,7 +8,7 @@ import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { HealthReport, HealthReporter } from './health.js';
 import { messageBodies } from './message-events.js';
-import { type DeliveryRow, newDelivery, type QueuedEventRow, type WebhookRepository, type WebhookRow } from './repository.js';
+import { type DeliveryRow, deliveryId, newDelivery, type QueuedEventRow, type WebhookRepository, type WebhookRow } from './repository.js';
 
 /** What the worker says of itself: the logger's calls it makes (a thread forwards them to its process's log). */
 export interface WorkerLog {
@@ -52,6 +52,12 @@ const LOOK_WAIT_MS = 1000;
  * round trips, so with 50 a look the deliveries fell behind a busy site's messages (about 700 a second).
  */
 const BATCH = 200;
+/**
+ * How long an attempt that ended waits for others to share its record's commit, when it ended outside a
+ * look's own wait (a look records its attempts together as they end). A commit per outcome or two was the
+ * delivery thread's largest cost: a commit writes the pages it touched, whatever the rows.
+ */
+const RECORD_GATHER_MS = 20;
 /** Queued events a look turns into deliveries at most. */
 const EVENTS_BATCH = 200;
 /** The purpose webhook secrets are sealed for. */
@@ -96,6 +102,7 @@ export class WebhookWorker {
   /** Outcomes not yet recorded: those that end while a commit is written share the next one. */
   private ended: Outcome[] = [];
   private recording: Promise<void> | undefined;
+  private gathering: NodeJS.Timeout | undefined;
   /** Secrets opened, by the webhook row a look read (see secretsOf). */
   private readonly opened = new WeakMap<WebhookRow, string[]>();
   /** The webhooks this worker told of failures and not yet of a success since (see health). */
@@ -130,7 +137,7 @@ export class WebhookWorker {
     clearInterval(this.pruner);
     await this.poller.stop();
     await Promise.all([...this.running]);
-    await this.recording;
+    while (this.recording || this.ended.length > 0) await this.recordNow();
   }
 
   /** Looks for due deliveries now (again right after the current look, when one is running). */
@@ -165,7 +172,7 @@ export class WebhookWorker {
           .filter((id) => existing.has(id))
           .map((webhookId) =>
             newDelivery({
-              uuid: randomUUID(),
+              uuid: deliveryId(),
               webhookId,
               eventId: event.event_id,
               event: event.event,
@@ -223,7 +230,7 @@ export class WebhookWorker {
         }),
       ]);
       clearTimeout(waited);
-      await this.recording;
+      await this.recordNow();
     }
   }
 
@@ -251,29 +258,43 @@ export class WebhookWorker {
         if (left > 0) this.runningTo.set(webhook.id, left);
         else this.runningTo.delete(webhook.id);
         // An attempt that failed unexpectedly has nothing to record (its claim runs out): room to look again.
-        if (this.ended.length > 0) this.recording ??= this.recordEnded();
+        if (this.ended.length > 0) this.recordSoon();
         else this.kick();
       });
     this.running.add(run);
     return run;
   }
 
+  /** Records the outcomes that have ended after RECORD_GATHER_MS, with those that end meanwhile. */
+  private recordSoon(): void {
+    if (this.recording || this.gathering) return;
+    this.gathering = setTimeout(() => void this.recordNow(), RECORD_GATHER_MS);
+  }
+
+  /** Records the outcomes that have ended now; answers when they are (and those being recorded already). */
+  private recordNow(): Promise<void> | undefined {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
+    if (this.ended.length > 0) this.recording ??= this.recordEnded();
+    return this.recording;
+  }
+
   /**
-   * Records the outcomes that have ended, those that end meanwhile in the next commit, then looks again:
+   * Records the outcomes that have ended (those that end meanwhile gather for the next commit), then looks again:
    * a conversation's next event, and room for more attempts, wait on these records. A record that fails
    * leaves its deliveries claimed; their claims run out and they are tried again under the same id.
    */
   private async recordEnded(): Promise<void> {
     try {
-      while (this.ended.length > 0) {
-        const outcomes = this.ended;
-        this.ended = [];
-        await this.record(outcomes);
-      }
+      const outcomes = this.ended;
+      this.ended = [];
+      await this.record(outcomes);
     } catch (error) {
       this.log.error({ err: error }, 'webhook outcomes not recorded');
     } finally {
       this.recording = undefined;
+      // Those that ended meanwhile gather others for a commit of their own.
+      if (this.ended.length > 0) this.recordSoon();
       this.kick();
     }
   }
