@@ -36,6 +36,11 @@ export async function openSqliteLog(dataDir: string, synchronous: 'normal' | 'fu
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   database.pragma('busy_timeout = 5000');
+  // A checkpoint runs inside the commit that passes this many pages of write-ahead log, with its syncs:
+  // at SQLite's 1,000 it came every few commits of a busy site's deliveries and doubled what a commit cost
+  // (4.3 -> 2.2 ms at 1,000 messages a second with 3 webhooks). Each row is written three times (made,
+  // claimed, answered), so a longer log also copies each page back once for all three.
+  database.pragma('wal_autocheckpoint = 8000');
   // The worker runs the same few statements thousands of times a second: each is prepared once.
   const db: Db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   await createLog(db);
