@@ -60,7 +60,7 @@ export class DeliveryThread implements DeliveryKick {
 
   /** Starts the thread now, when webhooks exist (there may be deliveries due). */
   async startIfNeeded(): Promise<void> {
-    if ((await this.repo.list()).length > 0) this.start();
+    if ((await this.repo.count(this.repo.main)) > 0) this.start();
   }
 
   kick(): void {

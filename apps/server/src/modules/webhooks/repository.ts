@@ -99,6 +99,7 @@ const PRUNE_EVENTS_CHUNK = 200;
 export interface Receivers {
   enabled: number[];
   existing: number[];
+  rows: WebhookRow[];
 }
 
 /**
@@ -338,10 +339,10 @@ export class WebhookRepository {
     return ids.length === 0 ? Promise.resolve([]) : db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
   }
 
-  /** The webhooks a look may send to (see due). */
+  /** The webhooks a look may send to (see due), read whole once for the look. */
   async receivers(): Promise<Receivers> {
-    const rows = await this.db.selectFrom('webhooks').select(['id', 'enabled']).execute();
-    return { enabled: rows.filter((row) => row.enabled === 1).map((row) => row.id), existing: rows.map((row) => row.id) };
+    const rows = await this.db.selectFrom('webhooks').selectAll().execute();
+    return { enabled: rows.filter((row) => row.enabled === 1).map((row) => row.id), existing: rows.map((row) => row.id), rows };
   }
 
   /**

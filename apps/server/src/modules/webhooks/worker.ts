@@ -205,7 +205,7 @@ export class WebhookWorker {
         return;
       }
       // Each webhook read once for the look, not once per delivery.
-      const webhooks = new Map((await this.repo.byIds([...new Set(due.map((row) => row.webhook_id))])).map((row) => [row.id, row]));
+      const webhooks = new Map(receivers.rows.map((row) => [row.id, row]));
       // A claim outlives the longest attempt, so it never runs out while its attempt is under way. Two of one
       // conversation are never under way together: the later is not due while the earlier is pending.
       const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
