@@ -10,6 +10,9 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          // A condition polled for is waited on as long as a busy machine needs (its first pass ends the
+          // wait); vitest's 1 s made a poll of several API calls fail under load before it ever ran thrice.
+          expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
         },
       },

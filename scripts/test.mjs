@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Each failed test by file and name, printed again at the end: a long run's log is often read from its tail. */
+const failedTests = [];
 const reports = mkdtempSync(join(tmpdir(), 'parley-test-'));
 
 function run(title, command, args, env = {}) {
@@ -24,6 +26,14 @@ function countVitest(file) {
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const where = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+      const reason = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      failedTests.push(`${where} › ${test.fullName}\n     ${reason}`);
+    }
+  }
 }
 
 function vitest(title, file, args, env) {
@@ -53,7 +63,14 @@ if (existsSync(chromium)) {
     PLAYWRIGHT_JSON_OUTPUT_NAME: out,
   });
   if (existsSync(out)) {
-    const { stats } = JSON.parse(readFileSync(out, 'utf8'));
+    const { stats, suites } = JSON.parse(readFileSync(out, 'utf8'));
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        if (spec.tests?.some((test) => test.status === 'unexpected')) failedTests.push(`${spec.file}:${spec.line} › ${spec.title}`);
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of suites ?? []) walk(suite);
     if (stats.flaky > 0) process.stdout.write(`\n!! ${stats.flaky} browser test(s) passed only on retry (flaky): see the list above.\n`);
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
@@ -68,6 +85,7 @@ if (existsSync(chromium)) {
   );
 }
 
+if (failedTests.length) process.stdout.write(`\nfailed tests:\n${failedTests.map((test) => `  ✗ ${test}`).join('\n')}\n`);
 process.stdout.write(`\n${failures.length ? `FAILED: ${failures.join('; ')}` : 'all steps passed'}\n`);
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(failures.length ? 1 : 0);

@@ -70,8 +70,10 @@ afterAll(async () => {
 
 describe('the statistics’ daily rollup', () => {
   it('answers a closed day from the rollup as the raw tables did while it was today, and again after a late message and a rebuild', async () => {
-    // Today: counted live, nothing kept.
-    await expect.poll(async () => (await figures()).talk.totals).toMatchObject({ conversations: 1, messages: 2 });
+    // Today: counted live, nothing kept. A live answer's rows and totals are read side by side while the
+    // messages are still being written, so the wait is for both to have them.
+    const agentRow = (messages: number) => ({ name: '客服', conversations: 1, messages, rated: 0, averageScore: null });
+    await expect.poll(async () => (await figures()).talk).toMatchObject({ totals: { conversations: 1, messages: 2 }, list: [agentRow(2)] });
     const today = await figures();
     expect(today.flow.totals).toEqual({ visitors: 3, visits: 3, conversations: 1 });
     expect(await rolledRows()).toBe(0);
@@ -84,9 +86,9 @@ describe('the statistics’ daily rollup', () => {
 
     // The visitor writes again in the conversation begun that day: the day is counted again.
     expect((await server.post('/api/visitor/message', { YQToken: baidu.YQToken, msg: '还在吗', onlyID: onlyId() })).status).toBe(200);
-    await expect.poll(async () => (await figures()).talk.totals.messages).toBe(3);
+    await expect.poll(async () => (await figures()).talk).toMatchObject({ totals: { messages: 3 }, list: [agentRow(3)] });
     const late = await figures();
-    expect(late.talk.list).toEqual([{ name: '客服', conversations: 1, messages: 3, rated: 0, averageScore: null }]);
+    expect(late.talk.list).toEqual([agentRow(3)]);
     expect(late.flow).toEqual(today.flow);
 
     // A rebuild from the raw tables gives the same answers.
