@@ -3,6 +3,8 @@
 // an nginx in front that spreads requests and sockets over them, round robin. For the benches:
 //
 //   const cluster = await startCluster(2);  // { url, child, pids, stop() }; needs DATABASE_URL and REDIS_URL
+//   startCluster(2, env, { nginxWorkers: 2 })  // nginx's worker processes (1 by default): each proxied socket
+//                                              // holds two of a worker's files, 20,000 at most here
 //
 // nginx is Debian's (`apt-get install nginx`), run in the foreground as a child of the bench with a
 // configuration of its own in a temporary directory; the proxying part is deploy/nginx.conf's, without TLS.
@@ -24,10 +26,10 @@ const freePort = () =>
     });
   });
 
-function nginxConfig(dir, port, upstreams) {
+function nginxConfig(dir, port, upstreams, workers) {
   return `
 user root;
-worker_processes 1;
+worker_processes ${workers};
 worker_rlimit_nofile 20000;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -70,7 +72,7 @@ ${upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
 }
 
 /** Starts `processes` servers (the first migrates the schema, the others join it) and nginx before them. */
-export async function startCluster(processes, env = {}) {
+export async function startCluster(processes, env = {}, { nginxWorkers = 1 } = {}) {
   if (!process.env.DATABASE_URL || !process.env.REDIS_URL)
     throw new Error('several processes need DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)');
   // A bus of its own on the shared Redis, so that nothing else on it hears this cluster's events.
@@ -86,6 +88,7 @@ export async function startCluster(processes, env = {}) {
       dir,
       port,
       servers.map((server) => server.url.replace('http://', '')),
+      nginxWorkers,
     ),
   );
   const nginx = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });

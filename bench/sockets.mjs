@@ -1,32 +1,36 @@
 // Socket-count benchmark: N visitors (init + socket each) held open with heartbeats for D seconds,
-// spread over client processes (each process has its own open-file limit); reports the server's RSS
-// and how many sockets it closed.
+// spread over client processes (each process has its own open-file limit); reports the server's RSS,
+// how many sockets it closed, and what one idle socket costs.
 //
 //   node bench/sockets.mjs --visitors 19000 --clients 2 --seconds 30
+//   DATABASE_URL=… REDIS_URL=… node bench/sockets.mjs --visitors 18000 --processes 2   through nginx
+//
+// The cost of a socket is measured apart from the visitor behind it: every visitor is made first (HTTP
+// init), the server's heap is then collected in full through its inspector and its RSS and heap read;
+// the sockets are opened and held, collected and read again. The difference over N is what a socket
+// itself holds (its visitor's rows and the inits' garbage are on both sides). With `--processes P` the
+// sockets go through nginx to P servers (bench/cluster.mjs, two nginx workers): the RSS is the servers'
+// together, and the cost of a socket is not taken apart.
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { option } from './client.mjs';
+import { startCluster } from './cluster.mjs';
 import { startServer } from './server.mjs';
 
-const arg = (name, fallback) => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index > 0 ? Number(process.argv[index + 1]) : fallback;
-};
-const VISITORS = arg('visitors', 19000);
-const SECONDS = arg('seconds', 30);
-const CLIENTS = arg('clients', 2);
+const VISITORS = Number(option('visitors', 19000));
+const SECONDS = Number(option('seconds', 30));
+const CLIENTS = Number(option('clients', 2));
+const INSPECT_PORT = Number(option('inspect-port', 9339));
+const PROCESSES = Number(option('processes', 0));
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** Client mode: open `count` visitor sockets against `url`, heartbeat them, report, then wait to be told to stop. */
+/** Client mode: make `count` visitors, then (when told) open and heartbeat a socket each, report, and wait to be told to stop. */
 async function client(url, count) {
-  const sockets = [];
-  let closed = 0;
-  // Heartbeats start with the first socket: the server closes any socket silent for 15 s.
-  setInterval(() => {
-    for (const socket of sockets) socket.send('Y');
-  }, 5000);
+  const tokens = [];
   for (let batch = 0; batch < count; batch += 100) {
     await Promise.all(
       Array.from({ length: Math.min(100, count - batch) }, async (_, offset) => {
@@ -36,7 +40,22 @@ async function client(url, count) {
           body: JSON.stringify({ url: `https://shop.example/p/${batch + offset}` }),
         });
         const { data } = await response.json();
-        const socket = new WebSocket(`${url.replace('http', 'ws')}/ws/visitor?YQToken=${data.YQToken}`);
+        tokens.push(data.YQToken);
+      }),
+    );
+  }
+  process.send({ made: tokens.length });
+  await new Promise((resolve) => process.once('message', resolve));
+  const sockets = [];
+  let closed = 0;
+  // Heartbeats start with the first socket: the server closes any socket silent for 15 s.
+  setInterval(() => {
+    for (const socket of sockets) socket.send('Y');
+  }, 5000);
+  for (let batch = 0; batch < tokens.length; batch += 100) {
+    await Promise.all(
+      tokens.slice(batch, batch + 100).map(async (token) => {
+        const socket = new WebSocket(`${url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
         await new Promise((resolve, reject) => {
           socket.once('open', resolve);
           socket.once('error', reject);
@@ -55,6 +74,40 @@ async function client(url, count) {
   });
 }
 
+/** The server's inspector: a full collection, then its heap in use. */
+async function inspector(port) {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let id = 0;
+  const call = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const mine = ++id;
+      const listener = (raw) => {
+        const answer = JSON.parse(raw.toString());
+        if (answer.id !== mine) return;
+        socket.off('message', listener);
+        if (answer.error) reject(new Error(answer.error.message));
+        else resolve(answer.result);
+      };
+      socket.on('message', listener);
+      socket.send(JSON.stringify({ id: mine, method, params }));
+    });
+  return {
+    /** Collects twice (weak maps and finalizers let go on the second) and answers the heap in use. */
+    async collected() {
+      await call('HeapProfiler.collectGarbage');
+      await call('HeapProfiler.collectGarbage');
+      const { result } = await call('Runtime.evaluate', { expression: 'process.memoryUsage().heapUsed', returnByValue: true });
+      return result.value;
+    },
+    close: () => socket.close(),
+  };
+}
+
 if (process.argv[2] === '--client') {
   await client(process.argv[3], Number(process.argv[4]));
 } else {
@@ -62,38 +115,63 @@ if (process.argv[2] === '--client') {
 }
 
 async function main() {
-  const { child, url, stop } = await startServer();
-  const idle = rssOf(child.pid);
+  const alone = PROCESSES === 0;
+  if (alone)
+    process.env.BENCH_SERVER_ARGS = [process.env.BENCH_SERVER_ARGS, `--inspect=127.0.0.1:${INSPECT_PORT}`].filter(Boolean).join(' ');
+  const { child, pids = [child.pid], url, stop } = alone ? await startServer() : await startCluster(PROCESSES, {}, { nginxWorkers: 2 });
+  const rss = () => pids.reduce((sum, pid) => sum + rssOf(pid), 0);
+  const server = alone ? await inspector(INSPECT_PORT) : { collected: async () => Number.NaN, close() {} };
+  const idle = rss();
 
-  const started = performance.now();
   const clients = Array.from({ length: CLIENTS }, () =>
     fork(fileURLToPath(import.meta.url), ['--client', url, String(Math.ceil(VISITORS / CLIENTS))], { stdio: 'inherit' }),
   );
-  const counts = await Promise.all(
-    clients.map((worker) => new Promise((resolve) => worker.once('message', (message) => resolve(message.opened)))),
-  );
-  const total = counts.reduce((sum, count) => sum + count, 0);
+  const next = (worker, key) =>
+    new Promise((resolve) => {
+      const listener = (message) => {
+        if (!(key in message)) return;
+        worker.off('message', listener);
+        resolve(message[key]);
+      };
+      worker.on('message', listener);
+    });
+  await Promise.all(clients.map((worker) => next(worker, 'made')));
+  const beforeHeap = await server.collected();
+  const before = rss();
+
+  const started = performance.now();
+  const opening = clients.map((worker) => next(worker, 'opened'));
+  for (const worker of clients) worker.send('open');
+  const total = (await Promise.all(opening)).reduce((sum, count) => sum + count, 0);
   const opened = (performance.now() - started) / 1000;
-  let peak = rssOf(child.pid);
+  let peak = rss();
   const until = Date.now() + SECONDS * 1000;
   while (Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    peak = Math.max(peak, rssOf(child.pid));
+    peak = Math.max(peak, rss());
   }
+  const afterHeap = await server.collected();
+  const after = rss();
   const closed = await Promise.all(
-    clients.map(
-      (worker) =>
-        new Promise((resolve) => {
-          worker.once('message', (message) => resolve(message.closed));
-          worker.send('stop');
-        }),
-    ),
+    clients.map((worker) => {
+      const answer = next(worker, 'closed');
+      worker.send('stop');
+      return answer;
+    }),
+  );
+  server.close();
+  console.log(
+    `${total} visitor sockets opened in ${opened.toFixed(1)} s over ${CLIENTS} client processes, held ${SECONDS} s with heartbeats${alone ? '' : `, through nginx to ${PROCESSES} servers`}`,
   );
   console.log(
-    `${total} visitor sockets opened in ${opened.toFixed(1)} s over ${CLIENTS} client processes, held ${SECONDS} s with heartbeats`,
+    `server RSS${alone ? '' : ` (${PROCESSES} together)`}: idle ${mib(idle)}, ${mib(before)} with the visitors made, peak ${mib(peak)}, ${mib(after)} at the end; sockets closed by the server: ${closed.reduce((sum, count) => sum + count, 0)}`,
   );
+  if (!alone) {
+    await stop();
+    return;
+  }
   console.log(
-    `server RSS: idle ${mib(idle)}, peak ${mib(peak)}; sockets closed by the server: ${closed.reduce((sum, count) => sum + count, 0)}`,
+    `a socket, after full collections: ${kb((after - before) / total)} of RSS, ${kb((afterHeap - beforeHeap) / total)} of JavaScript heap (RSS ${mib(before)} → ${mib(after)}, heap ${mib(beforeHeap)} → ${mib(afterHeap)})`,
   );
   await stop();
 }

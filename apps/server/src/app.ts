@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import websocket from '@fastify/websocket';
 import { CloseCode, isWorkingNow } from '@parley/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
@@ -140,6 +139,7 @@ import type { Bus } from './realtime/bus.js';
 import { EventHub } from './realtime/domain-events.js';
 import { Liveness } from './realtime/liveness.js';
 import { AgentPresenceStore } from './realtime/presence.js';
+import { SocketRoutes } from './realtime/socket-routes.js';
 import { SharedVisitorPresence } from './realtime/visitor-presence.js';
 import { registerVisitorSocket, VisitorSockets } from './realtime/visitor-socket.js';
 
@@ -518,19 +518,7 @@ export async function buildApp({
     },
   });
   await app.register(multipart);
-  await app.register(websocket, {
-    options: { maxPayload: 1024 * 1024 },
-    // On shutdown every socket hears "going away", so clients reconnect instead of reporting an error.
-    preClose(done) {
-      for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
-      app.websocketServer.close(() => done());
-    },
-    // A socket handler that fails closes its socket as a server fault (clients retry), not a bare reset.
-    errorHandler(error, socket, req) {
-      req.log.error({ err: error }, 'socket handler failed');
-      socket.close(CloseCode.serverError, 'server error');
-    },
-  });
+  const socketRoutes = new SocketRoutes(app);
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     const lang = langOf(req);
@@ -680,16 +668,16 @@ export async function buildApp({
       audit,
     ),
   );
-  registerAgentSocket(app, auth, agentSockets, liveness, (context, input) => conversations.agentSend(context, input));
+  registerAgentSocket(socketRoutes, auth, agentSockets, liveness, (context, input) => conversations.agentSend(context, input));
   registerVisitorSocket(
-    app,
+    socketRoutes,
     {
       publicIdOf: (credential) => visitors.publicIdOf(credential),
       online: (id) => conversations.visitorOnline(id),
       typing: (id, text) => visitors.typing(id, text),
       originAllowed: (req) => originAllowed(req, settings.current('appSetting').allowedOrigins),
       send: (credential, input) => conversations.visitorMessage(credential, input),
-      limit: (upgrade, credential) => limits.frame('visitorMessage', upgrade, credential),
+      limit: (address, credential) => limits.frame('visitorMessage', address, credential),
     },
     visitorSockets,
     liveness,

@@ -153,12 +153,14 @@ export class Limits {
 
   /**
    * Counts a message sent over a socket as the HTTP call `name` counts a request, per address and per
-   * visitor token, against the same counts: the socket's upgrade request stands for each of its frames.
+   * visitor token, against the same counts. A socket keeps no request (socket-routes.ts): a stand-in
+   * with the address is counted, carrying the one field the limiter reads beside it (a route's config).
    */
-  async frame(name: LimitName, upgrade: FastifyRequest, token: string): Promise<void> {
-    this.named.set(upgrade, token);
-    await this.enforce(`${name}.address`, upgrade);
-    await this.enforce(`${name}.token`, upgrade);
+  async frame(name: LimitName, address: string, token: string): Promise<void> {
+    const standIn = { ip: address, routeOptions: { config: {} } } as unknown as FastifyRequest;
+    this.named.set(standIn, token);
+    await this.enforce(`${name}.address`, standIn);
+    await this.enforce(`${name}.token`, standIn);
   }
 
   private async enforce(key: string, req: FastifyRequest, reply?: FastifyReply): Promise<void> {

@@ -1,5 +1,4 @@
 import { agentSendData, CloseCode, type Message, pushVisibilityData, SocketCode } from '@parley/protocol';
-import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { type AuthContext, type Authenticator, isSupervisor } from '../lib/caller.js';
 import { ApiError } from '../lib/errors.js';
@@ -8,6 +7,7 @@ import type { Bus } from './bus.js';
 import type { BusEvent } from './events.js';
 import { holdFrames, onFrames, refuse, send, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
+import type { SocketRoutes } from './socket-routes.js';
 import { SocketSends } from './socket-send.js';
 
 /** Largest frame an agent may send; anything bigger closes that socket only. */
@@ -123,22 +123,22 @@ export type AgentSend = (
 ) => Promise<Message>;
 
 export function registerAgentSocket(
-  app: FastifyInstance,
+  routes: SocketRoutes,
   auth: Authenticator,
   sockets: AgentSockets,
   liveness: Liveness,
   agentSend: AgentSend,
 ): void {
-  app.get('/ws/agent', { websocket: true }, async (socket, req) => {
+  const { log } = routes;
+  routes.add('/ws/agent', {}, async (socket, req) => {
     holdFrames(socket);
-    const token = (req.query as Record<string, unknown>).token;
     let context: AuthContext;
     try {
-      context = await auth.authenticate(typeof token === 'string' ? token : undefined);
+      context = await auth.authenticate(req.query.token);
     } catch (error) {
       if (!(error instanceof ApiError)) {
         // Not the token's fault (the database is away): the console must retry, not sign out.
-        req.log.warn({ err: error }, 'agent socket authentication failed');
+        log.warn({ err: error }, 'agent socket authentication failed');
         refuse(socket, CloseCode.serverError, 'server error');
         return;
       }
@@ -171,10 +171,10 @@ export function registerAgentSocket(
     // and a refreshed token carries the session on (sessions.renewed).
     const sends = new SocketSends(
       socket,
-      pickLang(req.headers['accept-language']),
+      pickLang(req.acceptLanguage),
       agentSendData,
       (data) => agentSend(context, data),
-      (error) => req.log.error({ err: error }, 'agent socket send failed'),
+      (error) => log.error({ err: error }, 'agent socket send failed'),
     );
     onFrames(socket, liveness, MAX_AGENT_FRAME, (frame) => {
       if (frame.code === SocketCode.identify) return;

@@ -1,10 +1,11 @@
 import { CloseCode, type Message, SocketCode, typingData, visitorSendData, yqToken } from '@parley/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { type Lang, pickLang } from '../lib/i18n.js';
 import type { Bus } from './bus.js';
 import { holdFrames, onFrames, refuse, sendError, sendText } from './frames.js';
 import type { Liveness } from './liveness.js';
+import type { SocketRequest, SocketRoutes } from './socket-routes.js';
 import { SocketSends } from './socket-send.js';
 import { TypingThrottle } from './typing.js';
 import type { SharedVisitorPresence } from './visitor-presence.js';
@@ -157,24 +158,23 @@ export interface VisitorSocketActions {
   /** A message sent over the socket (8100), stored as `POST /api/visitor/message` stores it. */
   send(credential: string, input: { msg: string; onlyID: string; type?: Message['type'] | undefined }): Promise<Message>;
   /** Counts a send against the HTTP call's limits (per address and per visitor); 429 beyond them. */
-  limit(upgrade: FastifyRequest, credential: string): Promise<void>;
+  limit(address: string, credential: string): Promise<void>;
 }
 
 /** The widget names its language in the socket's query; the browser's own languages otherwise. */
-function socketLang(req: FastifyRequest): Lang {
-  const named = (req.query as Record<string, unknown>).lang;
-  return pickLang(typeof named === 'string' ? named : req.headers['accept-language']);
+function socketLang(req: SocketRequest): Lang {
+  return pickLang(req.query.lang ?? req.acceptLanguage);
 }
 
-export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketActions, sockets: VisitorSockets, liveness: Liveness): void {
+export function registerVisitorSocket(routes: SocketRoutes, chat: VisitorSocketActions, sockets: VisitorSockets, liveness: Liveness): void {
+  const { log } = routes;
   const typing = new TypingThrottle((token, text) => {
-    chat.typing(token, text).catch((error: unknown) => app.log.error({ err: error }, 'typing relay failed'));
+    chat.typing(token, text).catch((error: unknown) => log.error({ err: error }, 'typing relay failed'));
   });
-  app.addHook('onClose', async () => typing.stop());
-  app.get(
+  routes.onClose(() => typing.stop());
+  routes.add(
     '/ws/visitor',
     {
-      websocket: true,
       // Refused before the upgrade: a site that may not embed the widget never gets a socket.
       preValidation: async (req, reply) => {
         if (!chat.originAllowed(req)) await reply.code(403).send();
@@ -182,7 +182,7 @@ export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketA
     },
     async (socket, req) => {
       holdFrames(socket);
-      const credential = yqToken.safeParse((req.query as Record<string, unknown>).YQToken);
+      const credential = yqToken.safeParse(req.query.YQToken);
       // Sockets are kept under the public id: past this point the credential is not needed.
       let publicId: string | undefined;
       try {
@@ -190,7 +190,7 @@ export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketA
       } catch (error) {
         // A fault of the server (the database is away), not an unknown visitor: the widget retries later
         // instead of starting over as a new visitor.
-        req.log.warn({ err: error }, 'visitor socket lookup failed');
+        log.warn({ err: error }, 'visitor socket lookup failed');
         refuse(socket, CloseCode.serverError, 'server error');
         return;
       }
@@ -206,13 +206,14 @@ export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketA
       socket.on('close', () => typing.closed(publicId));
       // The credential stays with this socket only to store what it sends, as the HTTP send would.
       const key = credential.data as string;
+      const { ip } = req;
       const sends = new SocketSends(
         socket,
         lang,
         visitorSendData,
         (data) => chat.send(key, data),
-        (error) => req.log.error({ err: error }, 'visitor socket send failed'),
-        () => chat.limit(req, key),
+        (error) => log.error({ err: error }, 'visitor socket send failed'),
+        () => chat.limit(ip, key),
       );
       onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
         if (frame.code === SocketCode.send) return sends.offer(frame.data);
@@ -225,7 +226,7 @@ export function registerVisitorSocket(app: FastifyInstance, chat: VisitorSocketA
         await chat.online(publicId);
       } catch (error) {
         // Presence could not be recorded: the widget's reconnection records it once the server can.
-        req.log.warn({ err: error }, 'visitor presence failed');
+        log.warn({ err: error }, 'visitor presence failed');
         socket.close(CloseCode.serverError, 'server error');
       }
     },
