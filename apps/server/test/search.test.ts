@@ -182,6 +182,59 @@ describe("a keyword's list", () => {
   });
 });
 
+describe("a keyword's visitor list", () => {
+  it('walks the visitors found newest first, counts up to its bound, then says "more"', async () => {
+    const db = server.storage.db;
+    const phones: TestVisitor[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const caller = await visitor(server);
+      sockets.push(caller.socket);
+      phones.push(caller);
+      // The second is found by an agent's remark, not by a field: found all the same, in its place by age.
+      const edit = i === 1 ? { remark: '回电 1390000' } : { phone: `1390000${i}` };
+      const edited = await server.post('/api/user/doEdit', { YQToken: caller.id, ...edit }, { token: admin });
+      expect(edited.status).toBe(200);
+    }
+    const idsOf = async (publicIds: string[]) => {
+      const rows = await db.selectFrom('visitors').select(['id', 'public_id']).where('public_id', 'in', publicIds).execute();
+      return publicIds.map((publicId) => rows.find((row) => row.public_id === publicId)?.id);
+    };
+    const newestFirst = await idsOf(phones.map((caller) => caller.id).reverse());
+    const keepAll = async (ids: number[]) => ids;
+
+    const bounded = await new KeywordSearch(db, server.storage.dialect, 2).newestVisitors('1390000', keepAll, 1);
+    expect(bounded.total).toBe(2);
+    expect(bounded.more).toBe(true);
+    expect(bounded.ids[0]).toBe(newestFirst[0]);
+    // Below the bound the count is exact and the order newest first, the remarked visitor among them.
+    const whole = await new KeywordSearch(db, server.storage.dialect, 10).newestVisitors('1390000', keepAll, 20);
+    expect(whole).toEqual({ ids: newestFirst, total: 5, more: false });
+    // The list's other filters still hold: what `keep` turns away is neither listed nor counted.
+    const second = newestFirst[1] as number;
+    const kept = await new KeywordSearch(db, server.storage.dialect, 10).newestVisitors(
+      '1390000',
+      async (ids) => ids.filter((id) => id !== second),
+      20,
+    );
+    expect(kept).toEqual({ ids: newestFirst.filter((id) => id !== second), total: 4, more: false });
+
+    // Over HTTP: the same five, newest first, and a page past the first.
+    const listed = await server.get<{ list: VisitorRecord[]; total: number; more?: boolean }>(
+      `/api/user/getList?pageSize=2&pageNo=2&keyword=1390000`,
+      { token: admin },
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.total).toBe(5);
+    expect(listed.body.data.more).toBeUndefined();
+    expect(listed.body.data.list.map((row) => row.YQToken)).toEqual(
+      phones
+        .map((caller) => caller.id)
+        .reverse()
+        .slice(2, 4),
+    );
+  });
+});
+
 describe('rows written before the index existed', () => {
   it('are found while the backfill has not reached them, and indexed by it newest first', async () => {
     const older = await visitor(server);

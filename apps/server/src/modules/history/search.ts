@@ -18,8 +18,8 @@ const STEP = 2000;
 /** Ids a statement names at most (SQLite's limit on a statement's parameters is far above). */
 const IDS_AT_ONCE = 1000;
 
-/** A keyword's conversations, best first (see `ranked`), and how many there are. */
-export interface RankedConversations {
+/** A keyword's conversations or visitors, best first (see `ranked`, `newestVisitors`), and how many there are. */
+export interface RankedIds {
   ids: number[];
   total: number;
   /** More than `total` were found: the count stopped at COUNT_CAP. */
@@ -46,10 +46,15 @@ export class KeywordSearch {
    * every row of the table against both, and a union once from its few rows.
    */
   visitorIds(keyword: string) {
-    const byFields = this.db
+    return this.visitorsByFields(keyword, candidateIds(this.dialect, 'visitor_search', keyword)).unionAll(this.visitorsOtherwise(keyword));
+  }
+
+  /** Of the visitors `ids` names, those whose fields contain the keyword. */
+  private visitorsByFields(keyword: string, ids: number[] | ReturnType<typeof candidateIds>) {
+    return this.db
       .selectFrom('visitors')
       .select('visitors.id')
-      .where('visitors.id', 'in', candidateIds(this.dialect, 'visitor_search', keyword))
+      .where('visitors.id', 'in', ids)
       .where((eb) =>
         eb.or(
           ['visitors.name', 'visitors.phone', 'visitors.email', 'visitors.user_id', 'visitors.attributes'].map((column) =>
@@ -57,15 +62,42 @@ export class KeywordSearch {
           ),
         ),
       );
+  }
+
+  /** The few visitors a keyword finds other than by their fields: by an agent's remark, and `V0042`. */
+  private visitorsOtherwise(keyword: string) {
     // Remarks are few (one per visitor an agent wrote about): looked through without an index.
-    const found = byFields.unionAll(
-      this.db.selectFrom('visitor_notes').select('visitor_notes.visitor_id as id').where(containsText('visitor_notes.remark', keyword)),
-    );
+    const byRemark = this.db
+      .selectFrom('visitor_notes')
+      .select('visitor_notes.visitor_id as id')
+      .where(containsText('visitor_notes.remark', keyword));
     const generated = /^v0*(\d{1,9})$/i.exec(keyword);
-    if (!generated) return found;
-    return found.unionAll(
+    if (!generated) return byRemark;
+    return byRemark.unionAll(
       this.db.selectFrom('visitors').select('visitors.id').where('visitors.id', '=', Number(generated[1])).where('visitors.name', '=', ''),
     );
+  }
+
+  /**
+   * The visitors a keyword finds, newest first (by id: a visitor's id follows its arrival), that `keep`
+   * lets through. Those found by their fields are walked down the visitor index a step at a time until the
+   * first `want` are settled and more than the cap are found, or none is left: a surname or a phone's
+   * first digits find a good part of a site's visitors, and gathering them all took seconds at millions.
+   */
+  async newestVisitors(keyword: string, keep: (ids: number[]) => Promise<number[]>, want: number): Promise<RankedIds> {
+    const otherwise = (await this.visitorsOtherwise(keyword).execute()).map((row) => row.id);
+    const found = new Set(await keepAll(keep, otherwise));
+    const newestFirst = () => [...found].sort((a, b) => b - a);
+    const walk = new CandidateWalk(this.db, this.dialect, 'visitor_search', keyword);
+    for (;;) {
+      const ids = await walk.next(STEP);
+      const below = ids[ids.length - 1];
+      if (below === undefined) return { ids: newestFirst(), total: found.size, more: false };
+      const matching = (await this.visitorsByFields(keyword, ids).execute()).map((row) => row.id).filter((id) => !found.has(id));
+      for (const id of await keepAll(keep, matching)) found.add(id);
+      // Every visitor still unread has an id below the step's last.
+      if (found.size > this.countCap && settled(found, below) >= want) return { ids: newestFirst(), total: this.countCap, more: true };
+    }
   }
 
   /**
@@ -87,7 +119,7 @@ export class KeywordSearch {
    * a step at a time, until the first `want` are settled (no message still unread can rank a conversation
    * above them) and more than the cap are found, or none is left: the count is exact below the cap.
    */
-  async ranked(keyword: string, keep: (ids: number[]) => Promise<number[]>, want: number): Promise<RankedConversations> {
+  async ranked(keyword: string, keep: (ids: number[]) => Promise<number[]>, want: number): Promise<RankedIds> {
     const found = new Map<number, number>();
     /** Conversations the other filters turned away: not asked about again. */
     const turnedAway = new Set<number>();
@@ -109,10 +141,8 @@ export class KeywordSearch {
         if (kept.has(id)) found.set(id, hit);
         else turnedAway.add(id);
       }
-      if (found.size <= this.countCap) continue;
-      let settled = 0;
-      for (const hit of found.values()) if (hit >= below) settled += 1;
-      if (settled >= want) return { ids: best(found), total: this.countCap, more: true };
+      if (found.size > this.countCap && settled(found.values(), below) >= want)
+        return { ids: best(found), total: this.countCap, more: true };
     }
   }
 
@@ -176,6 +206,13 @@ export class KeywordSearch {
         .where(containsText('messages.msg', keyword))
     );
   }
+}
+
+/** How many of a walk's finds rank at or above `below`, its position: nothing still unread can pass them. */
+function settled(ranks: Iterable<number>, below: number): number {
+  let count = 0;
+  for (const rank of ranks) if (rank >= below) count += 1;
+  return count;
 }
 
 /** The conversations found, best first: the newest hit, then the newest conversation. */

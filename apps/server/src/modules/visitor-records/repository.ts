@@ -72,12 +72,33 @@ export class VisitorRecordRepository {
       ]);
   }
 
-  list(filter: VisitorFilter, page: Page) {
-    return paginate(
-      () => this.filtered(filter),
-      (query) => this.withColumns(query).orderBy('visitors.created_at', 'desc').orderBy('visitors.id', 'desc'),
-      page,
-    );
+  /**
+   * A page of the list, newest first, and its total; with a keyword the visitors found are walked newest
+   * first (`KeywordSearch.newestVisitors`), the total exact up to COUNT_CAP and `more` past it.
+   */
+  async list(filter: VisitorFilter, page: Page) {
+    const { keyword, ...others } = filter;
+    if (!keyword)
+      return {
+        ...(await paginate(
+          () => this.filtered(filter),
+          (query) => this.newestFirst(query),
+          page,
+        )),
+        more: false,
+      };
+    const keep = async (ids: number[]) =>
+      ids.length === 0
+        ? []
+        : (await this.filtered(others).select('visitors.id').where('visitors.id', 'in', ids).execute()).map((row) => row.id);
+    const found = await this.search.newestVisitors(keyword, keep, page.pageNo * page.pageSize);
+    const ids = found.ids.slice((page.pageNo - 1) * page.pageSize, page.pageNo * page.pageSize);
+    const rows = ids.length === 0 ? [] : await this.newestFirst(this.filtered({}).where('visitors.id', 'in', ids)).execute();
+    return { rows, total: found.total, more: found.more };
+  }
+
+  private newestFirst(query: ReturnType<VisitorRecordRepository['filtered']>) {
+    return this.withColumns(query).orderBy('visitors.created_at', 'desc').orderBy('visitors.id', 'desc');
   }
 
   find(db: DbOrTx, publicId: string) {
