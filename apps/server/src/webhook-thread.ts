@@ -6,9 +6,10 @@ import { openPostgres, openSqliteReader, type Storage } from './db/index.js';
 import { OutboundClient } from './lib/outbound.js';
 import { loadSealer } from './lib/sealed.js';
 import type { DeliverySettings, FromDeliveryThread, ToDeliveryThread } from './modules/webhooks/delivery-thread.js';
+import type { WorkerLog } from './modules/webhooks/log.js';
 import { openSqliteLog, sharedLog, type WebhookLog } from './modules/webhooks/log-store.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
-import { WebhookWorker, type WorkerLog } from './modules/webhooks/worker.js';
+import { WebhookWorker } from './modules/webhooks/worker.js';
 
 if (!parentPort) throw new Error('the webhook delivery program runs on a thread');
 const port = parentPort;

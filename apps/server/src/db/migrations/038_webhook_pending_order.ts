@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * large index, and again when it went out. The order check asks only for earlier pending deliveries, so
  * the index of those stays small whatever the log keeps.
  */
-export const PENDING_ORDER_INDEX = sql`create index if not exists webhook_deliveries_pending_order
+const PENDING_ORDER_INDEX = sql`create index if not exists webhook_deliveries_pending_order
   on webhook_deliveries (webhook_id, order_key, id) where status = 'pending'`;
 
 export function webhookPendingOrder() {

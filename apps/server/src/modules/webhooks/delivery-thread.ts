@@ -3,8 +3,8 @@ import type { WebhookConfig } from '../../config.js';
 import { startThread } from '../../lib/threads.js';
 import type { HealthReport, WebhookHealth } from './health.js';
 import { type DeliveryKick, ThrottledKick } from './kick.js';
+import type { WorkerLog } from './log.js';
 import type { WebhookRepository } from './repository.js';
-import type { WorkerLog } from './worker.js';
 
 /** What the delivery thread needs to open the storage and send as this process would. */
 export interface DeliverySettings {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index.js';
 import type { Notices } from '../notices/service.js';
+import type { WorkerLog } from './log.js';
 import type { WebhookRepository } from './repository.js';
-import type { WorkerLog } from './worker.js';
 
 /** Failed attempts in a row (whatever the delivery) after which a webhook is disabled and Admins told. */
 export const DISABLE_AFTER = 20;

@@ -334,14 +334,9 @@ export class WebhookRepository {
       .execute();
   }
 
-  /** The webhooks among `ids` that exist. */
-  byIds(ids: number[], db: DbOrTx = this.db) {
-    return ids.length === 0 ? Promise.resolve([]) : db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
-  }
-
   /** The webhooks a look may send to (see due), read whole once for the look. */
-  async receivers(): Promise<Receivers> {
-    const rows = await this.db.selectFrom('webhooks').selectAll().execute();
+  async receivers(db: DbOrTx = this.db): Promise<Receivers> {
+    const rows = await db.selectFrom('webhooks').selectAll().execute();
     return { enabled: rows.filter((row) => row.enabled === 1).map((row) => row.id), existing: rows.map((row) => row.id), rows };
   }
 

@@ -7,15 +7,17 @@ import type { OutboundRequester } from '../../lib/outbound-thread.js';
 import { Poller } from '../../lib/poller.js';
 import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { HealthReport, HealthReporter } from './health.js';
+import type { WorkerLog } from './log.js';
 import { messageBodies } from './message-events.js';
-import { type DeliveryRow, deliveryId, newDelivery, type QueuedEventRow, type WebhookRepository, type WebhookRow } from './repository.js';
-
-/** What the worker says of itself: the logger's calls it makes (a thread forwards them to its process's log). */
-export interface WorkerLog {
-  error(detail: object, message: string): void;
-  warn(detail: object, message: string): void;
-  info(detail: object, message: string): void;
-}
+import {
+  type DeliveryRow,
+  deliveryId,
+  newDelivery,
+  type QueuedEventRow,
+  type Receivers,
+  type WebhookRepository,
+  type WebhookRow,
+} from './repository.js';
 
 /** What one attempt came to: the answer's status when there was one, the reason it failed when it did. */
 interface Outcome {
@@ -147,10 +149,11 @@ export class WebhookWorker {
 
   /**
    * Turns the oldest queued events into deliveries, in one transaction: the event leaves the queue as its
-   * deliveries are written, so none is lost or made twice. Answers how many events were taken.
+   * deliveries are written, so none is lost or made twice. Answers how many events were taken, and the
+   * webhooks it read to make them (the look's receivers), when it took any.
    */
-  private async expand(): Promise<number> {
-    if (!(await this.repo.anyQueued())) return 0;
+  private async expand(): Promise<{ taken: number; receivers?: Receivers }> {
+    if (!(await this.repo.anyQueued())) return { taken: 0 };
     return this.repo.log.db.transaction().execute(async (tx) => {
       const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
       // Messages queued by reference get their bodies now, read from the database (apart from the log's).
@@ -163,9 +166,8 @@ export class WebhookWorker {
       const wanted = events.map(webhooksOf);
       // A webhook deleted since the event was queued gets no delivery of it. Read after the events are taken:
       // a webhook made since this look began may already have events among them.
-      const existing = new Set(
-        (await this.repo.byIds([...new Set(wanted.flat())], this.repo.log.apart ? this.repo.main : tx)).map((row) => row.id),
-      );
+      const receivers = await this.repo.receivers(this.repo.log.apart ? this.repo.main : tx);
+      const existing = new Set(receivers.existing);
       // A message purged since it was queued has nothing left to tell.
       const rows = events.flatMap((event, i) =>
         (bodies[i] === undefined ? [] : (wanted[i] ?? []))
@@ -184,14 +186,14 @@ export class WebhookWorker {
           ),
       );
       await this.repo.insertDeliveries(rows, tx);
-      return events.length;
+      return { taken: events.length, receivers };
     });
   }
 
   private async drain(): Promise<void> {
     for (;;) {
-      const taken = await this.expand();
-      const receivers = await this.repo.receivers();
+      const { taken, receivers: read } = await this.expand();
+      const receivers = read ?? (await this.repo.receivers());
       const room = IN_FLIGHT - this.running.size;
       // No room: the end of an attempt looks again.
       if (this.poller.stopped || room <= 0) return;
