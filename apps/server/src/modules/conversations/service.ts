@@ -12,7 +12,6 @@ import {
 import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { GroupCommit, type Shared } from '../../db/group-commit.js';
-import type { DbOrTx } from '../../db/index.js';
 import type { Database, MessageRow, VisitorRow } from '../../db/schema.js';
 import { type AuthContext, isSupervisor } from '../../lib/caller.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -23,38 +22,17 @@ import type { AgentRef, EventHub } from '../../realtime/domain-events.js';
 import { AgentPresenceStore } from '../../realtime/presence.js';
 import type { AgentAvailabilityRepository } from '../agents/availability-repository.js';
 import { regionBlocked } from '../regions/rules.js';
-import type { RobotResponder } from '../robots/responder.js';
 import type { VisitorRepository } from '../visitors/repository.js';
 import { INITIAL_MESSAGES, type VisitorService } from '../visitors/service.js';
 import { toMessage, toVisit, toVisitor, visitorLang, visitorNickname } from '../visitors/views.js';
 import { type AutoAnswerSource, type Opening, openingAnswers } from './auto-answers.js';
 import type { ConversationOutboxes } from './outboxes.js';
 import type { ConversationRepository, VisitorWrite, VisitorWrote } from './repository.js';
+import { type RobotDesk, RobotTurns } from './robot-turns.js';
 import type { Routing } from './routing.js';
 
 export const WITHDRAW_WINDOW_MS = 2 * 60 * 1000;
 const CATCH_UP_LIMIT = 200;
-/** The robot's messages are marked by their onlyID; a miss (the unknown reply) has its own prefix. */
-const ROBOT_ID = 'robot-';
-const ROBOT_MISS_ID = 'robot-miss-';
-
-/** The smart robot as conversations need it: its answers, and whether people work now (its `offline` mode). */
-export interface RobotDesk {
-  responder: Pick<RobotResponder, 'settings' | 'profile' | 'wantsPerson' | 'reply'>;
-  /** Whether it is within the work hours of the chat-window settings (always, when they are off). */
-  workingNow: () => boolean;
-  onError: (error: unknown) => void;
-  /** An agent's message was made from the suggested answer of this pair (agent assist); counts it, without waiting. */
-  assistUsed: (pairId: number) => void;
-}
-
-/** A message the robot is about to store. */
-interface RobotPart {
-  type: MessageType;
-  msg: string;
-  miss: boolean;
-  suggestions?: string[];
-}
 
 /** Who sent a message, for idempotency: a resend returns the stored message to its own sender only. */
 type Sender = { role: 'user' } | { role: 'service'; uuid: string };
@@ -84,10 +62,12 @@ export class ConversationService {
     private readonly robot: RobotDesk,
     /** Written in each message's transaction: see ConversationOutboxes. */
     private readonly outboxes: ConversationOutboxes,
-  ) {}
+  ) {
+    this.robotTurns = new RobotTurns(repo, visitorRepo, events, outboxes, robot, (visitor) => this.handOver(visitor));
+  }
 
-  /** Each visitor's robot answers, one after another, so they keep the order of the questions. */
-  private readonly robotTurns = new Map<number, Promise<void>>();
+  /** What the robot says to visitors in robot state; it hands one over to a person as a visitor can. */
+  private readonly robotTurns: RobotTurns;
 
   private get db() {
     return this.repo.db;
@@ -147,10 +127,10 @@ export class ConversationService {
           if (this.routing.blocked(closed.region_code)) throw regionBlocked();
           this.visitors.refuseAnonymous(closed);
           const agent = (await this.routing.pickAgent(tx, closed.id)) ?? null;
-          const robot = this.robotTakes(agent);
+          const robot = this.robotTurns.takes(agent);
           await this.routing.open(tx, closed, robot ? 'robot' : agent);
           // The robot's welcome comes first, so the visitor reads it above their own question.
-          const welcome = robot ? await this.storeWelcome(tx, closed) : null;
+          const welcome = robot ? await this.robotTurns.storeWelcome(tx, closed) : null;
           visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
           if (!visitor) throw new Error('a conversation just opened is not open');
           opened = { visitor, agent: robot ? null : agent, welcome };
@@ -187,118 +167,12 @@ export class ConversationService {
     }
     const message = toMessage(outcome.row, outcome.visitor.public_id);
     const withRobot = outcome.visitor.state === 'robot';
-    if (outcome.opened && withRobot) await this.robotOpened(outcome.opened.visitor, outcome.opened.welcome);
+    if (outcome.opened && withRobot) await this.robotTurns.opened(outcome.opened.visitor, outcome.opened.welcome);
     else if (outcome.opened) await this.routing.opened(outcome.opened.visitor, outcome.opened.agent);
     await this.events.emit('message.stored', { visitor: outcome.visitor, message, visitorSees: false });
-    if (withRobot) this.robotAnswers(outcome.visitor, message);
+    if (withRobot) this.robotTurns.answer(outcome.visitor, message);
     else if (outcome.opened) await this.answerOpening(outcome.visitor, message.seq === 1, outcome.opened.agent);
     return message;
-  }
-
-  // ---------------------------------------------------------------- the smart robot
-
-  /**
-   * Whether a new conversation starts with the robot: always in mode `first`; in mode `offline` when no
-   * agent can take the visitor now (none available with room, or outside the work hours).
-   */
-  private robotTakes(agent: AgentRef | null): boolean {
-    const settings = this.robot.responder.settings();
-    if (!settings.enabled) return false;
-    return settings.mode === 'first' || agent === null || !this.robot.workingNow();
-  }
-
-  private async storeWelcome(tx: DbOrTx, visitor: VisitorRow): Promise<MessageRow | null> {
-    const welcome = this.robot.responder.settings().welcome;
-    if (!welcome) return null;
-    const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
-    const row = await this.repo.storeMessage(tx, visitor.id, seq, this.robotMessage({ type: 'text', msg: welcome, miss: false }), null);
-    await this.outboxes.stored(tx, visitor, row, true);
-    return row;
-  }
-
-  private robotMessage(part: RobotPart) {
-    return {
-      only_id: `${part.miss ? ROBOT_MISS_ID : ROBOT_ID}${randomBytes(8).toString('hex')}`,
-      role: 'robot',
-      type: part.type,
-      msg: part.msg,
-      nickname: this.robot.responder.profile().name,
-      service_id: null,
-      created_at: isoNow(),
-      suggestions: (part.suggestions ?? []).join('\n'),
-    };
-  }
-
-  /** Agents see the visitor in the robot group; the visitor learns who answers, then reads the welcome. */
-  private async robotOpened(visitor: VisitorRow, welcome: MessageRow | null): Promise<void> {
-    await this.events.emit('conversation.opened', { visitor, agent: null });
-    await this.events.emit('robot.answering', { visitor, robot: this.robot.responder.profile() });
-    if (welcome) await this.events.emit('message.stored', { visitor, message: toMessage(welcome, visitor.public_id), visitorSees: true });
-  }
-
-  private robotAnswers(visitor: VisitorRow, question: Message): void {
-    const previous = this.robotTurns.get(visitor.id) ?? Promise.resolve();
-    const turn = previous.then(() => this.robotTurn(visitor, question)).catch(this.robot.onError);
-    this.robotTurns.set(visitor.id, turn);
-    void turn.finally(() => {
-      if (this.robotTurns.get(visitor.id) === turn) this.robotTurns.delete(visitor.id);
-    });
-  }
-
-  /** Answers one question of a visitor in robot state, or hands the visitor to a person. */
-  private async robotTurn(visitor: VisitorRow, question: Message): Promise<void> {
-    const settings = this.robot.responder.settings();
-    if (!settings.enabled || (question.type === 'text' && this.robot.responder.wantsPerson(question.msg))) {
-      await this.handOver(visitor);
-      return;
-    }
-    const lang = visitorLang(visitor);
-    // A picture or a file is not a question the knowledge base can answer.
-    const reply = await this.robot.responder.reply(question.type === 'text' ? question.msg : '', lang);
-    const parts: RobotPart[] =
-      reply.kind === 'answer'
-        ? [
-            { type: 'text', msg: reply.text, miss: false },
-            ...(reply.image ? [{ type: 'image' as const, msg: reply.image, miss: false }] : []),
-          ]
-        : [{ type: 'text', msg: reply.text, miss: true, suggestions: reply.suggestions }];
-    if (!(await this.storeRobot(visitor, parts))) return;
-    if (reply.kind === 'unknown' && settings.handoverAfterUnknown > 0) {
-      if ((await this.missesInARow(visitor.id)) >= settings.handoverAfterUnknown) await this.handOver(visitor);
-    }
-  }
-
-  /** Stores the robot's messages, unless a person took the visitor meanwhile; whether it did. */
-  private async storeRobot(visitor: VisitorRow, parts: RobotPart[]): Promise<boolean> {
-    const rows = await this.db.transaction().execute(async (tx) => {
-      const current = await this.visitorRepo.findById(tx, visitor.id);
-      if (current?.state !== 'robot') return null;
-      const stored: MessageRow[] = [];
-      for (const part of parts) {
-        const seq = await this.visitorRepo.takeSeq(tx, visitor.id, 'smsg');
-        const row = await this.repo.storeMessage(tx, visitor.id, seq, this.robotMessage(part), null);
-        await this.outboxes.stored(tx, visitor, row, true);
-        stored.push(row);
-      }
-      return stored;
-    });
-    if (!rows) return false;
-    for (const row of rows) {
-      await this.events.emit('message.stored', { visitor, message: toMessage(row, visitor.public_id), visitorSees: true });
-    }
-    return true;
-  }
-
-  /** How many of the robot's last answers, in a row, were the unknown reply. */
-  private async missesInARow(visitorId: number): Promise<number> {
-    const recent = await this.repo.newestFirst(this.db, visitorId, 60);
-    let misses = 0;
-    for (const row of recent) {
-      if (row.role === 'user' || row.role === 'tip') continue;
-      if (row.role === 'robot' && row.only_id.startsWith(ROBOT_MISS_ID)) misses += 1;
-      else break;
-    }
-    return misses;
   }
 
   /** The visitor's "talk to a person": from robot state to an agent or the queue; other states stay. */
