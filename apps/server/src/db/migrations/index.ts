@@ -38,6 +38,7 @@ import { claims } from './035_claims.js';
 import { webhookEvents } from './036_webhook_events.js';
 import { search } from './037_search.js';
 import { webhookPendingOrder } from './038_webhook_pending_order.js';
+import { ratedConversations } from './039_rated_conversations.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -80,5 +81,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '036_webhook_events': webhookEvents(dialect),
     '037_search': search(dialect),
     '038_webhook_pending_order': webhookPendingOrder(),
+    '039_rated_conversations': ratedConversations(),
   };
 }
