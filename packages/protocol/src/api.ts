@@ -17,6 +17,12 @@ export interface ListData<T> {
    * bound (the history list), and the list shows "more than" that.
    */
   more?: boolean;
+  /**
+   * `total` is the database's estimate, not a count: on PostgreSQL a list of more than a hundred thousand
+   * rows (the visitor list, the history) is not counted row by row for each page, and the list shows
+   * "about" it.
+   */
+  estimated?: boolean;
 }
 
 export const ErrorCode = {

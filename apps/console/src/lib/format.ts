@@ -6,7 +6,8 @@ import type { Language } from './settings';
  * a day is a day where the site is, whatever the agent's machine says). 24-hour clock in both languages.
  */
 
-const LOCALES: Record<Language, string> = { zh: 'zh-CN', en: 'en-GB' };
+/** The locale each language's dates and numbers are written in. */
+export const LOCALES: Record<Language, string> = { zh: 'zh-CN', en: 'en-GB' };
 
 const STYLES = {
   dateTime: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
@@ -56,6 +57,15 @@ function formatter(style: Style, language: Language, zone: string): Intl.DateTim
 
 export function currentLanguage(): Language {
   return i18n.language === 'en' ? 'en' : 'zh';
+}
+
+export function formatCount(value: number, language: Language = currentLanguage()): string {
+  return new Intl.NumberFormat(LOCALES[language]).format(value);
+}
+
+/** An estimate, to three figures in the language's short form ("501万", "5.01m"): no more precise than it is. */
+export function formatRoughCount(value: number, language: Language = currentLanguage()): string {
+  return new Intl.NumberFormat(LOCALES[language], { notation: 'compact', maximumSignificantDigits: 3 }).format(value);
 }
 
 export interface FormatOptions {

@@ -1,3 +1,4 @@
+import { LOCALES as NUMBER_LOCALES } from '../../lib/format';
 import type { Language } from '../../lib/settings';
 import { formatDuration } from '../history/format';
 
@@ -8,11 +9,7 @@ export function change(value: number | null, previous: number | null): number | 
   return (value - previous) / previous;
 }
 
-const NUMBER_LOCALES: Record<Language, string> = { zh: 'zh-CN', en: 'en-GB' };
-
-export function formatCount(value: number, language: Language): string {
-  return new Intl.NumberFormat(NUMBER_LOCALES[language]).format(value);
-}
+export { formatCount } from '../../lib/format';
 
 /** A share (0..1) as a percentage with one decimal. */
 export function formatShare(value: number, language: Language): string {

@@ -4,6 +4,7 @@ import type { TablePaginationConfig } from 'antd';
 import { useState } from 'react';
 import { call } from '../../lib/api';
 import { toastSuccess } from '../../lib/feedback';
+import { formatRoughCount } from '../../lib/format';
 import { i18n } from '../../lib/i18n';
 import { settings } from '../../lib/settings';
 
@@ -18,6 +19,17 @@ type ListKey<A extends ListArea> = Extract<PagedKey, `GET /api/${A}/getList`>;
 export type RowOf<A extends ListArea> = ResponseOf<ListKey<A>> extends ListData<infer T> ? T : never;
 type EditKey<A extends ListArea> = Extract<Endpoint, `POST /api/${A}/doEdit`>;
 export type EditBody<A extends ListArea> = InputOf<EditKey<A>>;
+
+/**
+ * The pager's total: a keyword found in very many is counted up to a bound ("more than" it); a list of
+ * millions on PostgreSQL is estimated ("about" it, to three figures in the language's own short form).
+ */
+export function totalText(count: number, data: Pick<ListData<unknown>, 'more' | 'estimated'> | undefined): string {
+  if (data?.estimated) {
+    return i18n.t('common.totalAbout', { total: formatRoughCount(count) });
+  }
+  return i18n.t(data?.more ? 'common.totalMore' : 'common.total', { total: count });
+}
 
 /** A CONTRACT §2 list: paging and filters in state, the page itself in TanStack Query. */
 export function useListPage<A extends ListArea>(area: A, initial: Filters = {}) {
@@ -36,8 +48,7 @@ export function useListPage<A extends ListArea>(area: A, initial: Filters = {}) 
     pageSize,
     total: query.data?.total ?? 0,
     showSizeChanger: true,
-    // A keyword found in very many is counted up to a bound: "more than" it.
-    showTotal: (count) => i18n.t(query.data?.more ? 'common.totalMore' : 'common.total', { total: count }),
+    showTotal: (count) => totalText(count, query.data),
     onChange: (page, size) => {
       setPageNo(size === pageSize ? page : 1);
       setPageSize(size);

@@ -1,4 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { type Counted, countRows } from '../../db/count.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
 import type { Page } from '../../db/paginate.js';
@@ -31,7 +32,7 @@ export class HistoryRepository {
 
   constructor(
     private readonly db: Db,
-    dialect: DialectName,
+    private readonly dialect: DialectName,
   ) {
     this.labels = new LabelRepository(db);
     this.search = new KeywordSearch(db, dialect);
@@ -68,14 +69,15 @@ export class HistoryRepository {
     return conditions;
   }
 
-  /** How many conversations the filter holds. */
-  private async count(filter: ConversationFilter): Promise<number> {
-    const query =
-      filter.channel || filter.participant || filter.keyword
-        ? this.filtered(filter)
-        : this.db.selectFrom('conversations').where((eb) => eb.and(this.ownConditions(eb, filter)));
-    const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    return Number(total);
+  /** How many conversations the filter holds (on PostgreSQL past a hundred thousand, estimated: `db/count.ts`). */
+  private count(filter: ConversationFilter): Promise<Counted> {
+    return filter.channel || filter.participant || filter.keyword
+      ? countRows(this.db, this.dialect, this.filtered(filter))
+      : countRows(
+          this.db,
+          this.dialect,
+          this.db.selectFrom('conversations').where((eb) => eb.and(this.ownConditions(eb, filter))),
+        );
   }
 
   private filtered(filter: ConversationFilter) {
@@ -161,7 +163,10 @@ export class HistoryRepository {
    * total exact up to COUNT_CAP and `more` past it. The page's conversations are picked first and their
    * columns (four figures over each one's messages) computed for those alone.
    */
-  async list(filter: ConversationFilter, page: Page): Promise<{ rows: ConversationRow[]; total: number; more: boolean }> {
+  async list(
+    filter: ConversationFilter,
+    page: Page,
+  ): Promise<{ rows: ConversationRow[]; total: number; more: boolean; estimated: boolean }> {
     const { keyword, ...others } = filter;
     if (keyword) {
       const keep = async (ids: number[]) =>
@@ -173,9 +178,9 @@ export class HistoryRepository {
       const rows = await this.pageRows(ids);
       const order = new Map(ids.map((id, at) => [id, at]));
       rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-      return { rows, total: found.total, more: found.more };
+      return { rows, total: found.total, more: found.more, estimated: false };
     }
-    const [picked, total] = await Promise.all([
+    const [picked, counted] = await Promise.all([
       this.filtered(filter)
         .select('conversations.id')
         .orderBy('conversations.started_at', 'desc')
@@ -185,7 +190,7 @@ export class HistoryRepository {
         .execute(),
       this.count(filter),
     ]);
-    return { rows: await this.pageRows(picked.map((row) => row.id)), total, more: false };
+    return { rows: await this.pageRows(picked.map((row) => row.id)), ...counted, more: false };
   }
 
   /** These conversations with their columns, newest first. */

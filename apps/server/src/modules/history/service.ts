@@ -64,9 +64,14 @@ export class HistoryService {
   }
 
   async list(auth: AuthContext, query: HistoryFilters & { pageNo: number; pageSize: number }): Promise<ListData<Conversation>> {
-    const { rows, total, more } = await this.repo.list(this.filterFor(auth, query), query);
+    const { rows, total, more, estimated } = await this.repo.list(this.filterFor(auth, query), query);
     const labels = await this.repo.labelsOf(rows);
-    return { list: rows.map((row) => toConversation(row, labels(row))), total, ...(more ? { more } : {}) };
+    return {
+      list: rows.map((row) => toConversation(row, labels(row))),
+      total,
+      ...(more ? { more } : {}),
+      ...(estimated ? { estimated } : {}),
+    };
   }
 
   async detail(auth: AuthContext, id: number): Promise<ConversationDetail> {

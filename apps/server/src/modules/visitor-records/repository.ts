@@ -21,7 +21,7 @@ export class VisitorRecordRepository {
 
   constructor(
     readonly db: Db,
-    dialect: DialectName,
+    private readonly dialect: DialectName,
   ) {
     this.search = new KeywordSearch(db, dialect);
   }
@@ -73,8 +73,9 @@ export class VisitorRecordRepository {
   }
 
   /**
-   * A page of the list, newest first, and its total; with a keyword the visitors found are walked newest
-   * first (`KeywordSearch.newestVisitors`), the total exact up to COUNT_CAP and `more` past it.
+   * A page of the list, newest first, and its total (on PostgreSQL past a hundred thousand, `estimated`:
+   * `db/count.ts`); with a keyword the visitors found are walked newest first
+   * (`KeywordSearch.newestVisitors`), the total exact up to COUNT_CAP and `more` past it.
    */
   async list(filter: VisitorFilter, page: Page) {
     const { keyword, ...others } = filter;
@@ -84,6 +85,7 @@ export class VisitorRecordRepository {
           () => this.filtered(filter),
           (query) => this.newestFirst(query),
           page,
+          { db: this.db, dialect: this.dialect },
         )),
         more: false,
       };
@@ -94,7 +96,7 @@ export class VisitorRecordRepository {
     const found = await this.search.newestVisitors(keyword, keep, page.pageNo * page.pageSize);
     const ids = found.ids.slice((page.pageNo - 1) * page.pageSize, page.pageNo * page.pageSize);
     const rows = ids.length === 0 ? [] : await this.newestFirst(this.filtered({}).where('visitors.id', 'in', ids)).execute();
-    return { rows, total: found.total, more: found.more };
+    return { rows, total: found.total, more: found.more, estimated: false };
   }
 
   private newestFirst(query: ReturnType<VisitorRecordRepository['filtered']>) {

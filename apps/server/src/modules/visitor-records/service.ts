@@ -53,11 +53,11 @@ export class VisitorRecordService {
     pageSize: number;
   }): Promise<ListData<VisitorRecord>> {
     const range = timeRange(query.from, query.to, this.timezone());
-    const { rows, total, more } = await this.repo.list(
+    const { rows, total, more, estimated } = await this.repo.list(
       { channel: query.channel, keyword: query.keyword || undefined, from: range.from, before: range.before },
       query,
     );
-    return { list: rows.map(toVisitorRecord), total, ...(more ? { more } : {}) };
+    return { list: rows.map(toVisitorRecord), total, ...(more ? { more } : {}), ...(estimated ? { estimated } : {}) };
   }
 
   private async record(publicId: string): Promise<VisitorRecord> {
