@@ -21,10 +21,13 @@ beforeAll(async () => {
   // The timers' poll and the search indexer's look (which takes a batch of new messages, whatever their
   // number, off the message's path) are the background statements; slowed down, they stay out of the
   // counts. The benchmark sends faster than a visitor may: the visitor limits are lifted for it only.
-  const quiet = { TIMER_POLL_MS: '60000', SEARCH_INDEX_MS: '60000' };
+  const quiet = { TIMER_POLL_MS: '60000', SEARCH_INDEX_MS: '60000', WECHAT_POLL_MS: '60000', WEBHOOK_POLL_MS: '60000' };
   const unlimited = { RATE_LIMITS: 'visitorMessage.address=1000000/10,visitorMessage.token=1000000/10' };
+  // Each process also refreshes its rows of who is online and whose console is visible every 10 s, on a
+  // clock of its own: a busy machine's ten messages can span one, and it is no message's cost.
+  const processRows = /\b(agent_presence|push_visible)\b/;
   server = await startTestServer(process.env.HOT_PATH_BENCH ? { ...quiet, ...unlimited } : quiet, {
-    onStatement: (sql) => counting && statements.push(sql),
+    onStatement: (sql) => counting && !processRows.test(sql) && statements.push(sql),
   });
   admin = await server.login();
   agent = await agentSocket(server, admin);
@@ -59,6 +62,8 @@ interface Cost {
   statements: number;
   /** Writes outside the message's own transaction: each one a commit (a WAL write) of its own. */
   writesAfter: number;
+  /** Every statement counted: a failed assertion shows them, so a run that fails says which was too many. */
+  listing: string;
 }
 
 /** Statements and transactions per message over `count` messages sent one after another. */
@@ -74,7 +79,7 @@ async function costOf(count: number, send: (index: number) => Promise<unknown>):
     else if (/^commit/i.test(sql)) inside = false;
     else if (!inside && /^(insert|update|delete)/i.test(sql)) writesAfter += 1;
   }
-  return { statements: statements.length / count, writesAfter: writesAfter / count };
+  return { statements: statements.length / count, writesAfter: writesAfter / count, listing: statements.join('\n') };
 }
 
 /** A visitor in a conversation the administrator holds, past its first (conversation-opening) message. */
@@ -90,9 +95,9 @@ describe('the message hot path', () => {
     await timers(false);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(v.socket, { msg: `visitor ${index}` }));
-    console.info('visitor message, timers off', cost);
-    expect(cost.statements).toBeLessThanOrEqual(5);
-    expect(cost.writesAfter).toBeLessThanOrEqual(0);
+    console.info('visitor message, timers off', { statements: cost.statements, writesAfter: cost.writesAfter });
+    expect(cost.statements, cost.listing).toBeLessThanOrEqual(5);
+    expect(cost.writesAfter, cost.listing).toBeLessThanOrEqual(0);
     v.socket.close();
   });
 
@@ -100,9 +105,9 @@ describe('the message hot path', () => {
     await timers(true);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(v.socket, { msg: `visitor ${index}` }));
-    console.info('visitor message, timers on', cost);
-    expect(cost.statements).toBeLessThanOrEqual(6);
-    expect(cost.writesAfter).toBeLessThanOrEqual(1);
+    console.info('visitor message, timers on', { statements: cost.statements, writesAfter: cost.writesAfter });
+    expect(cost.statements, cost.listing).toBeLessThanOrEqual(6);
+    expect(cost.writesAfter, cost.listing).toBeLessThanOrEqual(1);
     v.socket.close();
   });
 
@@ -110,9 +115,9 @@ describe('the message hot path', () => {
     await timers(true);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(agent, { YQToken: v.id, msg: `agent ${index}` }));
-    console.info('agent message, timers on', cost);
-    expect(cost.statements).toBeLessThanOrEqual(6);
-    expect(cost.writesAfter).toBeLessThanOrEqual(1);
+    console.info('agent message, timers on', { statements: cost.statements, writesAfter: cost.writesAfter });
+    expect(cost.statements, cost.listing).toBeLessThanOrEqual(6);
+    expect(cost.writesAfter, cost.listing).toBeLessThanOrEqual(1);
     v.socket.close();
   });
 
@@ -120,9 +125,9 @@ describe('the message hot path', () => {
     await timers(false);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(agent, { YQToken: v.id, msg: `agent ${index}` }));
-    console.info('agent message, timers off', cost);
-    expect(cost.statements).toBeLessThanOrEqual(5);
-    expect(cost.writesAfter).toBeLessThanOrEqual(0);
+    console.info('agent message, timers off', { statements: cost.statements, writesAfter: cost.writesAfter });
+    expect(cost.statements, cost.listing).toBeLessThanOrEqual(5);
+    expect(cost.writesAfter, cost.listing).toBeLessThanOrEqual(0);
     v.socket.close();
   });
 
