@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /** Case-insensitive "contains", with LIKE wildcards in the text taken literally on both databases. */
-export function containsText(column: string, text: string): RawBuilder<boolean> {
+export function containsText(column: string | RawBuilder<unknown>, text: string): RawBuilder<boolean> {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  return sql<boolean>`lower(${typeof column === 'string' ? sql.ref(column) : column}) like ${pattern} escape '\\'`;
 }

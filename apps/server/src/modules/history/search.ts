@@ -88,7 +88,7 @@ export class KeywordSearch {
     const otherwise = (await this.visitorsOtherwise(keyword).execute()).map((row) => row.id);
     const found = new Set(await keepAll(keep, otherwise));
     const newestFirst = () => [...found].sort((a, b) => b - a);
-    const walk = new CandidateWalk(this.db, this.dialect, 'visitor_search', keyword);
+    const walk = new CandidateWalk(this.db, this.dialect, 'visitor_search', keyword, { expected: this.countCap });
     for (;;) {
       const ids = await walk.next(STEP);
       const below = ids[ids.length - 1];
@@ -124,7 +124,7 @@ export class KeywordSearch {
     /** Conversations the other filters turned away: not asked about again. */
     const turnedAway = new Set<number>();
     for (const { id, hit } of await this.visitorHits(keyword, keep)) found.set(id, hit);
-    const walk = new CandidateWalk(this.db, this.dialect, 'message_search', keyword);
+    const walk = new CandidateWalk(this.db, this.dialect, 'message_search', keyword, { expected: this.countCap });
     for (;;) {
       const ids = await walk.next(STEP);
       const below = ids[ids.length - 1];
