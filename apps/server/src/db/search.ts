@@ -127,10 +127,10 @@ export function candidateIds(dialect: DialectName, index: SearchIndex, keyword: 
 }
 
 /**
- * PostgreSQL: rows the walk reads in order a statement at a time before it weighs the index again (a few
- * milliseconds of the database's time each).
+ * PostgreSQL: rows the walk reads in order a statement at most before it weighs the index again (a few
+ * milliseconds of the database's time); the first statements read fewer.
  */
-export const SCAN_WINDOW = 20_000;
+export const SCAN_WINDOW = 32_000;
 /**
  * PostgreSQL: what a row found through the GIN index costs, in rows read in order. The index hands its
  * rows over in no order, so the newest few are had only by fetching every row holding the keyword's grams
@@ -158,6 +158,7 @@ export class CandidateWalk {
   /** PostgreSQL: rows read in order so far, those found among them, and whether the index took over. */
   private scanned = 0;
   private found = 0;
+  private windows = 0;
   private indexTookOver = false;
 
   constructor(
@@ -235,7 +236,11 @@ export class CandidateWalk {
         this.indexTookOver = true;
         return undefined;
       }
-      const bottom = Math.max(low, top - (this.options.window ?? SCAN_WINDOW));
+      // The first windows are small, so a rare word costs little before the index takes over; each is
+      // four times the last up to the full window.
+      const full = this.options.window ?? SCAN_WINDOW;
+      const bottom = Math.max(low, top - Math.min(full, Math.ceil(full / 16) * 4 ** this.windows));
+      this.windows += 1;
       const found = await sql<{ id: number }>`select id from ${source}
         where id >= ${bottom} and id < ${top} and ${containsText(text, this.keyword)}
         order by id desc limit ${limit}`.execute(this.db);
