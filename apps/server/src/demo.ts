@@ -4,7 +4,7 @@ import { type Insertable, sql } from 'kysely';
 import { loadConfig } from './config.js';
 import { type Db, migrate, openStorage } from './db/index.js';
 import type { Database } from './db/schema.js';
-import { forwardStep } from './db/search.js';
+import { forwardStep, withSearchIndexedAfter } from './db/search.js';
 import { seed } from './db/seed.js';
 import { firstAdminNotice, serverUrl } from './lib/first-admin.js';
 import { hashPassword } from './lib/password.js';
@@ -265,185 +265,190 @@ async function main() {
   const perDay = (20_000 * scale) / 365 / 1.6;
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
   let totals = { visitors: 0, visits: 0, conversations: 0, messages: 0 };
-  for (let day = 365; day >= 0; day -= 1) {
-    const dayStart = today - day * DAY_MS - 8 * 3_600_000;
-    const weekday = new Date(dayStart + 8 * 3_600_000).getUTCDay();
-    const growth = 0.7 + 0.6 * ((365 - day) / 365);
-    const count = Math.round(perDay * growth * (weekday === 0 || weekday === 6 ? 0.6 : 1.15) * (0.85 + random() * 0.3));
-    const visitors: Insertable<Database['visitors']>[] = [];
-    const visits: Insertable<Database['visits']>[] = [];
-    const conversations: Insertable<Database['conversations']>[] = [];
-    const messages: Insertable<Database['messages']>[] = [];
-    const letters: Insertable<Database['letters']>[] = [];
-    const states: Insertable<Database['agent_state_log']>[] = [];
-    for (const agent of agents) {
-      // A working day: online in the morning, hidden at lunch, online again, offline at night.
-      if (weekday === 0 || random() < 0.1) continue;
-      const at = (hour: number) => new Date(dayStart + hour * 3_600_000 + int(0, 1_200_000)).toISOString();
-      for (const [hour, state] of [
-        [9, 'online'],
-        [12, 'hidden'],
-        [13, 'online'],
-        [18, 'offline'],
-      ] as const) {
-        states.push({ agent_uuid: agent.uuid, state, at: at(hour) });
-      }
-    }
-    for (let n = 0; n < count; n += 1) {
-      ids.visitor += 1;
-      const id = ids.visitor;
-      const arrived = dayStart + weighted(HOURS) * 3_600_000 + int(0, 3_599_000);
-      const [engine, prefix] = weighted(ENGINES.map((e) => [e, e[2]] as const));
-      const keyword = engine ? weighted(KEYWORDS) : '';
-      const referrer = engine ? `${prefix}${encodeURIComponent(keyword)}` : weighted(REFERRERS);
-      const abroad = random() < 0.06;
-      const [code, region] = abroad ? [ABROAD_REGION_CODE, weighted(ABROAD)] : weighted(PROVINCES.map((p) => [p, p[2]] as const));
-      const [platform, browser, device, userAgent] = weighted(DEVICES);
-      const pages = int(1, 3);
-      const iso = (ms: number) => new Date(ms).toISOString();
-      const talks = random() < 0.25;
-      let seq = 0;
-      let last = arrived + pages * 40_000;
-      if (talks) {
-        ids.conversation += 1;
-        const agent = agents[int(0, agents.length - 1)] as (typeof agents)[number];
-        const started = arrived + int(20_000, 120_000);
-        const firstSeq = seq + 1;
-        let at = started;
-        let count = 0;
-        let firstResponse: number | null = null;
-        const say = (role: string, msg: string, serviceId: string | null, nickname: string) => {
-          seq += 1;
-          count += role === 'tip' ? 0 : 1;
-          messages.push({
-            visitor_id: id,
-            seq,
-            only_id: `demo-${id}-${seq}`,
-            role,
-            type: 'text',
-            msg,
-            nickname,
-            service_id: serviceId,
-            withdrawn: 0,
-            created_at: iso(at),
-          });
-        };
-        if (random() < 0.2) say('robot', '您好，我是智能助手，请问有什么可以帮您？', null, 'Parley');
-        const turns = int(2, 6);
-        for (let turn = 0; turn < turns; turn += 1) {
-          at += int(5_000, 60_000);
-          const particular = random() < 0.35 ? PARTICULAR[int(0, PARTICULAR.length - 1)] : undefined;
-          say(
-            'user',
-            particular
-              ? particular({
-                  order: `PL${int(10_000_000, 99_999_999)}`,
-                  phone: phoneOf(id),
-                  product: PRODUCTS[int(0, PRODUCTS.length - 1)] as string,
-                })
-              : (QUESTIONS[int(0, QUESTIONS.length - 1)] as string),
-            null,
-            `V${id}`,
-          );
-          const wait = int(3_000, turn === 0 ? 90_000 : 40_000);
-          at += wait;
-          if (firstResponse === null) firstResponse = wait;
-          say('service', ANSWERS[int(0, ANSWERS.length - 1)] as string, agent.uuid, agent.nickname);
+  const writeYear = async () => {
+    for (let day = 365; day >= 0; day -= 1) {
+      const dayStart = today - day * DAY_MS - 8 * 3_600_000;
+      const weekday = new Date(dayStart + 8 * 3_600_000).getUTCDay();
+      const growth = 0.7 + 0.6 * ((365 - day) / 365);
+      const count = Math.round(perDay * growth * (weekday === 0 || weekday === 6 ? 0.6 : 1.15) * (0.85 + random() * 0.3));
+      const visitors: Insertable<Database['visitors']>[] = [];
+      const visits: Insertable<Database['visits']>[] = [];
+      const conversations: Insertable<Database['conversations']>[] = [];
+      const messages: Insertable<Database['messages']>[] = [];
+      const letters: Insertable<Database['letters']>[] = [];
+      const states: Insertable<Database['agent_state_log']>[] = [];
+      for (const agent of agents) {
+        // A working day: online in the morning, hidden at lunch, online again, offline at night.
+        if (weekday === 0 || random() < 0.1) continue;
+        const at = (hour: number) => new Date(dayStart + hour * 3_600_000 + int(0, 1_200_000)).toISOString();
+        for (const [hour, state] of [
+          [9, 'online'],
+          [12, 'hidden'],
+          [13, 'online'],
+          [18, 'offline'],
+        ] as const) {
+          states.push({ agent_uuid: agent.uuid, state, at: at(hour) });
         }
-        last = at + 30_000;
-        const rated = random() < 0.45;
-        conversations.push({
-          id: ids.conversation,
-          visitor_id: id,
-          service_id: agent.uuid,
-          first_seq: firstSeq,
-          last_seq: seq,
-          score: rated
-            ? weighted([
-                [5, 55],
-                [4, 25],
-                [3, 10],
-                [2, 5],
-                [1, 5],
-              ] as const)
-            : null,
-          comment: rated ? (COMMENTS[int(0, COMMENTS.length - 1)] as string) : '',
-          started_at: iso(started),
-          ended_at: iso(last),
-          messages: count,
-          first_response_ms: firstResponse,
-        });
-        totals.conversations += 1;
-        totals.messages += count;
-      } else if (random() < 0.01) {
-        letters.push({
-          visitor_id: id,
-          name: `访客${id}`,
-          phone: phoneOf(id),
+      }
+      for (let n = 0; n < count; n += 1) {
+        ids.visitor += 1;
+        const id = ids.visitor;
+        const arrived = dayStart + weighted(HOURS) * 3_600_000 + int(0, 3_599_000);
+        const [engine, prefix] = weighted(ENGINES.map((e) => [e, e[2]] as const));
+        const keyword = engine ? weighted(KEYWORDS) : '';
+        const referrer = engine ? `${prefix}${encodeURIComponent(keyword)}` : weighted(REFERRERS);
+        const abroad = random() < 0.06;
+        const [code, region] = abroad ? [ABROAD_REGION_CODE, weighted(ABROAD)] : weighted(PROVINCES.map((p) => [p, p[2]] as const));
+        const [platform, browser, device, userAgent] = weighted(DEVICES);
+        const pages = int(1, 3);
+        const iso = (ms: number) => new Date(ms).toISOString();
+        const talks = random() < 0.25;
+        let seq = 0;
+        let last = arrived + pages * 40_000;
+        if (talks) {
+          ids.conversation += 1;
+          const agent = agents[int(0, agents.length - 1)] as (typeof agents)[number];
+          const started = arrived + int(20_000, 120_000);
+          const firstSeq = seq + 1;
+          let at = started;
+          let count = 0;
+          let firstResponse: number | null = null;
+          const say = (role: string, msg: string, serviceId: string | null, nickname: string) => {
+            seq += 1;
+            count += role === 'tip' ? 0 : 1;
+            messages.push({
+              visitor_id: id,
+              seq,
+              only_id: `demo-${id}-${seq}`,
+              role,
+              type: 'text',
+              msg,
+              nickname,
+              service_id: serviceId,
+              withdrawn: 0,
+              created_at: iso(at),
+            });
+          };
+          if (random() < 0.2) say('robot', '您好，我是智能助手，请问有什么可以帮您？', null, 'Parley');
+          const turns = int(2, 6);
+          for (let turn = 0; turn < turns; turn += 1) {
+            at += int(5_000, 60_000);
+            const particular = random() < 0.35 ? PARTICULAR[int(0, PARTICULAR.length - 1)] : undefined;
+            say(
+              'user',
+              particular
+                ? particular({
+                    order: `PL${int(10_000_000, 99_999_999)}`,
+                    phone: phoneOf(id),
+                    product: PRODUCTS[int(0, PRODUCTS.length - 1)] as string,
+                  })
+                : (QUESTIONS[int(0, QUESTIONS.length - 1)] as string),
+              null,
+              `V${id}`,
+            );
+            const wait = int(3_000, turn === 0 ? 90_000 : 40_000);
+            at += wait;
+            if (firstResponse === null) firstResponse = wait;
+            say('service', ANSWERS[int(0, ANSWERS.length - 1)] as string, agent.uuid, agent.nickname);
+          }
+          last = at + 30_000;
+          const rated = random() < 0.45;
+          conversations.push({
+            id: ids.conversation,
+            visitor_id: id,
+            service_id: agent.uuid,
+            first_seq: firstSeq,
+            last_seq: seq,
+            score: rated
+              ? weighted([
+                  [5, 55],
+                  [4, 25],
+                  [3, 10],
+                  [2, 5],
+                  [1, 5],
+                ] as const)
+              : null,
+            comment: rated ? (COMMENTS[int(0, COMMENTS.length - 1)] as string) : '',
+            started_at: iso(started),
+            ended_at: iso(last),
+            messages: count,
+            first_response_ms: firstResponse,
+          });
+          totals.conversations += 1;
+          totals.messages += count;
+        } else if (random() < 0.01) {
+          letters.push({
+            visitor_id: id,
+            name: `访客${id}`,
+            phone: phoneOf(id),
+            email: '',
+            content: '请尽快联系我，想了解报价。',
+            ip: '',
+            read: day > 3 ? 1 : 0,
+            created_at: new Date(arrived + 60_000).toISOString(),
+            read_at: null,
+          });
+        }
+        // One talker in five left a name and a phone number.
+        const introduced = talks && random() < 0.2;
+        visitors.push({
+          id,
+          token_hash: createHash('sha256').update(`demo-visitor-${id}`).digest('hex'),
+          // 16 characters at least, as every visitor id is (the console opens a visitor by it).
+          public_id: `demo${id.toString(36).padStart(12, '0')}`,
+          name: introduced ? `${SURNAMES[int(0, SURNAMES.length - 1)]}${GIVEN[int(0, GIVEN.length - 1)]}` : '',
+          phone: introduced ? phoneOf(id) : '',
           email: '',
-          content: '请尽快联系我，想了解报价。',
+          channel: 'web',
+          state: 'end',
+          service_id: null,
+          online: 0,
+          unread: 0,
+          umsg: 0,
+          smsg: 0,
+          last_seq: seq,
           ip: '',
-          read: day > 3 ? 1 : 0,
-          created_at: new Date(arrived + 60_000).toISOString(),
-          read_at: null,
+          region,
+          region_code: code,
+          user_agent: userAgent,
+          platform,
+          browser,
+          device,
+          referrer,
+          source: sourceOf(referrer),
+          engine,
+          keyword,
+          first_url: PAGES[0][0],
+          lang: 'zh-CN',
+          wait_since: null,
+          created_at: iso(arrived),
+          last_seen_at: iso(last),
+          link_id: null,
         });
+        for (let page = 0; page < pages; page += 1) {
+          const [url, title] = PAGES[page === 0 ? 0 : int(1, PAGES.length - 1)] as readonly [string, string];
+          visits.push({ visitor_id: id, url, title, created_at: iso(arrived + page * 40_000) });
+        }
+        totals.visitors += 1;
+        totals.visits += pages;
       }
-      // One talker in five left a name and a phone number.
-      const introduced = talks && random() < 0.2;
-      visitors.push({
-        id,
-        token_hash: createHash('sha256').update(`demo-visitor-${id}`).digest('hex'),
-        // 16 characters at least, as every visitor id is (the console opens a visitor by it).
-        public_id: `demo${id.toString(36).padStart(12, '0')}`,
-        name: introduced ? `${SURNAMES[int(0, SURNAMES.length - 1)]}${GIVEN[int(0, GIVEN.length - 1)]}` : '',
-        phone: introduced ? phoneOf(id) : '',
-        email: '',
-        channel: 'web',
-        state: 'end',
-        service_id: null,
-        online: 0,
-        unread: 0,
-        umsg: 0,
-        smsg: 0,
-        last_seq: seq,
-        ip: '',
-        region,
-        region_code: code,
-        user_agent: userAgent,
-        platform,
-        browser,
-        device,
-        referrer,
-        source: sourceOf(referrer),
-        engine,
-        keyword,
-        first_url: PAGES[0][0],
-        lang: 'zh-CN',
-        wait_since: null,
-        created_at: iso(arrived),
-        last_seen_at: iso(last),
-        link_id: null,
+      // In the order they were said, as a live site stores them: their ids follow time, as a search's ranking
+      // by newest match expects (a stable sort keeps one visitor's lines said at the same instant in order).
+      messages.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+      await db.transaction().execute(async (tx) => {
+        await insertMany(tx, 'visitors', visitors);
+        await insertMany(tx, 'visits', visits);
+        await insertMany(tx, 'conversations', conversations);
+        await insertMany(tx, 'messages', messages);
+        await insertMany(tx, 'letters', letters);
+        await insertMany(tx, 'agent_state_log', states);
       });
-      for (let page = 0; page < pages; page += 1) {
-        const [url, title] = PAGES[page === 0 ? 0 : int(1, PAGES.length - 1)] as readonly [string, string];
-        visits.push({ visitor_id: id, url, title, created_at: iso(arrived + page * 40_000) });
-      }
-      totals.visitors += 1;
-      totals.visits += pages;
+      if (day % 30 === 0) process.stdout.write(`… ${365 - day + 1} days, ${totals.visits} visits\n`);
     }
-    // In the order they were said, as a live site stores them: their ids follow time, as a search's ranking
-    // by newest match expects (a stable sort keeps one visitor's lines said at the same instant in order).
-    messages.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-    await db.transaction().execute(async (tx) => {
-      await insertMany(tx, 'visitors', visitors);
-      await insertMany(tx, 'visits', visits);
-      await insertMany(tx, 'conversations', conversations);
-      await insertMany(tx, 'messages', messages);
-      await insertMany(tx, 'letters', letters);
-      await insertMany(tx, 'agent_state_log', states);
-    });
-    if (day % 30 === 0) process.stdout.write(`… ${365 - day + 1} days, ${totals.visits} visits\n`);
-  }
+  };
+  if (storage.dialect === 'postgres')
+    await withSearchIndexedAfter(db, writeYear, (line) => process.stdout.write(`Search index ${line}.\n`));
+  else await writeYear();
   if (storage.dialect === 'postgres') {
     // Rows came with their ids: the sequences move past them so the server's own inserts do not collide.
     for (const table of ['visitors', 'conversations']) {

@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { openStorage } from '../src/db/index.js';
 import { APP_ROOT, backends } from './harness.js';
 import { buildOnce, dropSchema, spawnServer } from './processes.js';
 
@@ -51,6 +54,54 @@ async function signIn(url: string, username: string, password: string): Promise<
   return { status: response.status, token: body.data?.token ?? '' };
 }
 
+/**
+ * Every message and visitor the demo wrote is in the search indexes, and those go on indexing what the
+ * server writes next (on PostgreSQL the demo sets them aside while it writes, then builds them).
+ */
+async function expectSearchIndexed(dataDir: string, schema: string): Promise<void> {
+  const config = loadConfig(
+    { DATA_DIR: dataDir, ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}) },
+    APP_ROOT,
+  );
+  const storage = await openStorage(config);
+  try {
+    const count = async (table: string) =>
+      Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(storage.db)).rows[0]?.n);
+    const top = async (table: string) =>
+      Number((await sql<{ n: number }>`select max(id) as n from ${sql.table(table)}`.execute(storage.db)).rows[0]?.n);
+    expect(await count('messages')).toBeGreaterThan(0);
+    const marks = await sql<{ name: string; low: number; next: number }>`select name, low, next from search_backfill order by name`.execute(
+      storage.db,
+    );
+    if (storage.dialect === 'postgres') {
+      expect(await count('message_search')).toBe(await count('messages'));
+      expect(await count('visitor_search')).toBe(await count('visitors'));
+      expect(marks.rows.map((row) => Number(row.low))).toEqual([0, 0]);
+      const indexes = await sql<{
+        indexname: string;
+      }>`select indexname from pg_indexes where schemaname = ${schema} and indexname like '%_grams'`.execute(storage.db);
+      expect(indexes.rows.map((row) => row.indexname).sort()).toEqual(['message_search_grams', 'visitor_search_grams']);
+      const triggers = await sql<{
+        tgname: string;
+        tgenabled: string;
+      }>`select tgname, tgenabled from pg_trigger t join pg_class c on c.oid = t.tgrelid
+        join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and tgname like '%_search_sync' order by tgname`.execute(
+        storage.db,
+      );
+      expect(triggers.rows).toEqual([
+        { tgname: 'message_search_sync', tgenabled: 'O' },
+        { tgname: 'visitor_search_sync', tgenabled: 'O' },
+      ]);
+    } else {
+      const next = Object.fromEntries(marks.rows.map((row) => [row.name, Number(row.next)]));
+      expect(next.message_search).toBeGreaterThan(await top('messages'));
+      expect(next.visitor_search).toBeGreaterThan(await top('visitors'));
+    }
+  } finally {
+    await storage.close();
+  }
+}
+
 /** Then `npm start` on the same data, and the statistics as the administrator. */
 async function startAndOpenStatistics(dataDir: string, schema: string, username: string, password: string): Promise<string> {
   const server = await spawnServer('scripts/start.mjs', dataDir, schema);
@@ -79,6 +130,7 @@ describe('npm run demo, then npm start', () => {
     expect(demo.code).toBe(0);
     expect(demo.output).toContain('First administrator created.');
     expect(demo.output).toContain('username: admin');
+    await expectSearchIndexed(dataDir, schema);
     const printed = /password: (\S+)/.exec(demo.output)?.[1] ?? '';
     expect(printed.length).toBeGreaterThanOrEqual(12);
     // The administrator exists now: the server's first start has no password of its own to show.
