@@ -7,6 +7,7 @@ import type { Database } from './db/schema.js';
 import { forwardStep, withSearchIndexedAfter } from './db/search.js';
 import { seed } from './db/seed.js';
 import { firstAdminNotice, serverUrl } from './lib/first-admin.js';
+import { textGrams } from './lib/grams.js';
 import { hashPassword } from './lib/password.js';
 import { rebuildCensusDays } from './modules/census/rebuild.js';
 import { sourceOf } from './modules/visitors/client-info.js';
@@ -221,6 +222,16 @@ async function insertMany<T extends keyof Database>(db: Db, table: T, rows: Inse
   }
 }
 
+/** PostgreSQL: the messages' rows of the search index (`db/search.ts`), grams computed as the database does. */
+async function insertGrams(db: Db, messages: Insertable<Database['messages']>[]) {
+  for (let at = 0; at < messages.length; at += 400) {
+    const rows = messages.slice(at, at + 400).map((message) => ({ id: message.id, grams: textGrams(message.msg) }));
+    await sql`insert into message_search (id, grams)
+      select (row->>'id')::integer, array(select jsonb_array_elements_text(row->'grams'))
+      from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as row`.execute(db);
+  }
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const scaleAt = args.indexOf('--scale');
@@ -261,7 +272,7 @@ async function main() {
       .execute();
   }
 
-  const ids = { visitor: 0, conversation: 0 };
+  const ids = { visitor: 0, conversation: 0, message: 0 };
   const perDay = (20_000 * scale) / 365 / 1.6;
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
   let totals = { visitors: 0, visits: 0, conversations: 0, messages: 0 };
@@ -435,11 +446,18 @@ async function main() {
       // In the order they were said, as a live site stores them: their ids follow time, as a search's ranking
       // by newest match expects (a stable sort keeps one visitor's lines said at the same instant in order).
       messages.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+      for (const message of messages) {
+        ids.message += 1;
+        message.id = ids.message;
+      }
       await db.transaction().execute(async (tx) => {
         await insertMany(tx, 'visitors', visitors);
         await insertMany(tx, 'visits', visits);
         await insertMany(tx, 'conversations', conversations);
         await insertMany(tx, 'messages', messages);
+        // PostgreSQL: the messages' grams go in beside them, computed here (the database's own function, row
+        // by row, took longer than writing the year).
+        if (storage.dialect === 'postgres') await insertGrams(tx, messages);
         await insertMany(tx, 'letters', letters);
         await insertMany(tx, 'agent_state_log', states);
       });
@@ -447,11 +465,11 @@ async function main() {
     }
   };
   if (storage.dialect === 'postgres')
-    await withSearchIndexedAfter(db, writeYear, (line) => process.stdout.write(`Search index ${line}.\n`));
+    await withSearchIndexedAfter(db, writeYear, ['message_search'], (line) => process.stdout.write(`Search index ${line}.\n`));
   else await writeYear();
   if (storage.dialect === 'postgres') {
     // Rows came with their ids: the sequences move past them so the server's own inserts do not collide.
-    for (const table of ['visitors', 'conversations']) {
+    for (const table of ['visitors', 'conversations', 'messages']) {
       await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
     }
   }

@@ -76,6 +76,10 @@ async function expectSearchIndexed(dataDir: string, schema: string): Promise<voi
     if (storage.dialect === 'postgres') {
       expect(await count('message_search')).toBe(await count('messages'));
       expect(await count('visitor_search')).toBe(await count('visitors'));
+      // The demo computes the messages' grams itself: the same sets as the database's own function.
+      const differing = await sql<{ n: number }>`select count(*) as n from message_search s join messages m on m.id = s.id
+        where not (s.grams @> parley_grams(m.msg) and s.grams <@ parley_grams(m.msg))`.execute(storage.db);
+      expect(Number(differing.rows[0]?.n)).toBe(0);
       expect(marks.rows.map((row) => Number(row.low))).toEqual([0, 0]);
       const indexes = await sql<{
         indexname: string;
