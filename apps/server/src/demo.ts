@@ -213,23 +213,31 @@ const DAY_MS = 86_400_000;
 /** Busier on weekdays and working hours (China time), as a shop's site is. */
 const HOURS = [1, 1, 1, 1, 1, 2, 3, 5, 8, 10, 10, 9, 7, 8, 9, 9, 8, 7, 6, 6, 5, 4, 3, 2].map((weight, hour) => [hour, weight] as const);
 
-async function insertMany<T extends keyof Database>(db: Db, table: T, rows: Insertable<Database[T]>[]) {
-  for (let at = 0; at < rows.length; at += 400) {
-    await db
+/** Rows a demo statement writes at once. */
+const BATCH = 400;
+
+/** `rows` a batch at a time. */
+async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let at = 0; at < rows.length; at += BATCH) await write(rows.slice(at, at + BATCH));
+}
+
+function insertMany<T extends keyof Database>(db: Db, table: T, rows: Insertable<Database[T]>[]) {
+  return inBatches(rows, (batch) =>
+    db
       .insertInto(table)
-      .values(rows.slice(at, at + 400) as never)
-      .execute();
-  }
+      .values(batch as never)
+      .execute(),
+  );
 }
 
 /** PostgreSQL: the messages' rows of the search index (`db/search.ts`), grams computed as the database does. */
-async function insertGrams(db: Db, messages: Insertable<Database['messages']>[]) {
-  for (let at = 0; at < messages.length; at += 400) {
-    const rows = messages.slice(at, at + 400).map((message) => ({ id: message.id, grams: textGrams(message.msg) }));
-    await sql`insert into message_search (id, grams)
+function insertGrams(db: Db, messages: Insertable<Database['messages']>[]) {
+  return inBatches(messages, (batch) => {
+    const rows = batch.map((message) => ({ id: message.id, grams: textGrams(message.msg) }));
+    return sql`insert into message_search (id, grams)
       select (row->>'id')::integer, array(select jsonb_array_elements_text(row->'grams'))
       from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as row`.execute(db);
-  }
+  });
 }
 
 async function main() {

@@ -2,11 +2,11 @@ import { CENSUS_DIMS, CENSUS_SERVICE_KINDS, CENSUS_TALK_DIMS } from '@parley/pro
 import { Card, Col, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { currentLanguage } from '../../lib/format';
+import { currentLanguage, formatCount } from '../../lib/format';
 import { Chart } from './Chart';
 import { trendOption, twoScaleTrendOption } from './charts';
 import { DateRangeBar } from './DateRangeBar';
-import { formatCount, formatMs, formatScore, formatShare } from './figures';
+import { formatMs, formatScore, formatShare } from './figures';
 import { KpiCard } from './KpiCard';
 import { useCensusOverview } from './queries';
 import { useCensusRange } from './store';

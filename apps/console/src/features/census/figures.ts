@@ -1,4 +1,4 @@
-import { LOCALES as NUMBER_LOCALES } from '../../lib/format';
+import { LOCALES } from '../../lib/format';
 import type { Language } from '../../lib/settings';
 import { formatDuration } from '../history/format';
 
@@ -9,11 +9,9 @@ export function change(value: number | null, previous: number | null): number | 
   return (value - previous) / previous;
 }
 
-export { formatCount } from '../../lib/format';
-
 /** A share (0..1) as a percentage with one decimal. */
 export function formatShare(value: number, language: Language): string {
-  return new Intl.NumberFormat(NUMBER_LOCALES[language], { style: 'percent', maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(LOCALES[language], { style: 'percent', maximumFractionDigits: 1 }).format(value);
 }
 
 /** An average rating out of five, two decimals at most. */
@@ -32,5 +30,5 @@ export function hoursOf(ms: number): number {
 }
 
 export function formatHours(ms: number, language: Language): string {
-  return new Intl.NumberFormat(NUMBER_LOCALES[language], { maximumFractionDigits: 1 }).format(hoursOf(ms));
+  return new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 1 }).format(hoursOf(ms));
 }
