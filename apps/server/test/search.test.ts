@@ -182,6 +182,59 @@ describe("a keyword's list", () => {
   });
 });
 
+describe("a keyword's list of visitors' conversations", () => {
+  it('ranks them by their newest message, whether it gathers the visitors or reads the messages', async () => {
+    const db = server.storage.db;
+    const caller = async (phone?: string) => {
+      const talker = await visitor(server);
+      sockets.push(talker.socket);
+      if (phone) expect((await server.post('/api/user/doEdit', { YQToken: talker.id, phone }, { token: admin })).status).toBe(200);
+      return talker;
+    };
+    const first = await caller('17700001');
+    await first.say('你好');
+    const second = await caller('17700002');
+    await second.say('在吗');
+    // Found by a message, not by a field.
+    const writer = await caller();
+    await writer.say('请回电 1770000 9');
+    // Found by an agent's remark.
+    const remarked = await caller();
+    await remarked.say('好的');
+    expect((await server.post('/api/user/doEdit', { YQToken: remarked.id, remark: '回访 1770000' }, { token: admin })).status).toBe(200);
+    // The first speaks again: its conversation's newest message is now the newest of all.
+    await first.say('还在等');
+    const conversationOf = async (talker: TestVisitor) => {
+      const row = await db
+        .selectFrom('conversations')
+        .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+        .select('conversations.id')
+        .where('visitors.public_id', '=', talker.id)
+        .executeTakeFirstOrThrow();
+      return row.id;
+    };
+    const expected = [first, remarked, writer, second].map(conversationOf);
+    const ids = await Promise.all(expected);
+    const keepAll = async (ids: number[]) => ids;
+    // Gathering every visitor found (up to 1,000), and reading the messages (past none).
+    for (const gatherUpTo of [1000, 0]) {
+      const search = (cap: number) => new KeywordSearch(db, server.storage.dialect, cap, gatherUpTo);
+      expect(await search(10).ranked('1770000', keepAll, 20)).toEqual({ ids, total: 4, more: false });
+      // The bound: the best one first, whatever the count stopped at.
+      const bounded = await search(1).ranked('1770000', keepAll, 1);
+      expect(bounded).toMatchObject({ total: 1, more: true });
+      expect(bounded.ids[0]).toBe(ids[0]);
+      // The list's other filters: what `keep` turns away is neither listed nor counted.
+      const without = ids[3] as number;
+      expect(await search(10).ranked('1770000', async (some) => some.filter((id) => id !== without), 20)).toEqual({
+        ids: ids.slice(0, 3),
+        total: 3,
+        more: false,
+      });
+    }
+  });
+});
+
 describe("a keyword's visitor list", () => {
   it('walks the visitors found newest first, counts up to its bound, then says "more"', async () => {
     const db = server.storage.db;

@@ -220,6 +220,11 @@ export class CandidateWalk {
     } = {},
   ) {}
 
+  /** The walk's position: every id still to come is below it (at the start, infinity; at the end, 0). */
+  get position(): number {
+    return this.below;
+  }
+
   async next(limit: number): Promise<number[]> {
     this.marks ??= await this.readMarks();
     const marks = this.marks;

@@ -2,7 +2,8 @@ import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
 import { CandidateWalk, candidateIds } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
-import { lastSeq, messagesIn } from './ranges.js';
+import { lastSeq } from './ranges.js';
+import { fieldsContain, GATHER_UP_TO, type Hit, type HitWalk, VisitorHitWalk } from './visitor-hits.js';
 
 /**
  * Conversations a keyword's list counts at most: past this many its total is given as "more than"
@@ -37,6 +38,8 @@ export class KeywordSearch {
     private readonly db: Db,
     private readonly dialect: DialectName,
     private readonly countCap = COUNT_CAP,
+    /** Visitors found past which their conversations are found by reading the messages (`VisitorHitWalk`). */
+    private readonly gatherUpTo = GATHER_UP_TO,
   ) {}
 
   /**
@@ -55,13 +58,7 @@ export class KeywordSearch {
       .selectFrom('visitors')
       .select('visitors.id')
       .where('visitors.id', 'in', ids)
-      .where((eb) =>
-        eb.or(
-          ['visitors.name', 'visitors.phone', 'visitors.email', 'visitors.user_id', 'visitors.attributes'].map((column) =>
-            containsText(column, keyword),
-          ),
-        ),
-      );
+      .where((eb) => fieldsContain(eb, keyword));
   }
 
   /** The few visitors a keyword finds other than by their fields: by an agent's remark, and `V0042`. */
@@ -115,60 +112,80 @@ export class KeywordSearch {
   /**
    * The conversations a keyword finds, ranked by their newest match: the newest message containing it, or
    * for a visitor the keyword finds (by name, phone…), the conversation's newest message. `keep` answers
-   * which of some conversations the list's other filters let through. The messages are read newest first,
-   * a step at a time, until the first `want` are settled (no message still unread can rank a conversation
-   * above them) and more than the cap are found, or none is left: the count is exact below the cap.
+   * which of some conversations the list's other filters let through. Two walks give them best first, a
+   * step at a time: the messages containing the keyword, and the conversations of the visitors it finds
+   * (`VisitorHitWalk`). The one further behind steps next, until the first `want` are settled (nothing
+   * still to come can rank above them) and more than the cap are found, or both are over: the count is
+   * exact below the cap.
    */
   async ranked(keyword: string, keep: (ids: number[]) => Promise<number[]>, want: number): Promise<RankedIds> {
     const found = new Map<number, number>();
     /** Conversations the other filters turned away: not asked about again. */
     const turnedAway = new Set<number>();
-    for (const { id, hit } of await this.visitorHits(keyword, keep)) found.set(id, hit);
-    const walk = new CandidateWalk(this.db, this.dialect, 'message_search', keyword, { expected: this.countCap });
+    const walks: HitWalk[] = [
+      this.messageWalk(keyword),
+      new VisitorHitWalk(
+        this.db,
+        this.dialect,
+        keyword,
+        {
+          byFields: async (ids) => (await this.visitorsByFields(keyword, ids).execute()).map((row) => row.id),
+          otherwise: async () => (await this.visitorsOtherwise(keyword).execute()).map((row) => row.id),
+          all: () => this.visitorIds(keyword),
+        },
+        this.gatherUpTo,
+      ),
+    ];
     for (;;) {
-      const ids = await walk.next(STEP);
-      const below = ids[ids.length - 1];
-      if (below === undefined) return { ids: best(found), total: found.size, more: false };
-      // Walking down, a conversation's first hit is its newest: one already found keeps its rank.
-      const hits = (await this.messageHits(ids, keyword)).filter((row) => !found.has(row.id) && !turnedAway.has(row.id));
+      const open = walks.filter((walk) => !walk.done);
+      const behind = open.reduce<HitWalk | undefined>((most, walk) => (most && most.below >= walk.below ? most : walk), undefined);
+      if (!behind) return { ids: best(found), total: found.size, more: false };
+      const hits = (await behind.next()).filter((row) => !turnedAway.has(row.id));
+      const fresh: Hit[] = [];
+      for (const row of hits) {
+        const known = found.get(row.id);
+        // Found before: it keeps the better of its two ranks (a visitor's conversation may have been met first
+        // through an older message containing the keyword).
+        if (known === undefined) fresh.push(row);
+        else if (row.hit > known) found.set(row.id, row.hit);
+      }
       const kept = new Set(
         await keepAll(
           keep,
-          hits.map((row) => row.id),
+          fresh.map((row) => row.id),
         ),
       );
-      for (const { id, hit } of hits) {
-        if (kept.has(id)) found.set(id, hit);
+      for (const { id, hit } of fresh) {
+        if (kept.has(id)) found.set(id, Math.max(hit, found.get(id) ?? 0));
         else turnedAway.add(id);
       }
-      if (found.size > this.countCap && settled(found.values(), below) >= want)
+      const bound = Math.max(0, ...walks.filter((walk) => !walk.done).map((walk) => walk.below));
+      if (found.size > this.countCap && settled(found.values(), bound) >= want)
         return { ids: best(found), total: this.countCap, more: true };
     }
   }
 
-  /**
-   * The conversations of the visitors the keyword finds, that `keep` lets through, each with its newest
-   * message's id (0 without one).
-   */
-  private async visitorHits(keyword: string, keep: (ids: number[]) => Promise<number[]>) {
-    const rows = await this.db
-      .selectFrom('conversations')
-      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
-      .select((eb) => [
-        'conversations.id',
-        messagesIn(eb)
-          .select((inner) => inner.fn.max('messages.id').as('hit'))
-          .as('hit'),
-      ])
-      .where('conversations.visitor_id', 'in', this.visitorIds(keyword))
-      .execute();
-    const kept = new Set(
-      await keepAll(
-        keep,
-        rows.map((row) => row.id),
-      ),
-    );
-    return rows.filter((row) => kept.has(row.id)).map((row) => ({ id: row.id, hit: Number(row.hit ?? 0) }));
+  /** The messages containing the keyword, newest first, as their conversations' hits. */
+  private messageWalk(keyword: string): HitWalk {
+    const candidates = new CandidateWalk(this.db, this.dialect, 'message_search', keyword, { expected: this.countCap });
+    const walk = {
+      below: Number.POSITIVE_INFINITY,
+      done: false,
+      next: async (): Promise<Hit[]> => {
+        const ids = await candidates.next(STEP);
+        const last = ids[ids.length - 1];
+        if (last === undefined) {
+          walk.done = true;
+          walk.below = 0;
+          return [];
+        }
+        // Every message still to come is below the step's last.
+        walk.below = last;
+        // Walking down, a conversation's first hit is its newest.
+        return this.messageHits(ids, keyword);
+      },
+    };
+    return walk;
   }
 
   /** Of these messages, those containing the keyword: each one's conversation and its newest such message. */

@@ -1,0 +1,240 @@
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { DialectName } from '../../db/dialect.js';
+import type { Db } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import { CandidateWalk } from '../../db/search.js';
+import { containsText } from '../../db/sql.js';
+import { lastSeq, messagesIn } from './ranges.js';
+
+/** A subquery of visitors' ids. */
+type VisitorIds = SelectQueryBuilder<Database, 'visitors' | 'visitor_notes', { id: number }>;
+
+/** A conversation a keyword finds, and its rank: the id of its newest match (0 for none). */
+export interface Hit {
+  id: number;
+  hit: number;
+}
+
+/**
+ * Conversations a keyword finds, best first, a step at a time. After each step every hit still to come
+ * ranks below `below`; `done` once none is left.
+ */
+export interface HitWalk {
+  readonly below: number;
+  readonly done: boolean;
+  next(): Promise<Hit[]>;
+}
+
+/** The visitor fields a keyword looks in (the visitor index holds the same: `db/search.ts`). */
+const FIELDS = ['visitors.name', 'visitors.phone', 'visitors.email', 'visitors.user_id', 'visitors.attributes'] as const;
+
+/** Whether a visitor's fields contain the keyword: the test every visitor search ends with. */
+export function fieldsContain(eb: ExpressionBuilder<Database, 'visitors'>, keyword: string) {
+  return eb.or(FIELDS.map((column) => containsText(column, keyword)));
+}
+
+/**
+ * Visitors found past this many (or estimated to be, from how densely the first steps found them) are
+ * not gathered: their conversations are found by reading the newest messages instead. Gathering costs a
+ * read of each visitor's newest message, some 5 µs on PostgreSQL, and a phone's first digits find a tenth
+ * of a site's visitors; reading the newest messages finds the best of such a crowd's conversations in a
+ * few windows, but would read far for a few hundred visitors.
+ */
+export const GATHER_UP_TO = 5_000;
+/** Visitors whose conversations one gathering step reads. */
+const VISITORS_A_STEP = 200;
+/** Messages the first window reads; each window is four times the last, up to WINDOW_MAX. */
+const WINDOW_MIN = 2_000;
+const WINDOW_MAX = 32_000;
+/** Ids a statement names at most. */
+const IDS_AT_ONCE = 1000;
+
+/**
+ * The conversations of the visitors a keyword finds (by their fields, `otherwise` by a remark or a
+ * generated name), ranked by their newest message, best first. Gathering them all at once read every
+ * conversation of every visitor found (seconds for `138` on a site's years); this walk reads no more
+ * than the list's first pages need, in one of two ways decided on its first step:
+ *
+ * - few visitors: each one's newest message is read, and their conversations are given visitor by visitor
+ *   in that order (no conversation of a visitor ranks above the visitor's newest message);
+ * - many: the messages are read newest first, a window at a time, and each conversation given when its
+ *   newest message is met, if its visitor is one the keyword finds. Conversations without a message are
+ *   given last.
+ */
+export class VisitorHitWalk implements HitWalk {
+  below = Number.POSITIVE_INFINITY;
+  done = false;
+  private ready = false;
+  private otherwise: number[] = [];
+  /** Gathering: the visitors found, newest message first, and how many have been given. */
+  private visitors: { id: number; newest: number }[] | undefined;
+  private given = 0;
+  /** Reading the messages: the window's top, how many windows were read, and the conversations given. */
+  private top = 0;
+  private windows = 0;
+  private readonly seen = new Set<number>();
+  /** Visitors met in the windows: whether the keyword finds them. */
+  private readonly finds = new Map<number, boolean>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    private readonly keyword: string,
+    private readonly find: {
+      /** Of these visitors, those whose fields contain the keyword. */
+      byFields: (ids: number[]) => Promise<number[]>;
+      /** The few visitors the keyword finds other than by their fields. */
+      otherwise: () => Promise<number[]>;
+      /** Every visitor the keyword finds, as a subquery of their ids. */
+      all: () => VisitorIds;
+    },
+    private readonly gatherUpTo = GATHER_UP_TO,
+  ) {}
+
+  async next(): Promise<Hit[]> {
+    if (this.done) return [];
+    if (!this.ready) await this.decide();
+    return this.visitors ? this.gatherStep(this.visitors) : this.windowStep();
+  }
+
+  /** Walks the visitors found, newest first, until they are all known or known to be too many to gather. */
+  private async decide(): Promise<void> {
+    this.ready = true;
+    this.otherwise = await this.find.otherwise();
+    const walk = new CandidateWalk(this.db, this.dialect, 'visitor_search', this.keyword, { expected: this.gatherUpTo });
+    const top = await this.maxId('visitors');
+    const found: number[] = [];
+    for (;;) {
+      const ids = await walk.next(2000);
+      if (ids.length === 0) break;
+      found.push(...(await this.find.byFields(ids)));
+      // The share of all visitors walked so far, and the crowd the keyword would find at that rate.
+      const walked = top > 0 ? Math.min(1, (top - walk.position) / top) : 1;
+      const estimate = walked > 0 ? found.length / walked : found.length;
+      if (found.length > this.gatherUpTo || (found.length >= 50 && estimate > this.gatherUpTo)) {
+        this.top = (await this.maxId('messages')) + 1;
+        return;
+      }
+    }
+    const ids = [...new Set([...found, ...this.otherwise])];
+    const visitors: { id: number; newest: number }[] = [];
+    for (let at = 0; at < ids.length; at += IDS_AT_ONCE) {
+      const rows = await this.db
+        .selectFrom('visitors')
+        .select((eb) => [
+          'visitors.id',
+          // A visitor's messages take their ids in the order of their seqs: the last seq is the newest.
+          eb
+            .selectFrom('messages')
+            .select('messages.id')
+            .whereRef('messages.visitor_id', '=', 'visitors.id')
+            .orderBy('messages.seq', 'desc')
+            .limit(1)
+            .as('newest'),
+        ])
+        .where('visitors.id', 'in', ids.slice(at, at + IDS_AT_ONCE))
+        .execute();
+      for (const row of rows) visitors.push({ id: row.id, newest: Number(row.newest ?? 0) });
+    }
+    this.visitors = visitors.sort((a, b) => b.newest - a.newest || b.id - a.id);
+  }
+
+  /** The conversations of the next visitors in order, each with its newest message. */
+  private async gatherStep(visitors: { id: number; newest: number }[]): Promise<Hit[]> {
+    const step = visitors.slice(this.given, this.given + VISITORS_A_STEP);
+    this.given += step.length;
+    const following = visitors[this.given];
+    this.below = following ? following.newest + 1 : 0;
+    this.done = following === undefined;
+    if (step.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('conversations')
+      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+      .select((eb) => [
+        'conversations.id',
+        messagesIn(eb)
+          .select((inner) => inner.fn.max('messages.id').as('hit'))
+          .as('hit'),
+      ])
+      .where(
+        'conversations.visitor_id',
+        'in',
+        step.map((visitor) => visitor.id),
+      )
+      .execute();
+    return rows.map((row) => ({ id: row.id, hit: Number(row.hit ?? 0) }));
+  }
+
+  /**
+   * The next window of messages, newest first: the conversations whose newest message is in it, of the
+   * visitors the keyword finds. Past the oldest message, the conversations of those visitors that hold none.
+   *
+   * Three plain statements, each led by an index: the window's messages by id, which of their visitors the
+   * keyword finds (remembered for the windows after), and those visitors' conversations. As one join,
+   * PostgreSQL read every conversation of the site to hash them (0.1 s at a million messages).
+   */
+  private async windowStep(): Promise<Hit[]> {
+    if (this.top <= 1) return this.withoutMessages();
+    const size = Math.min(WINDOW_MAX, WINDOW_MIN * 4 ** this.windows);
+    this.windows += 1;
+    const bottom = Math.max(0, this.top - size);
+    const messages = await this.db
+      .selectFrom('messages')
+      .select(['id', 'visitor_id', 'seq'])
+      .where('id', '>=', bottom)
+      .where('id', '<', this.top)
+      .orderBy('id', 'desc')
+      .execute();
+    this.top = bottom;
+    this.below = bottom;
+    const unknown = [...new Set(messages.map((row) => row.visitor_id))].filter((id) => !this.finds.has(id));
+    for (let at = 0; at < unknown.length; at += IDS_AT_ONCE) {
+      const step = unknown.slice(at, at + IDS_AT_ONCE);
+      for (const id of step) this.finds.set(id, this.otherwise.includes(id));
+      for (const id of await this.find.byFields(step)) this.finds.set(id, true);
+    }
+    const theirs = messages.filter((row) => this.finds.get(row.visitor_id));
+    const visitors = [...new Set(theirs.map((row) => row.visitor_id))];
+    const ranges: { id: number; visitor: number; first: number; last: number }[] = [];
+    for (let at = 0; at < visitors.length; at += IDS_AT_ONCE) {
+      const rows = await this.db
+        .selectFrom('conversations')
+        .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+        .select((eb) => ['conversations.id', 'conversations.visitor_id', 'conversations.first_seq', lastSeq(eb).as('last_seq')])
+        .where('conversations.visitor_id', 'in', visitors.slice(at, at + IDS_AT_ONCE))
+        .execute();
+      for (const row of rows) ranges.push({ id: row.id, visitor: row.visitor_id, first: row.first_seq, last: Number(row.last_seq) });
+    }
+    const byVisitor = new Map<number, typeof ranges>();
+    for (const range of ranges) byVisitor.set(range.visitor, [...(byVisitor.get(range.visitor) ?? []), range]);
+    const hits: Hit[] = [];
+    // Newest first: a conversation's first message met is its newest, and one met in a window before
+    // keeps the message it was met at.
+    for (const message of theirs) {
+      const range = byVisitor.get(message.visitor_id)?.find((each) => each.first <= message.seq && message.seq <= each.last);
+      if (!range || this.seen.has(range.id)) continue;
+      this.seen.add(range.id);
+      hits.push({ id: range.id, hit: message.id });
+    }
+    return hits;
+  }
+
+  /** The conversations without a message of the visitors the keyword finds: the walk's last step. */
+  private async withoutMessages(): Promise<Hit[]> {
+    this.done = true;
+    this.below = 0;
+    const rows = await this.db
+      .selectFrom('conversations')
+      .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+      .select('conversations.id')
+      .where('conversations.visitor_id', 'in', this.find.all())
+      .where((eb) => eb.not(eb.exists(messagesIn(eb).select('messages.id'))))
+      .execute();
+    return rows.filter((row) => !this.seen.has(row.id)).map((row) => ({ id: row.id, hit: 0 }));
+  }
+
+  private async maxId(table: 'visitors' | 'messages'): Promise<number> {
+    const found = await sql<{ id: number | null }>`select max(id) as id from ${sql.table(table)}`.execute(this.db);
+    return Number(found.rows[0]?.id ?? 0);
+  }
+}
