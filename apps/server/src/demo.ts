@@ -472,21 +472,31 @@ async function main() {
       if (day % 30 === 0) process.stdout.write(`… ${365 - day + 1} days, ${totals.visits} visits\n`);
     }
   };
-  if (storage.dialect === 'postgres')
-    await withSearchIndexedAfter(db, writeYear, ['message_search'], (line) => process.stdout.write(`Search index ${line}.\n`));
-  else await writeYear();
-  if (storage.dialect === 'postgres') {
-    // Rows came with their ids: the sequences move past them so the server's own inserts do not collide.
-    for (const table of ['visitors', 'conversations', 'messages']) {
-      await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
-    }
-  }
-  process.stdout.write(
-    `Demo year written: ${totals.visitors} visitors, ${totals.visits} visits, ${totals.conversations} conversations, ${totals.messages} messages; agents demo1…demo5 (password demo-pass-123).\n`,
-  );
+  const written = () =>
+    process.stdout.write(
+      `Demo year written: ${totals.visitors} visitors, ${totals.visits} visits, ${totals.conversations} conversations, ${totals.messages} messages; agents demo1…demo5 (password demo-pass-123).\n`,
+    );
   // The rows went in around the server: the statistics' daily rollup is counted from them now, not on first read.
-  const rebuilt = await rebuildCensusDays(storage, config.siteTimeZone);
-  process.stdout.write(`Statistics' daily rollup counted for ${rebuilt.zone} in ${rebuilt.ms} ms.\n`);
+  const rollup = async () => {
+    const rebuilt = await rebuildCensusDays(storage, config.siteTimeZone);
+    process.stdout.write(`Statistics' daily rollup counted for ${rebuilt.zone} in ${rebuilt.ms} ms.\n`);
+  };
+  if (storage.dialect === 'postgres') {
+    const writeAndNumber = async () => {
+      await writeYear();
+      // Rows came with their ids: the sequences move past them so the server's own inserts do not collide.
+      for (const table of ['visitors', 'conversations', 'messages']) {
+        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
+      }
+      written();
+    };
+    // The rollup reads no search index: it is counted while the indexes are built.
+    await withSearchIndexedAfter(db, writeAndNumber, ['message_search'], (line) => process.stdout.write(`Search index ${line}.\n`), rollup);
+  } else {
+    await writeYear();
+    written();
+    await rollup();
+  }
   // On SQLite the server's indexer takes new rows in a moment, a few hundred at a time: the demo's are indexed now, in large steps.
   if (storage.dialect === 'sqlite') {
     const started = Date.now();

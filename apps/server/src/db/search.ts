@@ -53,15 +53,27 @@ export async function withSearchIndexedAfter(
   write: () => Promise<void>,
   written: SearchIndex[],
   progress: (line: string) => void,
+  /** Work on the rows written that needs no search index, run on another connection while the indexes are built. */
+  alongside: () => Promise<void> = async () => {},
 ): Promise<void> {
   const sources = Object.entries(SOURCE) as [SearchIndex, 'messages' | 'visitors'][];
   for (const [index, source] of sources) {
     await sql`alter table ${sql.table(source)} disable trigger ${sql.raw(`${index}_sync`)}`.execute(db);
     await sql`drop index if exists ${sql.raw(`${index}_grams`)}`.execute(db);
   }
+  let failure: { reason: unknown } | undefined;
   try {
     await write();
-  } finally {
+  } catch (reason) {
+    failure = { reason };
+  }
+  // The indexes are built (and the triggers put back) whatever happened; the index builds are the
+  // database's work on one core, and what runs beside them takes the other.
+  const outcomes = await Promise.allSettled([buildIndexes(), failure ? Promise.resolve() : alongside()]);
+  failure ??= outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+
+  async function buildIndexes() {
     for (const [index, source] of sources) {
       const started = Date.now();
       if (!written.includes(index)) {
