@@ -129,7 +129,6 @@ export class KeywordSearch {
         this.dialect,
         keyword,
         {
-          byFields: async (ids) => (await this.visitorsByFields(keyword, ids).execute()).map((row) => row.id),
           otherwise: async () => (await this.visitorsOtherwise(keyword).execute()).map((row) => row.id),
           all: () => this.visitorIds(keyword),
         },

@@ -35,12 +35,12 @@ export function fieldsContain(eb: ExpressionBuilder<Database, 'visitors'>, keywo
 
 /**
  * Visitors found past this many (or estimated to be, from how densely the first steps found them) are
- * not gathered: their conversations are found by reading the newest messages instead. Gathering costs a
- * read of each visitor's newest message, some 5 µs on PostgreSQL, and a phone's first digits find a tenth
- * of a site's visitors; reading the newest messages finds the best of such a crowd's conversations in a
- * few windows, but would read far for a few hundred visitors.
+ * not gathered: their conversations are found by reading the newest messages instead. Gathering reads each
+ * visitor's newest message (about 8 µs each on PostgreSQL at a million messages) and suits a surname, a few
+ * thousand visitors; a phone's first digits find a tenth of a site's visitors, whose conversations fill the
+ * first windows of the newest messages, which would have to be read far for a few thousand.
  */
-export const GATHER_UP_TO = 5_000;
+export const GATHER_UP_TO = 20_000;
 /** Visitors whose conversations one gathering step reads. */
 const VISITORS_A_STEP = 200;
 /** Messages the first window reads; each window is four times the last, up to WINDOW_MAX. */
@@ -81,8 +81,6 @@ export class VisitorHitWalk implements HitWalk {
     private readonly dialect: DialectName,
     private readonly keyword: string,
     private readonly find: {
-      /** Of these visitors, those whose fields contain the keyword. */
-      byFields: (ids: number[]) => Promise<number[]>;
       /** The few visitors the keyword finds other than by their fields. */
       otherwise: () => Promise<number[]>;
       /** Every visitor the keyword finds, as a subquery of their ids. */
@@ -103,40 +101,47 @@ export class VisitorHitWalk implements HitWalk {
     this.otherwise = await this.find.otherwise();
     const walk = new CandidateWalk(this.db, this.dialect, 'visitor_search', this.keyword, { expected: this.gatherUpTo });
     const top = await this.maxId('visitors');
-    const found: number[] = [];
+    const found = new Map<number, number>();
     for (;;) {
-      const ids = await walk.next(2000);
+      const ids = await walk.next(IDS_AT_ONCE);
       if (ids.length === 0) break;
-      found.push(...(await this.find.byFields(ids)));
+      for (const visitor of await this.withNewest(ids, true)) found.set(visitor.id, visitor.newest);
       // The share of all visitors walked so far, and the crowd the keyword would find at that rate.
       const walked = top > 0 ? Math.min(1, (top - walk.position) / top) : 1;
-      const estimate = walked > 0 ? found.length / walked : found.length;
-      if (found.length > this.gatherUpTo || (found.length >= 50 && estimate > this.gatherUpTo)) {
+      const estimate = walked > 0 ? found.size / walked : found.size;
+      if (found.size > this.gatherUpTo || (found.size >= 50 && estimate > this.gatherUpTo)) {
         this.top = (await this.maxId('messages')) + 1;
         return;
       }
     }
-    const ids = [...new Set([...found, ...this.otherwise])];
-    const visitors: { id: number; newest: number }[] = [];
-    for (let at = 0; at < ids.length; at += IDS_AT_ONCE) {
-      const rows = await this.db
-        .selectFrom('visitors')
-        .select((eb) => [
-          'visitors.id',
-          // A visitor's messages take their ids in the order of their seqs: the last seq is the newest.
-          eb
-            .selectFrom('messages')
-            .select('messages.id')
-            .whereRef('messages.visitor_id', '=', 'visitors.id')
-            .orderBy('messages.seq', 'desc')
-            .limit(1)
-            .as('newest'),
-        ])
-        .where('visitors.id', 'in', ids.slice(at, at + IDS_AT_ONCE))
-        .execute();
-      for (const row of rows) visitors.push({ id: row.id, newest: Number(row.newest ?? 0) });
-    }
+    const visitors = [...found].map(([id, newest]) => ({ id, newest }));
+    const others = this.otherwise.filter((id) => !found.has(id));
+    for (let at = 0; at < others.length; at += IDS_AT_ONCE)
+      visitors.push(...(await this.withNewest(others.slice(at, at + IDS_AT_ONCE), false)));
     this.visitors = visitors.sort((a, b) => b.newest - a.newest || b.id - a.id);
+  }
+
+  /**
+   * Of these visitors, each with its newest message's id (0 for none): those whose fields contain the
+   * keyword (`byFields`), or all of them.
+   */
+  private async withNewest(ids: number[], byFields: boolean): Promise<{ id: number; newest: number }[]> {
+    let query = this.db
+      .selectFrom('visitors')
+      .select((eb) => [
+        'visitors.id',
+        // A visitor's messages take their ids in the order of their seqs: the last seq is the newest.
+        eb
+          .selectFrom('messages')
+          .select('messages.id')
+          .whereRef('messages.visitor_id', '=', 'visitors.id')
+          .orderBy('messages.seq', 'desc')
+          .limit(1)
+          .as('newest'),
+      ])
+      .where('visitors.id', 'in', ids);
+    if (byFields) query = query.where((eb) => fieldsContain(eb, this.keyword));
+    return (await query.execute()).map((row) => ({ id: row.id, newest: Number(row.newest ?? 0) }));
   }
 
   /** The conversations of the next visitors in order, each with its newest message. */
@@ -191,7 +196,13 @@ export class VisitorHitWalk implements HitWalk {
     for (let at = 0; at < unknown.length; at += IDS_AT_ONCE) {
       const step = unknown.slice(at, at + IDS_AT_ONCE);
       for (const id of step) this.finds.set(id, this.otherwise.includes(id));
-      for (const id of await this.find.byFields(step)) this.finds.set(id, true);
+      const matching = await this.db
+        .selectFrom('visitors')
+        .select('visitors.id')
+        .where('visitors.id', 'in', step)
+        .where((eb) => fieldsContain(eb, this.keyword))
+        .execute();
+      for (const { id } of matching) this.finds.set(id, true);
     }
     const theirs = messages.filter((row) => this.finds.get(row.visitor_id));
     const visitors = [...new Set(theirs.map((row) => row.visitor_id))];
