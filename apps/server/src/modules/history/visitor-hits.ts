@@ -103,9 +103,13 @@ export class VisitorHitWalk implements HitWalk {
     const top = await this.maxId('visitors');
     const found = new Map<number, number>();
     for (;;) {
-      const ids = await walk.next(IDS_AT_ONCE);
+      // One step may hold every visitor to gather: on PostgreSQL a step through the GIN index reads the
+      // keyword's whole entry, so many small steps read it many times (14 × 0.28 s for a surname).
+      const ids = await walk.next(this.gatherUpTo + 1);
       if (ids.length === 0) break;
-      for (const visitor of await this.withNewest(ids, true)) found.set(visitor.id, visitor.newest);
+      for (let at = 0; at < ids.length; at += IDS_AT_ONCE) {
+        for (const visitor of await this.withNewest(ids.slice(at, at + IDS_AT_ONCE), true)) found.set(visitor.id, visitor.newest);
+      }
       // The share of all visitors walked so far, and the crowd the keyword would find at that rate.
       const walked = top > 0 ? Math.min(1, (top - walk.position) / top) : 1;
       const estimate = walked > 0 ? found.size / walked : found.size;
