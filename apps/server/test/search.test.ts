@@ -213,9 +213,8 @@ describe("a keyword's list of visitors' conversations", () => {
         .executeTakeFirstOrThrow();
       return row.id;
     };
-    const expected = [first, remarked, writer, second].map(conversationOf);
-    const ids = await Promise.all(expected);
-    const keepAll = async (ids: number[]) => ids;
+    const ids = await Promise.all([first, remarked, writer, second].map(conversationOf));
+    const keepAll = async (some: number[]) => some;
     // Gathering every visitor found (up to 1,000), and reading the messages (past none).
     for (const gatherUpTo of [1000, 0]) {
       const search = (cap: number) => new KeywordSearch(db, server.storage.dialect, cap, gatherUpTo);

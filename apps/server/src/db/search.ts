@@ -24,9 +24,12 @@ import { containsText } from './sql.js';
  */
 export type SearchIndex = 'message_search' | 'visitor_search';
 
+/** The visitor fields a keyword looks in: what the visitor index holds, and what a visitor search tests. */
+export const SEARCHED_VISITOR_FIELDS = ['name', 'phone', 'email', 'user_id', 'attributes'] as const;
+
 /** What the visitor index holds: the fields a keyword looks in, one per line. */
 const VISITOR_TEXT = (row: string, newline: string) =>
-  ['name', 'phone', 'email', 'user_id', 'attributes'].map((column) => `coalesce(${row}.${column}, '')`).join(` || ${newline} || `);
+  SEARCHED_VISITOR_FIELDS.map((column) => `coalesce(${row}.${column}, '')`).join(` || ${newline} || `);
 
 /** The SQLite function the triggers call: the text's grams as the index's tokens. */
 export function registerGrams(database: {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/index.js';
 import { CandidateWalk, candidateIds } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
 import { lastSeq } from './ranges.js';
-import { fieldsContain, GATHER_UP_TO, type Hit, type HitWalk, VisitorHitWalk } from './visitor-hits.js';
+import { GATHER_UP_TO, type Hit, type HitWalk, VisitorHitWalk, visitorsByFields } from './visitor-hits.js';
 
 /**
  * Conversations a keyword's list counts at most: past this many its total is given as "more than"
@@ -49,16 +49,9 @@ export class KeywordSearch {
    * every row of the table against both, and a union once from its few rows.
    */
   visitorIds(keyword: string) {
-    return this.visitorsByFields(keyword, candidateIds(this.dialect, 'visitor_search', keyword)).unionAll(this.visitorsOtherwise(keyword));
-  }
-
-  /** Of the visitors `ids` names, those whose fields contain the keyword. */
-  private visitorsByFields(keyword: string, ids: number[] | ReturnType<typeof candidateIds>) {
-    return this.db
-      .selectFrom('visitors')
-      .select('visitors.id')
-      .where('visitors.id', 'in', ids)
-      .where((eb) => fieldsContain(eb, keyword));
+    return visitorsByFields(this.db, keyword, candidateIds(this.dialect, 'visitor_search', keyword)).unionAll(
+      this.visitorsOtherwise(keyword),
+    );
   }
 
   /** The few visitors a keyword finds other than by their fields: by an agent's remark, and `V0042`. */
@@ -90,7 +83,7 @@ export class KeywordSearch {
       const ids = await walk.next(STEP);
       const below = ids[ids.length - 1];
       if (below === undefined) return { ids: newestFirst(), total: found.size, more: false };
-      const matching = (await this.visitorsByFields(keyword, ids).execute()).map((row) => row.id).filter((id) => !found.has(id));
+      const matching = (await visitorsByFields(this.db, keyword, ids).execute()).map((row) => row.id).filter((id) => !found.has(id));
       for (const id of await keepAll(keep, matching)) found.add(id);
       // Every visitor still unread has an id below the step's last.
       if (found.size > this.countCap && settled(found, below) >= want) return { ids: newestFirst(), total: this.countCap, more: true };

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { CandidateWalk } from '../../db/search.js';
+import { CandidateWalk, type candidateIds, SEARCHED_VISITOR_FIELDS } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
 import { lastSeq, messagesIn } from './ranges.js';
 
@@ -25,12 +25,18 @@ export interface HitWalk {
   next(): Promise<Hit[]>;
 }
 
-/** The visitor fields a keyword looks in (the visitor index holds the same: `db/search.ts`). */
-const FIELDS = ['visitors.name', 'visitors.phone', 'visitors.email', 'visitors.user_id', 'visitors.attributes'] as const;
-
 /** Whether a visitor's fields contain the keyword: the test every visitor search ends with. */
 export function fieldsContain(eb: ExpressionBuilder<Database, 'visitors'>, keyword: string) {
-  return eb.or(FIELDS.map((column) => containsText(column, keyword)));
+  return eb.or(SEARCHED_VISITOR_FIELDS.map((column) => containsText(`visitors.${column}`, keyword)));
+}
+
+/** Of the visitors `ids` names (a list or a subquery), those whose fields contain the keyword. */
+export function visitorsByFields(db: Db, keyword: string, ids: number[] | ReturnType<typeof candidateIds>) {
+  return db
+    .selectFrom('visitors')
+    .select('visitors.id')
+    .where('visitors.id', 'in', ids)
+    .where((eb) => fieldsContain(eb, keyword));
 }
 
 /**
@@ -41,6 +47,8 @@ export function fieldsContain(eb: ExpressionBuilder<Database, 'visitors'>, keywo
  * first windows of the newest messages, which would have to be read far for a few thousand.
  */
 export const GATHER_UP_TO = 20_000;
+/** Visitors found before their number is estimated from how densely they were found. */
+const ESTIMATE_FROM = 50;
 /** Visitors whose conversations one gathering step reads. */
 const VISITORS_A_STEP = 200;
 /** Messages the first window reads; each window is four times the last, up to WINDOW_MAX. */
@@ -65,7 +73,7 @@ export class VisitorHitWalk implements HitWalk {
   below = Number.POSITIVE_INFINITY;
   done = false;
   private ready = false;
-  private otherwise: number[] = [];
+  private otherwise = new Set<number>();
   /** Gathering: the visitors found, newest message first, and how many have been given. */
   private visitors: { id: number; newest: number }[] | undefined;
   private given = 0;
@@ -98,7 +106,7 @@ export class VisitorHitWalk implements HitWalk {
   /** Walks the visitors found, newest first, until they are all known or known to be too many to gather. */
   private async decide(): Promise<void> {
     this.ready = true;
-    this.otherwise = await this.find.otherwise();
+    this.otherwise = new Set(await this.find.otherwise());
     const walk = new CandidateWalk(this.db, this.dialect, 'visitor_search', this.keyword, { expected: this.gatherUpTo });
     const top = await this.maxId('visitors');
     const found = new Map<number, number>();
@@ -113,13 +121,13 @@ export class VisitorHitWalk implements HitWalk {
       // The share of all visitors walked so far, and the crowd the keyword would find at that rate.
       const walked = top > 0 ? Math.min(1, (top - walk.position) / top) : 1;
       const estimate = walked > 0 ? found.size / walked : found.size;
-      if (found.size > this.gatherUpTo || (found.size >= 50 && estimate > this.gatherUpTo)) {
+      if (found.size > this.gatherUpTo || (found.size >= ESTIMATE_FROM && estimate > this.gatherUpTo)) {
         this.top = (await this.maxId('messages')) + 1;
         return;
       }
     }
     const visitors = [...found].map(([id, newest]) => ({ id, newest }));
-    const others = this.otherwise.filter((id) => !found.has(id));
+    const others = [...this.otherwise].filter((id) => !found.has(id));
     for (let at = 0; at < others.length; at += IDS_AT_ONCE)
       visitors.push(...(await this.withNewest(others.slice(at, at + IDS_AT_ONCE), false)));
     this.visitors = visitors.sort((a, b) => b.newest - a.newest || b.id - a.id);
@@ -199,14 +207,8 @@ export class VisitorHitWalk implements HitWalk {
     const unknown = [...new Set(messages.map((row) => row.visitor_id))].filter((id) => !this.finds.has(id));
     for (let at = 0; at < unknown.length; at += IDS_AT_ONCE) {
       const step = unknown.slice(at, at + IDS_AT_ONCE);
-      for (const id of step) this.finds.set(id, this.otherwise.includes(id));
-      const matching = await this.db
-        .selectFrom('visitors')
-        .select('visitors.id')
-        .where('visitors.id', 'in', step)
-        .where((eb) => fieldsContain(eb, this.keyword))
-        .execute();
-      for (const { id } of matching) this.finds.set(id, true);
+      for (const id of step) this.finds.set(id, this.otherwise.has(id));
+      for (const { id } of await visitorsByFields(this.db, this.keyword, step).execute()) this.finds.set(id, true);
     }
     const theirs = messages.filter((row) => this.finds.get(row.visitor_id));
     const visitors = [...new Set(theirs.map((row) => row.visitor_id))];
@@ -221,7 +223,11 @@ export class VisitorHitWalk implements HitWalk {
       for (const row of rows) ranges.push({ id: row.id, visitor: row.visitor_id, first: row.first_seq, last: Number(row.last_seq) });
     }
     const byVisitor = new Map<number, typeof ranges>();
-    for (const range of ranges) byVisitor.set(range.visitor, [...(byVisitor.get(range.visitor) ?? []), range]);
+    for (const range of ranges) {
+      const theirRanges = byVisitor.get(range.visitor);
+      if (theirRanges) theirRanges.push(range);
+      else byVisitor.set(range.visitor, [range]);
+    }
     const hits: Hit[] = [];
     // Newest first: a conversation's first message met is its newest, and one met in a window before
     // keeps the message it was met at.
