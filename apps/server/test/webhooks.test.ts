@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +6,10 @@ import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWith
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { type Db, migrate } from '../src/db/index.js';
+import { type Db, type DbOrTx, migrate } from '../src/db/index.js';
 import { loadSealer } from '../src/lib/sealed.js';
 import { openSqliteLog, sharedLog, type WebhookLog } from '../src/modules/webhooks/log-store.js';
-import { newDelivery } from '../src/modules/webhooks/repository.js';
+import { newDelivery, type TakenEvent, WebhookRepository } from '../src/modules/webhooks/repository.js';
 import { MAX_ATTEMPTS, retryWait, SECRET_PURPOSE } from '../src/modules/webhooks/worker.js';
 import { agentSocket, onlyId, uuidOf, visitor } from './chat-harness.js';
 import { APP_ROOT, backends, createAgent, startTestServer, type TestServer } from './harness.js';
@@ -638,6 +638,184 @@ describe.skipIf(backends.postgres)('the delivery log on SQLite', () => {
       await upgraded.close();
       await hooks.close();
     }
+  });
+});
+
+describe.skipIf(backends.postgres)('the messages table as the outbox of message.created (SQLite)', () => {
+  // A server of its own: the file's server is closed by the restart test.
+  let own: TestServer;
+  let ownAdmin: string;
+  beforeAll(async () => {
+    own = await startTestServer(FAST);
+    ownAdmin = await own.login();
+  });
+  afterAll(() => own.close());
+  afterEach(async () => {
+    const list = await own.get<{ list: Webhook[] }>('/api/webhook/getList', { token: ownAdmin });
+    const ids = list.body.data.list.map((hook) => hook.id);
+    if (ids.length > 0) await own.post('/api/webhook/doDelete', { ids }, { token: ownAdmin });
+  });
+
+  /** The messages the receiver got for the webhook made with `secret`, in the order they came. */
+  const toldTo = (secret: string) =>
+    receiver
+      .of('message.created')
+      .filter((request) => verifySignature(request.headers['parley-signature'], request.body, secret))
+      .map((request) => (JSON.parse(request.body) as { data: { message: Message } }).data.message.msg);
+
+  it('queues nothing in the message’s transaction, and tells a webhook only the messages stored once it takes them', async () => {
+    receiver = await WebhookReceiver.start();
+    const first = await makeWebhook(['message.created'], `${receiver.url}/first`, own, ownAdmin);
+    const v = await visitor(own);
+    await v.say('one');
+    await waitFor(() => toldTo(first.secret).includes('one'), 5000, 'one told');
+    expect(await own.storage.db.selectFrom('webhook_events').select('id').where('event', '=', 'message.created').execute()).toEqual([]);
+    // Stored while the webhook is disabled: never told to it, enabled again or not.
+    const off = await own.post(
+      '/api/webhook/doEdit',
+      { id: first.id, url: first.url, events: first.events, enabled: false },
+      { token: ownAdmin },
+    );
+    expect(off.status).toBe(200);
+    await v.say('two');
+    const on = await own.post(
+      '/api/webhook/doEdit',
+      { id: first.id, url: first.url, events: first.events, enabled: true },
+      { token: ownAdmin },
+    );
+    expect(on.status).toBe(200);
+    // A webhook made now is told what comes after it, not the visitor's earlier messages.
+    const second = await makeWebhook(['message.created'], `${receiver.url}/second`, own, ownAdmin);
+    await v.say('three');
+    await waitFor(() => toldTo(first.secret).includes('three') && toldTo(second.secret).includes('three'), 5000, 'three told to both');
+    expect(toldTo(first.secret)).toEqual(['one', 'three']);
+    expect(toldTo(second.secret)).toEqual(['three']);
+    // The same from a reader that starts behind all of it (its own log): who is told does not hang on
+    // how far the delivery thread had read when the webhooks changed.
+    const dir = mkdtempSync(join(tmpdir(), 'parley-told-'));
+    const behind = new WebhookRepository(own.storage.db, 'sqlite', await openSqliteLog(dir));
+    const told: TakenEvent[] = [];
+    for (let look = 0; look < 5000; look++) {
+      const { events } = await behind.log.db.transaction().execute((tx) => behind.takeQueue(tx, 200));
+      if (events.length === 0 && !(await behind.anyQueued())) break;
+      told.push(...events);
+    }
+    await behind.log.close();
+    rmSync(dir, { recursive: true, force: true });
+    const msgs = new Map(
+      (await own.storage.db.selectFrom('messages').select(['id', 'msg']).execute()).map((row) => [`message:${row.id}`, row.msg]),
+    );
+    const toldBehind = (id: number) =>
+      told
+        .filter((entry) => entry.event === 'message.created' && entry.webhookIds.includes(id))
+        .map((entry) => msgs.get(entry.source ?? ''));
+    expect(toldBehind(first.id)).toEqual(['one', 'three']);
+    expect(toldBehind(second.id)).toEqual(['three']);
+    v.socket.close();
+  });
+
+  it('tells messages and queued events in the order they committed, however a look’s reads are cut', async () => {
+    receiver = await WebhookReceiver.start();
+    const hook = await makeWebhook(['message.created', 'letter.created'], `${receiver.url}/order`, own, ownAdmin);
+    const v = await visitor(own);
+    const { id: visitorId } = await own.storage.db
+      .selectFrom('visitors')
+      .select('id')
+      .where('public_id', '=', v.id)
+      .executeTakeFirstOrThrow();
+    // A reader of its own (its own log, so its own progress) beside the server's thread.
+    const dir = mkdtempSync(join(tmpdir(), 'parley-told-'));
+    const repo = (log: WebhookLog) => new WebhookRepository(own.storage.db, 'sqlite', log);
+    const probe = repo(await openSqliteLog(dir));
+    let seq = 10_000;
+    const message = (tx: DbOrTx, name: string, role = 'visitor') =>
+      tx
+        .insertInto('messages')
+        .values({
+          visitor_id: visitorId,
+          seq: seq++,
+          only_id: `told-${name}-${randomBytes(4).toString('hex')}`,
+          role,
+          type: 'text',
+          msg: name,
+          nickname: '',
+          service_id: null,
+          withdrawn: 0,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+    const event = (tx: DbOrTx, name: string) =>
+      probe.queueEvent(tx, {
+        event_id: randomUUID(),
+        event: 'letter.created',
+        order_key: null,
+        source: null,
+        body: JSON.stringify({ told: name }),
+        webhook_ids: JSON.stringify([hook.id]),
+        created_at: new Date().toISOString(),
+      });
+    // Commits: m1 | e1 | m2 e2 | e3 | m3 tip m4 | e4 e5 | m5 m6 | e6
+    const commits: [kind: 'm' | 'e' | 'tip', name: string][][] = [
+      [['m', 'm1']],
+      [['e', 'e1']],
+      [
+        ['m', 'm2'],
+        ['e', 'e2'],
+      ],
+      [['e', 'e3']],
+      [
+        ['m', 'm3'],
+        ['tip', 'tip'],
+        ['m', 'm4'],
+      ],
+      [
+        ['e', 'e4'],
+        ['e', 'e5'],
+      ],
+      [
+        ['m', 'm5'],
+        ['m', 'm6'],
+      ],
+      [['e', 'e6']],
+    ];
+    for (const commit of commits)
+      await own.storage.db.transaction().execute(async (tx) => {
+        for (const [kind, name] of commit) {
+          if (kind === 'e') await event(tx, name);
+          else await message(tx, name, kind === 'tip' ? 'tip' : 'visitor');
+        }
+      });
+    const expected = commits
+      .flat()
+      .filter(([kind]) => kind !== 'tip')
+      .map(([, name]) => name);
+    const bodies = new Map(
+      (await own.storage.db.selectFrom('messages').select(['id', 'msg']).where('visitor_id', '=', visitorId).execute()).map((row) => [
+        `message:${row.id}`,
+        row.msg,
+      ]),
+    );
+    const nameOf = (told: TakenEvent) =>
+      told.event === 'letter.created' ? (JSON.parse(told.body) as { told?: string }).told : bodies.get(told.source ?? '');
+    for (const limit of [1, 2, 3, 200]) {
+      const reader = limit === 200 ? probe : repo(await openSqliteLog(mkdtempSync(join(tmpdir(), 'parley-told-'))));
+      const told: TakenEvent[] = [];
+      for (let look = 0; look < 5000; look++) {
+        const { events } = await reader.log.db.transaction().execute((tx) => reader.takeQueue(tx, limit));
+        if (events.length === 0 && !(await reader.anyQueued())) break;
+        told.push(...events);
+      }
+      const mine = told.map(nameOf).filter((name): name is string => name !== undefined && /^(m|e)\d$/.test(name));
+      expect(mine, `read ${limit} at a time`).toEqual(expected);
+      for (const entry of told.filter((entry) => entry.event === 'message.created')) {
+        expect(entry.webhookIds).toEqual([hook.id]);
+        expect(entry.order_key).toBe(`visitor:${v.id}`);
+      }
+      if (reader !== probe) await reader.log.close();
+    }
+    await probe.log.close();
+    rmSync(dir, { recursive: true, force: true });
+    v.socket.close();
   });
 });
 

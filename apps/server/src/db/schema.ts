@@ -583,6 +583,8 @@ export interface WebhooksTable {
   failures: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** When it took `message.created`, as spans of message ids (JSON, migration 040; see message-spans.ts). */
+  message_spans: string | null;
 }
 
 /** One event on its way to one webhook: the outbox the delivery worker drains. */
@@ -617,6 +619,8 @@ export interface WebhookEventsTable {
   /** The webhooks that took it when it was queued: a JSON list of ids. */
   webhook_ids: string;
   created_at: string;
+  /** The newest message id when it was queued (SQLite, migration 040): it is told after those messages, before the next. */
+  messages_mark: number | null;
 }
 
 /** How far the delivery worker has read a queue, kept beside the deliveries it made of it (SQLite's `webhooks.db` only). */

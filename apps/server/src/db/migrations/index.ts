@@ -39,6 +39,7 @@ import { webhookEvents } from './036_webhook_events.js';
 import { search } from './037_search.js';
 import { webhookPendingOrder } from './038_webhook_pending_order.js';
 import { ratedConversations } from './039_rated_conversations.js';
+import { messagesTold } from './040_messages_told.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -82,5 +83,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '037_search': search(dialect),
     '038_webhook_pending_order': webhookPendingOrder(),
     '039_rated_conversations': ratedConversations(),
+    '040_messages_told': messagesTold(),
   };
 }

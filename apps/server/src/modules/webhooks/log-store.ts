@@ -9,9 +9,10 @@ import { type Db, withStatementCache } from '../../db/index.js';
  * chat's go on side by side. On SQLite it is a file of its own beside the database, `webhooks.db`: SQLite
  * has one writer at a time, and the delivery thread's batches of outcomes (a few thousand rows a second
  * at a busy site) in `parley.db` would make every message wait for the lock meanwhile. What a change
- * queues for webhooks stays in `parley.db`, written in the change's transaction (`webhook_events`); the
- * worker reads it from there and keeps how far it has read (`webhook_progress`) in this file, in the
- * transaction that writes the deliveries it made of it, so an event becomes deliveries exactly once.
+ * queues for webhooks stays in `parley.db`, written in the change's transaction (`webhook_events`), and
+ * `message.created` is read from the messages themselves; the worker reads both from there and keeps how
+ * far it has read each (`webhook_progress`) in this file, in the transaction that writes the deliveries it
+ * made of them, so an event becomes deliveries exactly once (WebhookRepository.takeTold).
  */
 export interface WebhookLog {
   /** The log's database. On SQLite it holds only `webhook_deliveries` and `webhook_progress`. */

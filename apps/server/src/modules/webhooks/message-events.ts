@@ -1,23 +1,24 @@
 import type { DbOrTx } from '../../db/index.js';
 import { toMessage } from '../visitors/views.js';
-import type { QueuedEventRow } from './repository.js';
+import type { TakenEvent } from './repository.js';
 import { envelopeBody, webhookVisitor } from './views.js';
 
-/** The message a `message.created` event queued by reference tells of (`source` `message:<id>`, no body). */
-function messageIdOf(event: QueuedEventRow): number | undefined {
+/** The message a `message.created` event told by reference tells of (`source` `message:<id>`, no body). */
+function messageIdOf(event: TakenEvent): number | undefined {
   const match = /^message:(\d+)$/.exec(event.source ?? '');
   return match ? Number(match[1]) : undefined;
 }
 
 /**
- * The bodies of `message.created` events queued by reference, built by the worker from the stored message:
- * the message's transaction writes only a small row (which message, which webhooks), and the reading and
- * the JSON are the worker's, off the chat's thread. The data is the message, its visitor and the
+ * The bodies of `message.created` events told by reference, built by the worker from the stored message:
+ * the message's transaction writes at most a small row (which message, which webhooks: on PostgreSQL; on
+ * SQLite the messages table itself is read, see WebhookRepository.takeTold), and the reading and the JSON
+ * are the worker's, off the chat's thread. The data is the message, its visitor and the
  * conversation it belongs to (the visitor's last one begun at or before it). Answers the body of each
  * event given, in order; undefined for one whose message is no longer there (purged since), which tells
  * nothing.
  */
-export async function messageBodies(db: DbOrTx, events: QueuedEventRow[]): Promise<(string | undefined)[]> {
+export async function messageBodies(db: DbOrTx, events: TakenEvent[]): Promise<(string | undefined)[]> {
   const ids = events.map(messageIdOf).filter((id): id is number => id !== undefined);
   if (ids.length === 0) return events.map(() => undefined);
   // Each message with the conversation it belongs to, in one statement for the batch.

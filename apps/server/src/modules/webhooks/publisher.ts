@@ -4,11 +4,12 @@ import type { VisitorRow } from '../../db/schema.js';
 import type { DomainEvents, EventHub, EventName } from '../../realtime/domain-events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
 import type { ConversationRepository } from '../conversations/repository.js';
+import { visitorOrderKey } from './repository.js';
 import type { WebhookService } from './service.js';
 import { webhookVisitor } from './views.js';
 
 /** The key that keeps one visitor's conversation events in order for each webhook. */
-const orderOf = (visitor: VisitorRow) => `visitor:${visitor.public_id}`;
+const orderOf = (visitor: VisitorRow) => visitorOrderKey(visitor.public_id);
 
 /**
  * Turns domain events into webhook events (CONTRACT §12) and queues them for the webhooks that take them.
@@ -43,9 +44,10 @@ export class WebhookPublisher {
       await this.webhooks.enqueue('conversation.created', orderOf(visitor), data, takers, null, tx);
     },
     // Tips are the conversation's notices (an agent joined, it ended), told by the events. A message is
-    // queued by reference: its body is the worker's to build (see message-events.ts).
+    // queued by reference: its body is the worker's to build (see message-events.ts). Where the messages
+    // table is itself the outbox of `message.created` (SQLite), nothing is written.
     stored: async (tx, visitor, row) => {
-      if (row.role === 'tip') return;
+      if (row.role === 'tip' || this.webhooks.messagesTold) return;
       const takers = await this.webhooks.takers('message.created', tx);
       await this.webhooks.enqueueMessage(orderOf(visitor), row.id, takers, tx);
     },

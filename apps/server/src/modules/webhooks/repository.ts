@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { v7 as uuidV7 } from 'uuid';
 import type { DialectName } from '../../db/dialect.js';
@@ -5,17 +6,53 @@ import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
 import type { WebhookDeliveriesTable, WebhookEventsTable, WebhooksTable } from '../../db/schema.js';
 import { sharedLog, type WebhookLog } from './log-store.js';
+import { firstTakenAfter, spansAfter, spansOf, tookMessage } from './message-spans.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type QueuedEventRow = Selectable<WebhookEventsTable>;
 
+/**
+ * An event taken to be made into deliveries, with the webhooks it is for. `body` is '' for a message told
+ * by reference: its body is built from the stored message (message-events.ts).
+ */
+export type TakenEvent = Pick<QueuedEventRow, 'event_id' | 'event' | 'order_key' | 'source' | 'body' | 'created_at'> & {
+  webhookIds: number[];
+};
+
+/** The webhooks a queued event was for (a JSON list of ids). */
+function webhooksOf(event: QueuedEventRow): number[] {
+  const ids: unknown = JSON.parse(event.webhook_ids);
+  return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
+}
+
+/** A queued event as taken. */
+function taken(row: QueuedEventRow): TakenEvent {
+  return {
+    event_id: row.event_id,
+    event: row.event,
+    order_key: row.order_key,
+    source: row.source,
+    body: row.body,
+    created_at: row.created_at,
+    webhookIds: webhooksOf(row),
+  };
+}
+
+/** A message the messages table tells as `message.created` (see takeQueue). */
+interface ToldMessage {
+  id: number;
+  created_at: string;
+  public_id: string;
+}
+
+/** The key that keeps one visitor's conversation events in order for each webhook. */
+export const visitorOrderKey = (publicId: string) => `visitor:${publicId}`;
+
 /** Delivery rows one statement writes (14 values each): well within both databases' parameter limits. */
 const INSERT_CHUNK = 500;
 /** The PostgreSQL advisory lock ('pwe1') that lets one process at a time turn queued events into deliveries. */
 const EVENTS_LOCK = 0x70776531;
-
-type NewEvent = Omit<Insertable<WebhookEventsTable>, 'id'>;
 
 /**
  * A delivery's id (`Parley-Delivery`): a UUID whose first part is the time it is made (version 7), so that
@@ -53,6 +90,11 @@ export function newDelivery(delivery: {
   };
 }
 
+/** The newest message's id (0 before the first): the mark that orders webhook events against messages. */
+const NEWEST_MESSAGE = sql<number>`(select coalesce(max(id), 0) from messages)`;
+
+type NewEvent = Omit<Insertable<WebhookEventsTable>, 'id' | 'messages_mark'>;
+
 // The message path's statement when webhooks take its events, compiled once (see prepared).
 const insertEvent = prepared((db, v: NewEvent) =>
   db.insertInto('webhook_events').values({
@@ -63,6 +105,19 @@ const insertEvent = prepared((db, v: NewEvent) =>
     body: v.body,
     webhook_ids: v.webhook_ids,
     created_at: v.created_at,
+  }),
+);
+/** The same, marked with the newest message, where the messages table tells `message.created` (SQLite). */
+const insertMarkedEvent = prepared((db, v: NewEvent) =>
+  db.insertInto('webhook_events').values({
+    event_id: v.event_id,
+    event: v.event,
+    order_key: v.order_key,
+    source: v.source,
+    body: v.body,
+    webhook_ids: v.webhook_ids,
+    created_at: v.created_at,
+    messages_mark: NEWEST_MESSAGE,
   }),
 );
 
@@ -181,50 +236,64 @@ export class WebhookRepository {
         .execute();
   }
 
+  /**
+   * Whether the messages table is the outbox of `message.created`, so that a message's transaction writes
+   * nothing for webhooks: with the log apart, that is SQLite, whose one writer makes message ids follow the
+   * commits (and AUTOINCREMENT never gives one again), so reading past a point misses none. On PostgreSQL
+   * ids are taken before commits and may commit out of order: each message is queued (see the publisher).
+   */
+  get messagesTold(): boolean {
+    return this.log.apart;
+  }
+
   /** Queues an event for the webhooks that take it: one row, in the transaction of the change. */
   async queueEvent(tx: DbOrTx, row: NewEvent): Promise<void> {
-    await insertEvent(tx, row);
+    await (this.messagesTold ? insertMarkedEvent : insertEvent)(tx, row);
   }
 
-  /** How far the events were read into a log apart (every event up to this id has its deliveries). */
-  private async eventsRead(db: DbOrTx = this.log.db): Promise<number> {
-    const row = await db.selectFrom('webhook_progress').select('value').where('name', '=', 'events').executeTakeFirst();
-    return row?.value ?? 0;
+  /** The newest message's id now, in `tx`: where a webhook's span of messages taken begins or ends (message-spans.ts). */
+  async newestMessage(tx: DbOrTx): Promise<number> {
+    const row = await tx
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('id').as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
-  /** Whether any event waits to be turned into deliveries: one look at the queue's first row. */
+  /** How far a log apart has read the events and the messages (every one up to these ids has its deliveries). */
+  private async progress(db: DbOrTx = this.log.db): Promise<{ events: number; messages: number }> {
+    const rows = await db.selectFrom('webhook_progress').select(['name', 'value']).execute();
+    const of = (name: string) => rows.find((row) => row.name === name)?.value ?? 0;
+    return { events: of('events'), messages: of('messages') };
+  }
+
+  private async moveProgress(tx: DbOrTx, name: 'events' | 'messages', value: number): Promise<void> {
+    await tx
+      .insertInto('webhook_progress')
+      .values({ name, value })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+      .execute();
+  }
+
+  /** Whether any event (or, told by the table, any message) waits to be made into deliveries: a look at the first. */
   async anyQueued(): Promise<boolean> {
-    let query = this.db.selectFrom('webhook_events').select('id');
-    if (this.log.apart) query = query.where('id', '>', await this.eventsRead());
-    return (await query.limit(1).executeTakeFirst()) !== undefined;
+    if (!this.log.apart) return (await this.db.selectFrom('webhook_events').select('id').limit(1).executeTakeFirst()) !== undefined;
+    const read = await this.progress();
+    const event = await this.db.selectFrom('webhook_events').select('id').where('id', '>', read.events).limit(1).executeTakeFirst();
+    if (event) return true;
+    return (await this.db.selectFrom('messages').select('id').where('id', '>', read.messages).limit(1).executeTakeFirst()) !== undefined;
   }
 
   /**
-   * Takes the oldest queued events out of the queue, at most `limit`, inside `tx` (a transaction of the
-   * log, which the deliveries made of them are written in). On PostgreSQL the transaction first waits for
-   * any other process doing the same, so that deliveries are made in the events' order (their ids keep one
-   * conversation's events in order) and no event is taken twice; the events taken are deleted. With a log
-   * apart (SQLite: one process, whose ids follow the commits) the events stay where they are, read past
-   * the point kept in the log, which moves on in the same transaction; `pruneTakenEvents` deletes them.
+   * Takes the oldest queued events, at most `limit`, inside `tx` (a transaction of the log, which the
+   * deliveries made of them are written in), with the webhooks there are now (read after the events, so a
+   * webhook made meanwhile is among them). On PostgreSQL the transaction first waits for any other process
+   * doing the same, so that deliveries are made in the events' order (their ids keep one conversation's
+   * events in order) and no event is taken twice; the events taken are deleted. With a log apart see
+   * takeTold.
    */
-  async takeEvents(tx: DbOrTx, limit: number): Promise<QueuedEventRow[]> {
-    if (this.log.apart) {
-      const rows = await this.db
-        .selectFrom('webhook_events')
-        .selectAll()
-        .where('id', '>', await this.eventsRead(tx))
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      const last = rows.at(-1);
-      if (last)
-        await tx
-          .insertInto('webhook_progress')
-          .values({ name: 'events', value: last.id })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ value: last.id }))
-          .execute();
-      return rows;
-    }
+  async takeQueue(tx: DbOrTx, limit: number): Promise<{ events: TakenEvent[]; receivers: Receivers }> {
+    if (this.log.apart) return this.takeTold(tx, limit);
     if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(tx);
     const rows = await tx.selectFrom('webhook_events').selectAll().orderBy('id').limit(limit).execute();
     if (rows.length > 0)
@@ -236,7 +305,84 @@ export class WebhookRepository {
           rows.map((row) => row.id),
         )
         .execute();
-    return rows;
+    return { events: rows.map(taken), receivers: await this.receivers(tx) };
+  }
+
+  /**
+   * A log apart (SQLite, one process, ids following the commits) reads two queues past the points it keeps,
+   * and moves those on in `tx`, the transaction that writes their deliveries (so each becomes deliveries
+   * once): the queued events (`pruneTakenEvents` deletes them later), and the messages table itself for
+   * `message.created`. Both are read in one snapshot with the webhooks. They are told in the order they
+   * committed: an event after the messages up to its mark, before the next; when either read is cut by
+   * `limit`, what lies past its last row waits for the next look. A message goes to the webhooks that took
+   * `message.created` when it was stored (message-spans.ts); tips are not told.
+   */
+  private async takeTold(tx: DbOrTx, limit: number): Promise<{ events: TakenEvent[]; receivers: Receivers }> {
+    const read = await this.progress(tx);
+    const { receivers, events, messages, newest, from } = await this.db.transaction().execute(async (snapshot) => {
+      const receivers = await this.receivers(snapshot);
+      // Every webhook that took messages, enabled now or not: one disabled since keeps what it took before
+      // (pending until it is enabled again, as its other deliveries).
+      const takers = receivers.rows.map((row) => ({ id: row.id, spans: spansOf(row.message_spans) }));
+      const starts = takers.map(({ spans }) => firstTakenAfter(spans, read.messages)).filter((at) => at !== undefined);
+      // Messages no span takes past what was read go to no webhook: the read starts past them.
+      const from = Math.max(read.messages, starts.length > 0 ? Math.min(...starts) : 0);
+      const events = await snapshot
+        .selectFrom('webhook_events')
+        .selectAll()
+        .where('id', '>', read.events)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      const messages: ToldMessage[] =
+        starts.length === 0
+          ? []
+          : await snapshot
+              .selectFrom('messages as m')
+              .innerJoin('visitors as v', 'v.id', 'm.visitor_id')
+              .select(['m.id', 'm.created_at', 'v.public_id'])
+              .where('m.id', '>', from)
+              .where('m.role', '!=', 'tip')
+              .orderBy('m.id')
+              .limit(limit)
+              .execute();
+      return { receivers, events, messages: { rows: messages, takers }, newest: await this.newestMessage(snapshot), from };
+    });
+    const lastEvent = events.length === limit ? events.at(-1) : undefined;
+    const lastMessage = messages.rows.length === limit ? messages.rows.at(-1) : undefined;
+    // Told up to this message: all of them when neither read was cut.
+    const upTo = Math.min(lastMessage?.id ?? newest, lastEvent ? (lastEvent.messages_mark ?? 0) : Number.POSITIVE_INFINITY);
+    const told: TakenEvent[] = [];
+    let next = 0;
+    const tellMessagesUpTo = (mark: number) => {
+      for (; next < messages.rows.length && (messages.rows[next]?.id ?? 0) <= mark; next++) {
+        const message = messages.rows[next] as ToldMessage;
+        const webhookIds = messages.takers.filter(({ spans }) => tookMessage(spans, message.id)).map(({ id }) => id);
+        if (webhookIds.length > 0)
+          told.push({
+            event_id: randomUUID(),
+            event: 'message.created',
+            order_key: visitorOrderKey(message.public_id),
+            source: `message:${message.id}`,
+            body: '',
+            created_at: message.created_at,
+            webhookIds,
+          });
+      }
+    };
+    let lastEventTold: number | undefined;
+    for (const event of events) {
+      const mark = event.messages_mark ?? 0;
+      if (mark > upTo) break;
+      tellMessagesUpTo(mark);
+      told.push(taken(event));
+      lastEventTold = event.id;
+    }
+    tellMessagesUpTo(upTo);
+    if (lastEventTold !== undefined) await this.moveProgress(tx, 'events', lastEventTold);
+    const messagesRead = Math.max(from, upTo);
+    if (messagesRead > read.messages) await this.moveProgress(tx, 'messages', messagesRead);
+    return { events: told, receivers };
   }
 
   /**
@@ -245,7 +391,7 @@ export class WebhookRepository {
    */
   async pruneTakenEvents(pause: () => Promise<void>): Promise<number> {
     if (!this.log.apart) return 0;
-    const read = await this.eventsRead();
+    const read = (await this.progress()).events;
     let pruned = 0;
     for (;;) {
       const first = await this.db.selectFrom('webhook_events').select('id').orderBy('id').limit(1).executeTakeFirst();
@@ -396,9 +542,17 @@ export class WebhookRepository {
 
   /** Disables the webhook unless it already is; true for the one call that disabled it. */
   async disable(tx: DbOrTx, webhookId: number, at: string): Promise<boolean> {
+    const row = await tx
+      .selectFrom('webhooks')
+      .select('message_spans')
+      .where('id', '=', webhookId)
+      .where('enabled', '=', 1)
+      .executeTakeFirst();
+    if (!row) return false;
+    const spans = spansAfter(row.message_spans, false, await this.newestMessage(tx));
     const result = await tx
       .updateTable('webhooks')
-      .set({ enabled: 0, updated_at: at })
+      .set({ enabled: 0, updated_at: at, ...(spans === undefined ? {} : { message_spans: spans }) })
       .where('id', '=', webhookId)
       .where('enabled', '=', 1)
       .executeTakeFirst();

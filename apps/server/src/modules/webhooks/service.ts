@@ -1,13 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  WEBHOOK_EVENTS,
-  type Webhook,
-  type WebhookDelivery,
-  type WebhookDeliveryState,
-  type WebhookEvent,
-  type WebhookEventType,
-  type WebhookWithSecret,
-} from '@parley/protocol';
+import type { Webhook, WebhookDelivery, WebhookDeliveryState, WebhookEvent, WebhookEventType, WebhookWithSecret } from '@parley/protocol';
 import type { Db, DbOrTx } from '../../db/index.js';
 import type { AuditActor } from '../../lib/caller.js';
 import { ApiError, badRequest } from '../../lib/errors.js';
@@ -15,25 +7,15 @@ import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import type { Sealer } from '../../lib/sealed.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { DeliveryKick } from './kick.js';
+import { spansAfter } from './message-spans.js';
 import { type DeliveryRow, deliveryId, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
-import { envelopeBody } from './views.js';
+import { envelopeBody, eventsOf } from './views.js';
 import { SECRET_PURPOSE } from './worker.js';
 
 /** Webhooks a site may have: one per system it connects, not a flood of copies of each event. */
 export const MAX_WEBHOOKS = 20;
 /** How long the secret replaced by a rotation keeps signing beside the new one. */
 export const ROTATION_GRACE_MS = 24 * 3600_000;
-
-function eventsOf(stored: string): WebhookEvent[] {
-  try {
-    const parsed: unknown = JSON.parse(stored);
-    return Array.isArray(parsed)
-      ? parsed.filter((event): event is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(event))
-      : [];
-  } catch {
-    return [];
-  }
-}
 
 function view(row: WebhookRow): Webhook {
   return {
@@ -62,6 +44,16 @@ function deliveryView(row: DeliveryRow): WebhookDelivery {
   };
 }
 
+/** Whether a webhook so set takes `message.created`: on SQLite it is told the messages stored while it does. */
+function takesMessages(hook: { enabled: boolean; events: readonly WebhookEvent[] }): boolean {
+  return hook.enabled && hook.events.includes('message.created');
+}
+
+function spansChange(stored: string | null, taking: boolean, newest: number): { message_spans?: string } {
+  const spans = spansAfter(stored, taking, newest);
+  return spans === undefined ? {} : { message_spans: spans };
+}
+
 /** The longest the enabled webhooks are kept read should a change notice be missed (a bus outage). */
 const ENABLED_KEPT_MS = 60_000;
 
@@ -72,8 +64,9 @@ function newSecret(): string {
 
 /**
  * Webhooks (CONTRACT §12): managing them, and queueing events for them. An event is written once, with
- * the webhooks that take it, into `webhook_events` in the change's transaction; the worker turns it into a
- * row per webhook in `webhook_deliveries` and drains those. The envelope's body is fixed when queued, so
+ * the webhooks that take it, into `webhook_events` in the change's transaction (on SQLite a message is
+ * its own record of `message.created`, see WebhookRepository.takeTold); the worker turns it into a row per
+ * webhook in `webhook_deliveries` and drains those. The envelope's body is fixed when queued, so
  * every retry sends the same bytes.
  */
 export class WebhookService {
@@ -129,6 +122,7 @@ export class WebhookService {
           previous_until: null,
           created_at: at,
           updated_at: at,
+          message_spans: spansAfter(null, takesMessages(body), await this.repo.newestMessage(tx)) ?? '[]',
         });
         await this.audit.record(tx, { ...actor, action: 'webhook.create', target: `webhook:${inserted}`, detail });
         return inserted;
@@ -146,6 +140,8 @@ export class WebhookService {
         enabled: body.enabled ? 1 : 0,
         // Enabling again starts the count of failures in a row afresh.
         ...(body.enabled && before.enabled === 0 ? { failures: 0 } : {}),
+        // Told the messages stored while it takes them (see message-spans.ts).
+        ...spansChange(before.message_spans, takesMessages(body), await this.repo.newestMessage(tx)),
         updated_at: at,
       });
       await this.audit.record(tx, { ...actor, action: 'webhook.update', target: `webhook:${id}`, detail });
@@ -251,6 +247,11 @@ export class WebhookService {
     const at = new Date(this.now()).toISOString();
     const eventId = randomUUID();
     return { eventId, at, body: envelopeBody(eventId, type, at, data) };
+  }
+
+  /** Whether the messages table is the outbox of `message.created` here, so none is queued (see the repository). */
+  get messagesTold(): boolean {
+    return this.repo.messagesTold;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@parley/protocol';
 import type { VisitorRow } from '../../db/schema.js';
 import { attributesOf } from '../visitors/views.js';
 
@@ -26,4 +27,16 @@ export function webhookVisitor(row: VisitorRow) {
 /** The envelope every attempt of an event sends (CONTRACT §12), the same bytes at every retry. */
 export function envelopeBody(eventId: string, type: string, createdAt: string, data: unknown): string {
   return JSON.stringify({ id: eventId, type, createdAt, data });
+}
+
+/** The events a webhook takes, from its stored JSON list (unknown names left out). */
+export function eventsOf(stored: string): WebhookEvent[] {
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    return Array.isArray(parsed)
+      ? parsed.filter((event): event is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(event))
+      : [];
+  } catch {
+    return [];
+  }
 }

@@ -9,15 +9,7 @@ import { SealError, type Sealer } from '../../lib/sealed.js';
 import type { HealthReport, HealthReporter } from './health.js';
 import type { WorkerLog } from './log.js';
 import { messageBodies } from './message-events.js';
-import {
-  type DeliveryRow,
-  deliveryId,
-  newDelivery,
-  type QueuedEventRow,
-  type Receivers,
-  type WebhookRepository,
-  type WebhookRow,
-} from './repository.js';
+import { type DeliveryRow, deliveryId, newDelivery, type Receivers, type WebhookRepository, type WebhookRow } from './repository.js';
 
 /** What one attempt came to: the answer's status when there was one, the reason it failed when it did. */
 interface Outcome {
@@ -25,12 +17,6 @@ interface Outcome {
   webhook: WebhookRow;
   responseCode: number | null;
   error: string | null;
-}
-
-/** The webhooks a queued event was for (a JSON list of ids). */
-function webhooksOf(event: QueuedEventRow): number[] {
-  const ids: unknown = JSON.parse(event.webhook_ids);
-  return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
 }
 
 /** Attempts of one delivery before it is given up as `failed`: with the waits below, over a day and a half. */
@@ -155,22 +141,19 @@ export class WebhookWorker {
   private async expand(): Promise<{ taken: number; receivers?: Receivers }> {
     if (!(await this.repo.anyQueued())) return { taken: 0 };
     return this.repo.log.db.transaction().execute(async (tx) => {
-      const events = await this.repo.takeEvents(tx, EVENTS_BATCH);
-      // Messages queued by reference get their bodies now, read from the database (apart from the log's).
+      const { events, receivers } = await this.repo.takeQueue(tx, EVENTS_BATCH);
+      // Messages told by reference get their bodies now, read from the database (apart from the log's).
       const built = await messageBodies(
         this.repo.log.apart ? this.repo.main : tx,
         events.filter((event) => event.body === ''),
       );
       let next = 0;
       const bodies = events.map((event) => (event.body === '' ? built[next++] : event.body));
-      const wanted = events.map(webhooksOf);
-      // A webhook deleted since the event was queued gets no delivery of it. Read after the events are taken:
-      // a webhook made since this look began may already have events among them.
-      const receivers = await this.repo.receivers(this.repo.log.apart ? this.repo.main : tx);
+      // A webhook deleted since the event was queued gets no delivery of it.
       const existing = new Set(receivers.existing);
       // A message purged since it was queued has nothing left to tell.
       const rows = events.flatMap((event, i) =>
-        (bodies[i] === undefined ? [] : (wanted[i] ?? []))
+        (bodies[i] === undefined ? [] : event.webhookIds)
           .filter((id) => existing.has(id))
           .map((webhookId) =>
             newDelivery({
