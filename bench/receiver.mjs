@@ -2,13 +2,24 @@
 // process's: answers every POST with 204 and counts each `Parley-Delivery`, and any that comes twice.
 //
 //   const receiver = await startReceiver();  // { url, count(), stop() }
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-/** Starts the receiver's process; `count()` answers `{ received, duplicates, lastAt }` (lastAt: epoch ms). */
+/**
+ * Starts the receiver's process; `count()` answers `{ received, duplicates, lastAt }` (lastAt: epoch ms).
+ * `BENCH_RECEIVER=nginx` has Debian's nginx answer instead (one worker, at `BENCH_RECEIVER_NICE` too), its
+ * access log of `Parley-Delivery` headers counted at the end: a receiver on another machine costs these
+ * cores nothing, and nginx costs them a fraction of what a Node server does, so the figure is more the
+ * server's own.
+ */
 export async function startReceiver() {
+  if (process.env.BENCH_RECEIVER === 'nginx') return startNginxReceiver();
   const child = fork(fileURLToPath(import.meta.url));
   const { url } = await new Promise((resolve) => child.once('message', resolve));
   const count = () =>
@@ -17,6 +28,62 @@ export async function startReceiver() {
       child.send('count');
     });
   return { url, count, stop: () => child.send('stop') };
+}
+
+/** A free port on loopback, for nginx to listen on. */
+function freePort() {
+  return new Promise((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startNginxReceiver() {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-receiver-'));
+  const port = await freePort();
+  const log = join(dir, 'deliveries.log');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
+  log_format delivery '$http_parley_delivery';
+  server {
+    listen 127.0.0.1:${port}; keepalive_requests 1000000;
+    location / { access_log ${log} delivery buffer=64k flush=100ms; return 204; }
+  }
+}
+`,
+  );
+  const nice = process.env.BENCH_RECEIVER_NICE;
+  const child = nice
+    ? spawn('nice', ['-n', nice, '/usr/sbin/nginx', '-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' })
+    : spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
+  const url = `http://127.0.0.1:${port}/hook`;
+  for (let tries = 0; ; tries++) {
+    try {
+      await fetch(url, { method: 'POST', body: '' });
+      break;
+    } catch (error) {
+      if (tries > 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const count = async () => {
+    // The access log is flushed every 100 ms: one more flush after the last request.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ids = readFileSync(log, 'utf8').split('\n').filter((line) => line !== '' && line !== '-');
+    return { received: ids.length, duplicates: ids.length - new Set(ids).size, lastAt: statSync(log).mtimeMs };
+  };
+  const stop = () => {
+    child.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    child.kill('SIGQUIT');
+  };
+  process.once('exit', () => child.kill('SIGKILL'));
+  return { url, count, stop };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

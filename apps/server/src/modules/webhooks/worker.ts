@@ -194,7 +194,9 @@ export class WebhookWorker {
       const nowMs = this.now();
       const now = new Date(nowMs).toISOString();
       const full = [...this.runningTo].filter(([, count]) => count >= IN_FLIGHT_PER_WEBHOOK).map(([id]) => id);
-      const due = this.withinRoom(await this.repo.due(now, Math.min(BATCH, room), full, receivers));
+      const asked = Math.min(BATCH, room);
+      const found = await this.repo.due(now, asked, full, receivers);
+      const due = this.withinRoom(found);
       // Nothing due yet, but more queued: those may be (the ones taken were for disabled webhooks, or wait their turn).
       if (due.length === 0) {
         if (taken > 0) continue;
@@ -227,8 +229,9 @@ export class WebhookWorker {
       ]);
       clearTimeout(waited);
       await this.recordNow();
-      // A look that was not full has caught up: the next comes when woken, LOOK_GAP_MS after this one at the soonest.
-      if (claimed.length < Math.min(BATCH, room) && taken < EVENTS_BATCH) return;
+      // A look that found fewer than it asked for has caught up: the next comes when woken, LOOK_GAP_MS after
+      // this one at the soonest. (One held back by a webhook's share of attempts has not: that is a backlog.)
+      if (found.length < asked && taken < EVENTS_BATCH) return;
     }
   }
 
