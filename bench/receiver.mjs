@@ -4,11 +4,10 @@
 //   const receiver = await startReceiver();  // { url, count(), stop() }
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { setPriority } from 'node:os';
+import { createServer as createNetServer } from 'node:net';
+import { setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -75,7 +74,9 @@ http {
   const count = async () => {
     // The access log is flushed every 100 ms: one more flush after the last request.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const ids = readFileSync(log, 'utf8').split('\n').filter((line) => line !== '' && line !== '-');
+    const ids = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && line !== '-');
     return { received: ids.length, duplicates: ids.length - new Set(ids).size, lastAt: statSync(log).mtimeMs };
   };
   const stop = () => {
