@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/index.js';
 import { toMessage } from '../visitors/views.js';
-import type { TakenEvent } from './repository.js';
+import type { TakenEvent } from './told-in-order.js';
 import { envelopeBody, webhookVisitor } from './views.js';
 
 /** The message a `message.created` event told by reference tells of (`source` `message:<id>`, no body). */

@@ -4,8 +4,8 @@ import type { VisitorRow } from '../../db/schema.js';
 import type { DomainEvents, EventHub, EventName } from '../../realtime/domain-events.js';
 import type { ConversationOutbox } from '../conversations/outboxes.js';
 import type { ConversationRepository } from '../conversations/repository.js';
-import { visitorOrderKey } from './repository.js';
 import type { WebhookService } from './service.js';
+import { visitorOrderKey } from './told-in-order.js';
 import { webhookVisitor } from './views.js';
 
 /** The key that keeps one visitor's conversation events in order for each webhook. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { v7 as uuidV7 } from 'uuid';
 import type { DialectName } from '../../db/dialect.js';
@@ -6,48 +5,11 @@ import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
 import type { WebhookDeliveriesTable, WebhookEventsTable, WebhooksTable } from '../../db/schema.js';
 import { sharedLog, type WebhookLog } from './log-store.js';
-import { firstTakenAfter, spansAfter, spansOf, tookMessage } from './message-spans.js';
+import { firstTakenAfter, spansAfter, spansOf } from './message-spans.js';
+import { type TakenEvent, type ToldMessage, taken, toldInOrder } from './told-in-order.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type QueuedEventRow = Selectable<WebhookEventsTable>;
-
-/**
- * An event taken to be made into deliveries, with the webhooks it is for. `body` is '' for a message told
- * by reference: its body is built from the stored message (message-events.ts).
- */
-export type TakenEvent = Pick<QueuedEventRow, 'event_id' | 'event' | 'order_key' | 'source' | 'body' | 'created_at'> & {
-  webhookIds: number[];
-};
-
-/** The webhooks a queued event was for (a JSON list of ids). */
-function webhooksOf(event: QueuedEventRow): number[] {
-  const ids: unknown = JSON.parse(event.webhook_ids);
-  return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
-}
-
-/** A queued event as taken. */
-function taken(row: QueuedEventRow): TakenEvent {
-  return {
-    event_id: row.event_id,
-    event: row.event,
-    order_key: row.order_key,
-    source: row.source,
-    body: row.body,
-    created_at: row.created_at,
-    webhookIds: webhooksOf(row),
-  };
-}
-
-/** A message the messages table tells as `message.created` (see takeQueue). */
-interface ToldMessage {
-  id: number;
-  created_at: string;
-  public_id: string;
-}
-
-/** The key that keeps one visitor's conversation events in order for each webhook. */
-export const visitorOrderKey = (publicId: string) => `visitor:${publicId}`;
 
 /** Delivery rows one statement writes (14 values each): well within both databases' parameter limits. */
 const INSERT_CHUNK = 500;
@@ -95,30 +57,21 @@ const NEWEST_MESSAGE = sql<number>`(select coalesce(max(id), 0) from messages)`;
 
 type NewEvent = Omit<Insertable<WebhookEventsTable>, 'id' | 'messages_mark'>;
 
+/** A queued event's values, each named: `prepared` builds the statement from stand-ins for them. */
+const eventValues = (v: NewEvent): NewEvent => ({
+  event_id: v.event_id,
+  event: v.event,
+  order_key: v.order_key,
+  source: v.source,
+  body: v.body,
+  webhook_ids: v.webhook_ids,
+  created_at: v.created_at,
+});
 // The message path's statement when webhooks take its events, compiled once (see prepared).
-const insertEvent = prepared((db, v: NewEvent) =>
-  db.insertInto('webhook_events').values({
-    event_id: v.event_id,
-    event: v.event,
-    order_key: v.order_key,
-    source: v.source,
-    body: v.body,
-    webhook_ids: v.webhook_ids,
-    created_at: v.created_at,
-  }),
-);
+const insertEvent = prepared((db, v: NewEvent) => db.insertInto('webhook_events').values(eventValues(v)));
 /** The same, marked with the newest message, where the messages table tells `message.created` (SQLite). */
 const insertMarkedEvent = prepared((db, v: NewEvent) =>
-  db.insertInto('webhook_events').values({
-    event_id: v.event_id,
-    event: v.event,
-    order_key: v.order_key,
-    source: v.source,
-    body: v.body,
-    webhook_ids: v.webhook_ids,
-    created_at: v.created_at,
-    messages_mark: NEWEST_MESSAGE,
-  }),
+  db.insertInto('webhook_events').values({ ...eventValues(v), messages_mark: NEWEST_MESSAGE }),
 );
 
 /**
@@ -348,39 +301,9 @@ export class WebhookRepository {
               .execute();
       return { receivers, events, messages: { rows: messages, takers }, newest: await this.newestMessage(snapshot), from };
     });
-    const lastEvent = events.length === limit ? events.at(-1) : undefined;
-    const lastMessage = messages.rows.length === limit ? messages.rows.at(-1) : undefined;
-    // Told up to this message: all of them when neither read was cut.
-    const upTo = Math.min(lastMessage?.id ?? newest, lastEvent ? (lastEvent.messages_mark ?? 0) : Number.POSITIVE_INFINITY);
-    const told: TakenEvent[] = [];
-    let next = 0;
-    const tellMessagesUpTo = (mark: number) => {
-      for (; next < messages.rows.length && (messages.rows[next]?.id ?? 0) <= mark; next++) {
-        const message = messages.rows[next] as ToldMessage;
-        const webhookIds = messages.takers.filter(({ spans }) => tookMessage(spans, message.id)).map(({ id }) => id);
-        if (webhookIds.length > 0)
-          told.push({
-            event_id: randomUUID(),
-            event: 'message.created',
-            order_key: visitorOrderKey(message.public_id),
-            source: `message:${message.id}`,
-            body: '',
-            created_at: message.created_at,
-            webhookIds,
-          });
-      }
-    };
-    let lastEventTold: number | undefined;
-    for (const event of events) {
-      const mark = event.messages_mark ?? 0;
-      if (mark > upTo) break;
-      tellMessagesUpTo(mark);
-      told.push(taken(event));
-      lastEventTold = event.id;
-    }
-    tellMessagesUpTo(upTo);
-    if (lastEventTold !== undefined) await this.moveProgress(tx, 'events', lastEventTold);
-    const messagesRead = Math.max(from, upTo);
+    const { told, lastEvent, messagesUpTo } = toldInOrder(events, messages.rows, messages.takers, limit, newest);
+    if (lastEvent !== undefined) await this.moveProgress(tx, 'events', lastEvent);
+    const messagesRead = Math.max(from, messagesUpTo);
     if (messagesRead > read.messages) await this.moveProgress(tx, 'messages', messagesRead);
     return { events: told, receivers };
   }
