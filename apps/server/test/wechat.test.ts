@@ -435,7 +435,9 @@ describe('WeChat channels (§11) against a double of WeChat', () => {
   });
 
   it('tells the agent at once when WeChat refuses a message because the 48-hour window closed', async () => {
-    const { publicId } = await userWhoWrote();
+    const { openid, publicId } = await userWhoWrote();
+    // The auto answer to the user's message goes first; the refusal is meant for the agent's reply.
+    await double.until(() => double.sent.find((item) => item.body.touser === openid));
     const socket = await agentSocket(server, admin);
     try {
       double.failSends({ errcode: 45015 });
