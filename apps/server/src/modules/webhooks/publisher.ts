@@ -8,7 +8,6 @@ import type { WebhookService } from './service.js';
 import { visitorOrderKey } from './told-in-order.js';
 import { webhookVisitor } from './views.js';
 
-/** The key that keeps one visitor's conversation events in order for each webhook. */
 const orderOf = (visitor: VisitorRow) => visitorOrderKey(visitor.public_id);
 
 /**

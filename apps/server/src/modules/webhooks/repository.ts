@@ -204,8 +204,17 @@ export class WebhookRepository {
     await (this.messagesTold ? insertMarkedEvent : insertEvent)(tx, row);
   }
 
-  /** The newest message's id now, in `tx`: where a webhook's span of messages taken begins or ends (message-spans.ts). */
-  async newestMessage(tx: DbOrTx): Promise<number> {
+  /**
+   * A webhook's spans of messages taken (message-spans.ts) once a change that makes it take them or not
+   * commits in `tx`: the column to set, or nothing when they stay as they are.
+   */
+  async spansChange(tx: DbOrTx, stored: string | null, taking: boolean): Promise<{ message_spans?: string }> {
+    const spans = spansAfter(stored, taking, await this.newestMessage(tx));
+    return spans === undefined ? {} : { message_spans: spans };
+  }
+
+  /** The newest message's id now, in `tx`: where a webhook's span of messages taken begins or ends. */
+  private async newestMessage(tx: DbOrTx): Promise<number> {
     const row = await tx
       .selectFrom('messages')
       .select((eb) => eb.fn.max('id').as('n'))
@@ -272,7 +281,7 @@ export class WebhookRepository {
    */
   private async takeTold(tx: DbOrTx, limit: number): Promise<{ events: TakenEvent[]; receivers: Receivers }> {
     const read = await this.progress(tx);
-    const { receivers, events, messages, newest, from } = await this.db.transaction().execute(async (snapshot) => {
+    const { receivers, takers, events, messages, newest, from } = await this.db.transaction().execute(async (snapshot) => {
       const receivers = await this.receivers(snapshot);
       // Every webhook that took messages, enabled now or not: one disabled since keeps what it took before
       // (pending until it is enabled again, as its other deliveries).
@@ -299,9 +308,9 @@ export class WebhookRepository {
               .orderBy('m.id')
               .limit(limit)
               .execute();
-      return { receivers, events, messages: { rows: messages, takers }, newest: await this.newestMessage(snapshot), from };
+      return { receivers, takers, events, messages, newest: await this.newestMessage(snapshot), from };
     });
-    const { told, lastEvent, messagesUpTo } = toldInOrder(events, messages.rows, messages.takers, limit, newest);
+    const { told, lastEvent, messagesUpTo } = toldInOrder(events, messages, takers, limit, newest);
     if (lastEvent !== undefined) await this.moveProgress(tx, 'events', lastEvent);
     const messagesRead = Math.max(from, messagesUpTo);
     if (messagesRead > read.messages) await this.moveProgress(tx, 'messages', messagesRead);
@@ -472,10 +481,9 @@ export class WebhookRepository {
       .where('enabled', '=', 1)
       .executeTakeFirst();
     if (!row) return false;
-    const spans = spansAfter(row.message_spans, false, await this.newestMessage(tx));
     const result = await tx
       .updateTable('webhooks')
-      .set({ enabled: 0, updated_at: at, ...(spans === undefined ? {} : { message_spans: spans }) })
+      .set({ enabled: 0, updated_at: at, ...(await this.spansChange(tx, row.message_spans, false)) })
       .where('id', '=', webhookId)
       .where('enabled', '=', 1)
       .executeTakeFirst();

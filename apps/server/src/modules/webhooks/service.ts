@@ -7,7 +7,6 @@ import { type OutboundClient, OutboundError } from '../../lib/outbound.js';
 import type { Sealer } from '../../lib/sealed.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { DeliveryKick } from './kick.js';
-import { spansAfter } from './message-spans.js';
 import { type DeliveryRow, deliveryId, newDelivery, type WebhookRepository, type WebhookRow } from './repository.js';
 import { envelopeBody, eventsOf } from './views.js';
 import { SECRET_PURPOSE } from './worker.js';
@@ -47,11 +46,6 @@ function deliveryView(row: DeliveryRow): WebhookDelivery {
 /** Whether a webhook so set takes `message.created`: on SQLite it is told the messages stored while it does. */
 function takesMessages(hook: { enabled: boolean; events: readonly WebhookEvent[] }): boolean {
   return hook.enabled && hook.events.includes('message.created');
-}
-
-function spansChange(stored: string | null, taking: boolean, newest: number): { message_spans?: string } {
-  const spans = spansAfter(stored, taking, newest);
-  return spans === undefined ? {} : { message_spans: spans };
 }
 
 /** The longest the enabled webhooks are kept read should a change notice be missed (a bus outage). */
@@ -122,7 +116,7 @@ export class WebhookService {
           previous_until: null,
           created_at: at,
           updated_at: at,
-          message_spans: spansAfter(null, takesMessages(body), await this.repo.newestMessage(tx)) ?? '[]',
+          message_spans: (await this.repo.spansChange(tx, null, takesMessages(body))).message_spans ?? '[]',
         });
         await this.audit.record(tx, { ...actor, action: 'webhook.create', target: `webhook:${inserted}`, detail });
         return inserted;
@@ -141,7 +135,7 @@ export class WebhookService {
         // Enabling again starts the count of failures in a row afresh.
         ...(body.enabled && before.enabled === 0 ? { failures: 0 } : {}),
         // Told the messages stored while it takes them (see message-spans.ts).
-        ...spansChange(before.message_spans, takesMessages(body), await this.repo.newestMessage(tx)),
+        ...(await this.repo.spansChange(tx, before.message_spans, takesMessages(body))),
         updated_at: at,
       });
       await this.audit.record(tx, { ...actor, action: 'webhook.update', target: `webhook:${id}`, detail });
