@@ -240,6 +240,34 @@ function insertGrams(db: Db, messages: Insertable<Database['messages']>[]) {
   });
 }
 
+/** At most `limit` writes at once: `add` waits while that many are running; the first failure is thrown. */
+class InFlight {
+  private readonly running = new Set<Promise<void>>();
+  private failure: { reason: unknown } | undefined;
+
+  constructor(private readonly limit: number) {}
+
+  async add(write: Promise<void>): Promise<void> {
+    const tracked = write.then(
+      () => {
+        this.running.delete(tracked);
+      },
+      (reason: unknown) => {
+        this.running.delete(tracked);
+        this.failure ??= { reason };
+      },
+    );
+    this.running.add(tracked);
+    while (this.running.size >= this.limit && !this.failure) await Promise.race(this.running);
+    if (this.failure) throw this.failure.reason;
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.running);
+    if (this.failure) throw this.failure.reason;
+  }
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const scaleAt = args.indexOf('--scale');
@@ -284,6 +312,11 @@ async function main() {
   const perDay = (20_000 * scale) / 365 / 1.6;
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
   let totals = { visitors: 0, visits: 0, conversations: 0, messages: 0 };
+  // A day's rows are written in a transaction of their own, which holds only that day's rows (each visitor
+  // with their conversations and messages). On PostgreSQL the database's work is most of the writing and a
+  // connection uses one core: two days are written at once on two connections while the next is made here.
+  // SQLite has one writer, so one day at a time.
+  const inFlight = new InFlight(storage.dialect === 'postgres' ? 2 : 1);
   const writeYear = async () => {
     for (let day = 365; day >= 0; day -= 1) {
       const dayStart = today - day * DAY_MS - 8 * 3_600_000;
@@ -458,19 +491,26 @@ async function main() {
         ids.message += 1;
         message.id = ids.message;
       }
-      await db.transaction().execute(async (tx) => {
-        await insertMany(tx, 'visitors', visitors);
-        await insertMany(tx, 'visits', visits);
-        await insertMany(tx, 'conversations', conversations);
-        await insertMany(tx, 'messages', messages);
-        // PostgreSQL: the messages' grams go in beside them, computed here (the database's own function, row
-        // by row, took longer than writing the year).
-        if (storage.dialect === 'postgres') await insertGrams(tx, messages);
-        await insertMany(tx, 'letters', letters);
-        await insertMany(tx, 'agent_state_log', states);
-      });
-      if (day % 30 === 0) process.stdout.write(`… ${365 - day + 1} days, ${totals.visits} visits\n`);
+      const visitsSoFar = totals.visits;
+      const written = db
+        .transaction()
+        .execute(async (tx) => {
+          await insertMany(tx, 'visitors', visitors);
+          await insertMany(tx, 'visits', visits);
+          await insertMany(tx, 'conversations', conversations);
+          await insertMany(tx, 'messages', messages);
+          // PostgreSQL: the messages' grams go in beside them, computed here (the database's own function, row
+          // by row, took longer than writing the year).
+          if (storage.dialect === 'postgres') await insertGrams(tx, messages);
+          await insertMany(tx, 'letters', letters);
+          await insertMany(tx, 'agent_state_log', states);
+        })
+        .then(() => {
+          if (day % 30 === 0) process.stdout.write(`… ${365 - day + 1} days, ${visitsSoFar} visits\n`);
+        });
+      await inFlight.add(written);
     }
+    await inFlight.drain();
   };
   const written = () =>
     process.stdout.write(
