@@ -305,6 +305,10 @@ describe('rows written before the index existed', () => {
     expect(await candidates('message_search', '保修')).toEqual([]);
     expect(await history('保修')).toEqual([older.id]);
     expect(await visitors('张伟')).toEqual([named.id]);
+    // A name of two characters is decided by its one gram where the index holds the rows; the rows it
+    // does not hold yet are still checked one by one, so no other visitor's conversation comes with it.
+    expect(await history('张伟')).toEqual([named.id]);
+    expect(await history('伟')).toEqual([named.id]);
 
     const logged: { message: string; details: object }[] = [];
     const log = {
@@ -336,6 +340,8 @@ describe('rows written before the index existed', () => {
     expect((await candidates('visitor_search', '张伟')).length).toBe(1);
     expect(await history('保修')).toEqual([older.id]);
     expect(await history('退款')).toEqual([refund.id]);
+    expect(await history('张伟')).toEqual([named.id]);
+    expect(await history('伟')).toEqual([named.id]);
     expect(logged.map((entry) => entry.message)).toContain('search index backfill done');
     expect(logged.some((entry) => entry.message === 'search index backfill' && 'done' in entry.details)).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { gramToken, keywordGrams, textTokens } from '../lib/grams.js';
+import { gramsAreExact, gramToken, keywordGrams, textTokens } from '../lib/grams.js';
 import type { DialectName } from './dialect.js';
 import type { Db } from './handles.js';
 import { containsText } from './sql.js';
@@ -221,6 +221,7 @@ export class CandidateWalk {
   private found = 0;
   private windows = 0;
   private indexTookOver = false;
+  private lastFromIndex = false;
 
   constructor(
     private readonly db: Db,
@@ -240,6 +241,14 @@ export class CandidateWalk {
     return this.below;
   }
 
+  /**
+   * Whether the ids of the last step are known to contain the keyword: they came from the index and the
+   * keyword's grams decide it (`gramsAreExact`). Otherwise they are candidates, to be checked.
+   */
+  get checked(): boolean {
+    return this.lastFromIndex && gramsAreExact(this.keyword);
+  }
+
   async next(limit: number): Promise<number[]> {
     this.marks ??= await this.readMarks();
     const marks = this.marks;
@@ -255,9 +264,11 @@ export class CandidateWalk {
       ids = await unindexed(marks.next);
       if (ids.length === 0) this.below = marks.next;
     }
+    this.lastFromIndex = false;
     if (ids.length === 0 && this.below > marks.low) {
       ({ ids, reached } = await this.indexed(marks.low, limit));
       if (ids.length === 0) this.below = marks.low;
+      else this.lastFromIndex = true;
     }
     if (ids.length === 0 && this.below > 0) {
       ids = await unindexed(0);

@@ -34,6 +34,21 @@ export function keywordGrams(keyword: string): string[] {
 }
 
 /**
+ * Whether a text holds the keyword's grams exactly when it contains it, so that what the index finds
+ * needs no "contains" check after it: a keyword of one or two characters (its one gram), none of which has
+ * a case (Chinese, digits: lower-casing, in JavaScript or in either database, leaves them as they are) or
+ * is a line break (which joins a visitor's fields in the index's text).
+ */
+export function gramsAreExact(keyword: string): boolean {
+  const chars = Array.from(keyword);
+  return (
+    chars.length >= 1 &&
+    chars.length <= 2 &&
+    chars.every((char) => char !== '\n' && char !== '\r' && char.toLowerCase() === char && char.toUpperCase() === char)
+  );
+}
+
+/**
  * A gram as a token of SQLite's full-text index: `g` and six hex digits per character. The index's
  * tokenizer splits on spaces and punctuation and folds case; spelled this way every gram, a space or a
  * quote included, is one token of letters and digits that it keeps as it is.

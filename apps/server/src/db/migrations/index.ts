@@ -40,6 +40,7 @@ import { search } from './037_search.js';
 import { webhookPendingOrder } from './038_webhook_pending_order.js';
 import { ratedConversations } from './039_rated_conversations.js';
 import { messagesTold } from './040_messages_told.js';
+import { messagesNewestByVisitor } from './041_messages_newest_by_visitor.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -84,5 +85,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '038_webhook_pending_order': webhookPendingOrder(),
     '039_rated_conversations': ratedConversations(),
     '040_messages_told': messagesTold(),
+    '041_messages_newest_by_visitor': messagesNewestByVisitor(dialect),
   };
 }
