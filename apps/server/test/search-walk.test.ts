@@ -85,6 +85,19 @@ describe('the walk down the messages', () => {
     }
   });
 
+  it('asks the index once when it answers fewer than asked: it holds no more', async () => {
+    const walker = new CandidateWalk(server.storage.db, server.storage.dialect, 'message_search', '稀有词', { expected: 50, window: 100 });
+    const ids: number[] = [];
+    statements = [];
+    for (;;) {
+      const step = await walker.next(1000);
+      if (step.length === 0) break;
+      ids.push(...step);
+    }
+    expect(ids).toEqual(await truth('稀有词'));
+    expect(statements.filter((text) => text.includes('grams @>') || text.includes(' match '))).toHaveLength(1);
+  });
+
   it('finds nothing for a word no message holds, and ends', async () => {
     expect((await walk('量子纠缠')).ids).toEqual([]);
   });

@@ -269,6 +269,9 @@ export class CandidateWalk {
       ({ ids, reached } = await this.indexed(marks.low, limit));
       if (ids.length === 0) this.below = marks.low;
       else this.lastFromIndex = true;
+      // Fewer than asked, from the index itself: it holds no more of them, and the next step does not ask it
+      // again (on PostgreSQL that would read the keyword's whole entry once more).
+      if (reached === undefined && ids.length < limit) reached = marks.low;
     }
     if (ids.length === 0 && this.below > 0) {
       ids = await unindexed(0);
