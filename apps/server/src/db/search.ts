@@ -27,9 +27,28 @@ export type SearchIndex = 'message_search' | 'visitor_search';
 /** The visitor fields a keyword looks in: what the visitor index holds, and what a visitor search tests. */
 export const SEARCHED_VISITOR_FIELDS = ['name', 'phone', 'email', 'user_id', 'attributes'] as const;
 
+/**
+ * A visitor field as the index holds it and a search tests it (SQL over `row`): attributes of none (`{}`,
+ * as most visitors have) are nothing to search.
+ */
+export function searchedVisitorField(row: string, column: (typeof SEARCHED_VISITOR_FIELDS)[number]): string {
+  return column === 'attributes' ? `nullif(${row}.attributes, '{}')` : `${row}.${column}`;
+}
+
 /** What the visitor index holds: the fields a keyword looks in, one per line. */
 const VISITOR_TEXT = (row: string, newline: string) =>
-  SEARCHED_VISITOR_FIELDS.map((column) => `coalesce(${row}.${column}, '')`).join(` || ${newline} || `);
+  SEARCHED_VISITOR_FIELDS.map((column) => `coalesce(${searchedVisitorField(row, column)}, '')`).join(` || ${newline} || `);
+
+/**
+ * Whether a visitor has anything a keyword could find (SQL over `row`). Only those are in the visitor index:
+ * most of a site's visitors leave no name, phone or email, and at five million visitors their rows made the
+ * index's table ten times larger than what it had to hold, and a search read its matches from all of it.
+ */
+const VISITOR_SEARCHABLE = (row: string) =>
+  `(${SEARCHED_VISITOR_FIELDS.map((column) => `coalesce(${searchedVisitorField(row, column)}, '') <> ''`).join(' or ')})`;
+
+/** The rows of the source the index holds (SQL over `row`). */
+const indexedRows = (index: SearchIndex, row: string) => (index === 'visitor_search' ? VISITOR_SEARCHABLE(row) : 'true');
 
 /** The SQLite function the triggers call: the text's grams as the index's tokens. */
 export function registerGrams(database: {
@@ -108,7 +127,6 @@ export function searchSchema(dialect: DialectName): string[] {
       `insert into ${name} (${name}, rank) values ('automerge', 0)`,
       `insert into ${name} (${name}, rank) values ('crisismerge', 64)`,
     ];
-    const visitorText = (row: string) => VISITOR_TEXT(row, 'char(10)');
     return [
       table('message_search'),
       table('visitor_search'),
@@ -120,24 +138,11 @@ export function searchSchema(dialect: DialectName): string[] {
          insert into message_search(rowid, grams) values (new.id, parley_grams(new.msg)); end`,
       `create trigger message_search_delete after delete on messages begin
          delete from message_search where rowid = old.id; end`,
-      `create trigger visitor_search_update after update of name, phone, email, user_id, attributes on visitors begin
-         delete from visitor_search where rowid = old.id;
-         insert into visitor_search(rowid, grams) values (new.id, parley_grams(${visitorText('new')})); end`,
+      ...visitorSearchSync('sqlite'),
       `create trigger visitor_search_delete after delete on visitors begin
          delete from visitor_search where rowid = old.id; end`,
     ];
   }
-  const visitorText = (row: string) => VISITOR_TEXT(row, 'chr(10)');
-  const sync = (name: SearchIndex, text: string) => `create function ${name}_sync() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'DELETE' then
-        delete from ${name} where id = old.id;
-      else
-        insert into ${name} (id, grams) values (new.id, parley_grams(${text}))
-          on conflict (id) do update set grams = excluded.grams;
-      end if;
-      return null;
-    end $$`;
   return [
     // The same set as lib/grams.ts: every character and every pair of neighbouring characters, lower-cased.
     `create function parley_grams(t text) returns text[] language sql immutable parallel safe as $$
@@ -150,12 +155,52 @@ export function searchSchema(dialect: DialectName): string[] {
     GIN_INDEX.message_search,
     'create table visitor_search (id integer primary key, grams text[] not null)',
     GIN_INDEX.visitor_search,
-    sync('message_search', 'new.msg'),
-    sync('visitor_search', visitorText('new')),
+    `create function message_search_sync() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'DELETE' then
+        delete from message_search where id = old.id;
+      else
+        insert into message_search (id, grams) values (new.id, parley_grams(new.msg))
+          on conflict (id) do update set grams = excluded.grams;
+      end if;
+      return null;
+    end $$`,
+    ...visitorSearchSync('postgres'),
     `create trigger message_search_sync after insert or delete or update of msg on messages
        for each row execute function message_search_sync()`,
     `create trigger visitor_search_sync after insert or delete or update of name, phone, email, user_id, attributes on visitors
        for each row execute function visitor_search_sync()`,
+  ];
+}
+
+/**
+ * How a visitor's change reaches the visitor index (migration 042): a visitor with something to search is
+ * indexed again at once, one left with nothing is taken out. SQLite's new visitors are taken by the
+ * indexer a moment later (`forwardStep`); PostgreSQL's by this trigger, on insert too.
+ */
+export function visitorSearchSync(dialect: DialectName): string[] {
+  if (dialect === 'sqlite') {
+    const text = VISITOR_TEXT('new', 'char(10)');
+    return [
+      'drop trigger if exists visitor_search_update',
+      `create trigger visitor_search_update after update of name, phone, email, user_id, attributes on visitors begin
+         delete from visitor_search where rowid = old.id;
+         insert into visitor_search(rowid, grams) select new.id, parley_grams(${text}) where ${VISITOR_SEARCHABLE('new')}; end`,
+    ];
+  }
+  return [
+    `create or replace function visitor_search_sync() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'DELETE' then
+        delete from visitor_search where id = old.id;
+      elsif ${VISITOR_SEARCHABLE('new')} then
+        insert into visitor_search (id, grams) values (new.id, parley_grams(${VISITOR_TEXT('new', 'chr(10)')}))
+          on conflict (id) do update set grams = excluded.grams;
+      else
+        delete from visitor_search where id = new.id;
+      end if;
+      return null;
+    end $$`,
   ];
 }
 
@@ -392,9 +437,8 @@ export async function forwardStep(db: Db, index: SearchIndex, step = FORWARD_STE
     const last = top.rows[0]?.id;
     if (last === null || last === undefined) return 0;
     await sql`insert or replace into ${sql.table(index)} (rowid, grams)
-      select id, parley_grams(${sql.raw(rowText(index, 'sqlite'))}) from ${sql.table(source)} where id >= ${next} and id <= ${last}`.execute(
-      tx,
-    );
+      select id, parley_grams(${sql.raw(rowText(index, 'sqlite'))}) from ${sql.table(source)}
+      where id >= ${next} and id <= ${last} and ${sql.raw(indexedRows(index, source))}`.execute(tx);
     await sql`update search_backfill set next = ${Number(last) + 1} where name = ${index}`.execute(tx);
     return Number(top.rows[0]?.n);
   });
@@ -433,7 +477,8 @@ export async function backfillStep(db: Db, dialect: DialectName, index: SearchIn
     );
     const from = Number(bottom.rows[0]?.id ?? 0);
     if (from > 0) {
-      const rows = sql`select id, parley_grams(${sql.raw(text)}) from ${sql.table(source)} where id >= ${from} and id < ${low}`;
+      const rows = sql`select id, parley_grams(${sql.raw(text)}) from ${sql.table(source)}
+        where id >= ${from} and id < ${low} and ${sql.raw(indexedRows(index, source))}`;
       if (dialect === 'sqlite') await sql`insert or replace into ${sql.table(index)} (rowid, grams) ${rows}`.execute(tx);
       else await sql`insert into ${sql.table(index)} (id, grams) ${rows} on conflict (id) do nothing`.execute(tx);
     }

@@ -41,6 +41,7 @@ import { webhookPendingOrder } from './038_webhook_pending_order.js';
 import { ratedConversations } from './039_rated_conversations.js';
 import { messagesTold } from './040_messages_told.js';
 import { messagesNewestByVisitor } from './041_messages_newest_by_visitor.js';
+import { searchableVisitors } from './042_searchable_visitors.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -86,5 +87,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '039_rated_conversations': ratedConversations(),
     '040_messages_told': messagesTold(),
     '041_messages_newest_by_visitor': messagesNewestByVisitor(dialect),
+    '042_searchable_visitors': searchableVisitors(dialect),
   };
 }

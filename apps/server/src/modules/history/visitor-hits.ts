@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { CandidateWalk, type candidateIds, SEARCHED_VISITOR_FIELDS } from '../../db/search.js';
+import { CandidateWalk, type candidateIds, SEARCHED_VISITOR_FIELDS, searchedVisitorField } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
 import { lastSeq, messagesIn } from './ranges.js';
 
@@ -27,7 +27,7 @@ export interface HitWalk {
 
 /** Whether a visitor's fields contain the keyword: the test every visitor search ends with. */
 export function fieldsContain(eb: ExpressionBuilder<Database, 'visitors'>, keyword: string) {
-  return eb.or(SEARCHED_VISITOR_FIELDS.map((column) => containsText(`visitors.${column}`, keyword)));
+  return eb.or(SEARCHED_VISITOR_FIELDS.map((column) => containsText(sql.raw(searchedVisitorField('visitors', column)), keyword)));
 }
 
 /** Of the visitors `ids` names (a list or a subquery), those whose fields contain the keyword. */
