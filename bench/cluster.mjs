@@ -50,7 +50,8 @@ ${upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
     ''      '';
   }
   server {
-    listen 127.0.0.1:${port};
+    # reuseport: the kernel spreads new connections evenly over the workers, so that none runs out of files first.
+    listen 127.0.0.1:${port} reuseport;
     proxy_http_version 1.1;
     proxy_set_header Host $host;
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;

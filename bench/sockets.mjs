@@ -9,7 +9,7 @@
 // init), the server's heap is then collected in full through its inspector and its RSS and heap read;
 // the sockets are opened and held, collected and read again. The difference over N is what a socket
 // itself holds (its visitor's rows and the inits' garbage are on both sides). With `--processes P` the
-// sockets go through nginx to P servers (bench/cluster.mjs, two nginx workers): the RSS is the servers'
+// sockets go through nginx to P servers (bench/cluster.mjs, `--nginx-workers`, 3 by default): the RSS is the servers'
 // together, and the cost of a socket is not taken apart.
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ const SECONDS = Number(option('seconds', 30));
 const CLIENTS = Number(option('clients', 2));
 const INSPECT_PORT = Number(option('inspect-port', 9339));
 const PROCESSES = Number(option('processes', 0));
+/** nginx's workers with `--processes`: each holds two files a socket, at most 16,000 connections (8,000 sockets). */
+const NGINX_WORKERS = Number(option('nginx-workers', 3));
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -118,7 +120,12 @@ async function main() {
   const alone = PROCESSES === 0;
   if (alone)
     process.env.BENCH_SERVER_ARGS = [process.env.BENCH_SERVER_ARGS, `--inspect=127.0.0.1:${INSPECT_PORT}`].filter(Boolean).join(' ');
-  const { child, pids = [child.pid], url, stop } = alone ? await startServer() : await startCluster(PROCESSES, {}, { nginxWorkers: 2 });
+  const {
+    child,
+    pids = [child.pid],
+    url,
+    stop,
+  } = alone ? await startServer() : await startCluster(PROCESSES, {}, { nginxWorkers: NGINX_WORKERS });
   const rss = () => pids.reduce((sum, pid) => sum + rssOf(pid), 0);
   const server = alone ? await inspector(INSPECT_PORT) : { collected: async () => Number.NaN, close() {} };
   const idle = rss();
