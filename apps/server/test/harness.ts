@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { Migrator } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { migrate, openStorage, type StatementListener, type Storage } from '../src/db/index.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { seed } from '../src/db/seed.js';
 import { type Bus, LocalBus, RedisBus } from '../src/realtime/bus.js';
 import { dropSchema } from './processes.js';
@@ -182,3 +184,14 @@ export function manualClock(): ManualClock {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Migrates the storage up to and including `name`, as an earlier version left it (for `beforeMigrate`). */
+export async function migrateTo(storage: Storage, name: string): Promise<void> {
+  const migrator = new Migrator({
+    db: storage.db,
+    provider: { getMigrations: async () => migrations(storage.dialect) },
+    ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
+  });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error;
+}

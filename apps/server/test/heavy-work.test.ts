@@ -10,6 +10,7 @@ import { migrate, openStorage } from '../src/db/index.js';
 import { seed } from '../src/db/seed.js';
 import { ADMIN, APP_ROOT, backends } from './harness.js';
 import { buildOnce, dropSchema, type ServerProcess, spawnServer } from './processes.js';
+import { visitorRow } from './rows.js';
 
 /**
  * Heavy work kept off the event loop (issue 23, finding 3), over real HTTP to a server process of its
@@ -59,34 +60,6 @@ async function createAgent(username: string, role: string): Promise<string> {
   if (created.status !== 200) throw new Error(`creating ${username}: ${created.body.msg}`);
   return login(username, password);
 }
-
-/** A visitor's columns but its keys and times. */
-const VISITOR = {
-  name: '',
-  phone: '',
-  email: '',
-  channel: 'web',
-  state: 'end',
-  service_id: null,
-  online: 0,
-  unread: 0,
-  umsg: 0,
-  smsg: 0,
-  last_seq: 100,
-  ip: '',
-  region: '',
-  user_agent: '',
-  platform: '',
-  browser: '',
-  device: '',
-  referrer: '',
-  engine: '',
-  keyword: '',
-  first_url: '',
-  lang: '',
-  wait_since: null,
-  link_id: null,
-};
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -150,7 +123,7 @@ beforeAll(async () => {
         Array.from({ length: 500 }, (_, offset) => {
           const key = `heavy${String(start + offset).padStart(8, '0')}`;
           const at = new Date(now - 300 * DAY_MS).toISOString();
-          return { ...VISITOR, token_hash: key, public_id: key, created_at: at, last_seen_at: at };
+          return visitorRow({ token_hash: key, public_id: key, created_at: at, last_seen_at: at, last_seq: 100 });
         }),
       )
       .returning('id')

@@ -2,6 +2,7 @@ import type { Conversation, ConversationDetail } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, type TestVisitor, uuidOf, visitor } from './chat-harness.js';
 import { createAgent, startTestServer, type TestServer } from './harness.js';
+import { visitorRow } from './rows.js';
 import type { TestSocket } from './sockets.js';
 
 type List = { list: Conversation[]; total: number };
@@ -281,37 +282,17 @@ describe('GET /api/history/export of many conversations', () => {
     token = await big.login();
     const db = big.storage.db;
     const now = '2026-03-01T00:00:00.000Z';
-    const visitorRow = (channel: string, n: number) => ({
-      token_hash: `hash-${channel}-${n}`.padEnd(64, '0'),
-      public_id: `bulk${channel}${n}`.padEnd(22, 'x'),
-      name: `Bulk ${channel}`,
-      phone: '',
-      email: '',
-      channel,
-      state: 'end',
-      service_id: null,
-      online: 0,
-      unread: 0,
-      umsg: 0,
-      smsg: 0,
-      last_seq: 0,
-      ip: '',
-      region: '',
-      user_agent: '',
-      platform: '',
-      browser: '',
-      device: '',
-      referrer: '',
-      engine: '',
-      keyword: '',
-      first_url: '',
-      lang: '',
-      wait_since: null,
-      created_at: now,
-      last_seen_at: now,
-    });
-    const web = await db.insertInto('visitors').values(visitorRow('web', 1)).returning('id').executeTakeFirstOrThrow();
-    const mini = await db.insertInto('visitors').values(visitorRow('miniProgram', 2)).returning('id').executeTakeFirstOrThrow();
+    const bulkVisitor = (channel: string, n: number) =>
+      visitorRow({
+        token_hash: `hash-${channel}-${n}`.padEnd(64, '0'),
+        public_id: `bulk${channel}${n}`.padEnd(22, 'x'),
+        name: `Bulk ${channel}`,
+        channel,
+        created_at: now,
+        last_seen_at: now,
+      });
+    const web = await db.insertInto('visitors').values(bulkVisitor('web', 1)).returning('id').executeTakeFirstOrThrow();
+    const mini = await db.insertInto('visitors').values(bulkVisitor('miniProgram', 2)).returning('id').executeTakeFirstOrThrow();
     for (let start = 0; start < 2000; start += 250) {
       const rows = Array.from({ length: 250 }, (_, i) => {
         const n = start + i;

@@ -47,14 +47,14 @@ async function truth(keyword: string): Promise<number[]> {
  * The whole walk for the keyword, a few at a time, and the statements it ran. Its rows are candidates,
  * each still to be checked: every one comes once, newest first.
  */
-async function walk(keyword: string) {
+async function walk(keyword: string, step = 7) {
   const walker = new CandidateWalk(server.storage.db, server.storage.dialect, 'message_search', keyword, { expected: 50, window: 100 });
   const ids: number[] = [];
   statements = [];
   for (;;) {
-    const step = await walker.next(7);
-    if (step.length === 0) break;
-    ids.push(...step);
+    const found = await walker.next(step);
+    if (found.length === 0) break;
+    ids.push(...found);
   }
   expect(ids).toEqual([...new Set(ids)].sort((a, b) => b - a));
   return { ids, statements: [...statements] };
@@ -86,16 +86,9 @@ describe('the walk down the messages', () => {
   });
 
   it('asks the index once when it answers fewer than asked: it holds no more', async () => {
-    const walker = new CandidateWalk(server.storage.db, server.storage.dialect, 'message_search', '稀有词', { expected: 50, window: 100 });
-    const ids: number[] = [];
-    statements = [];
-    for (;;) {
-      const step = await walker.next(1000);
-      if (step.length === 0) break;
-      ids.push(...step);
-    }
+    const { ids, statements: ran } = await walk('稀有词', 1000);
     expect(ids).toEqual(await truth('稀有词'));
-    expect(statements.filter((text) => text.includes('grams @>') || text.includes(' match '))).toHaveLength(1);
+    expect(ran.filter((text) => text.includes('grams @>') || text.includes(' match '))).toHaveLength(1);
   });
 
   it('finds nothing for a word no message holds, and ends', async () => {

@@ -1,12 +1,12 @@
 import type { Conversation, VisitorRecord } from '@parley/protocol';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrations } from '../src/db/migrations/index.js';
 import { indexedIds, type SearchIndex } from '../src/db/search.js';
 import { SearchIndexer } from '../src/db/search-indexer.js';
 import { KeywordSearch } from '../src/modules/history/search.js';
 import { agentSocket, type TestVisitor, visitor } from './chat-harness.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { migrateTo, startTestServer, type TestServer } from './harness.js';
+import { visitorRow } from './rows.js';
 import type { TestSocket } from './sockets.js';
 
 // History and visitor keyword search through the databases' own indexes (migration 037): what a keyword
@@ -384,50 +384,21 @@ describe('the visitor index an earlier version filled', () => {
       {
         // As the version before migration 042 left it: every visitor indexed, those with nothing to search too.
         beforeMigrate: async (storage) => {
-          const migrator = new Migrator({
-            db: storage.db,
-            provider: { getMigrations: async () => migrations(storage.dialect) },
-            ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
-          });
-          const { error } = await migrator.migrateTo('041_messages_newest_by_visitor');
-          if (error) throw error;
+          await migrateTo(storage, '041_messages_newest_by_visitor');
           for (const [n, name] of ['', '罗秀英', '', '罗军', ''].entries()) {
             const id = 100 + n;
             await storage.db
               .insertInto('visitors')
-              .values({
-                id,
-                token_hash: `earlier-${id}`,
-                public_id: `earlier${String(id).padStart(12, '0')}`,
-                name,
-                phone: '',
-                email: '',
-                channel: 'web',
-                state: 'end',
-                service_id: null,
-                online: 0,
-                unread: 0,
-                umsg: 0,
-                smsg: 0,
-                last_seq: 0,
-                ip: '',
-                region: '',
-                region_code: '',
-                user_agent: '',
-                platform: '',
-                browser: '',
-                device: '',
-                referrer: '',
-                source: '',
-                engine: '',
-                keyword: '',
-                first_url: '',
-                lang: 'zh-CN',
-                wait_since: null,
-                created_at: at,
-                last_seen_at: at,
-                link_id: null,
-              })
+              .values(
+                visitorRow({
+                  id,
+                  token_hash: `earlier-${id}`,
+                  public_id: `earlier${String(id).padStart(12, '0')}`,
+                  name,
+                  created_at: at,
+                  last_seen_at: at,
+                }),
+              )
               .execute();
             // The text the earlier version indexed: every field, one per line, attributes of none included.
             const grams = sql`parley_grams(${`${name}\n\n\n\n{}`})`;

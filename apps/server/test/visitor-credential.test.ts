@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Message, Visitor } from '@parley/protocol';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrations } from '../src/db/migrations/index.js';
 import { agentSocket, framesOf, onlyId, visitor } from './chat-harness.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { migrateTo, startTestServer, type TestServer } from './harness.js';
 import { TestSocket } from './sockets.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -106,13 +105,7 @@ describe('migration 005 on a database of visitors made before it', () => {
       {},
       {
         async beforeMigrate(storage) {
-          const migrator = new Migrator({
-            db: storage.db,
-            provider: { getMigrations: async () => migrations(storage.dialect) },
-            ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
-          });
-          const { error } = await migrator.migrateTo('004_presence');
-          if (error) throw error;
+          await migrateTo(storage, '004_presence');
           const now = new Date().toISOString();
           for (const old of before) {
             await sql`insert into visitors (token, channel, state, last_seq, umsg, created_at, last_seen_at)
