@@ -240,34 +240,6 @@ function insertGrams(db: Db, messages: Insertable<Database['messages']>[]) {
   });
 }
 
-/** At most `limit` writes at once: `add` waits while that many are running; the first failure is thrown. */
-class InFlight {
-  private readonly running = new Set<Promise<void>>();
-  private failure: { reason: unknown } | undefined;
-
-  constructor(private readonly limit: number) {}
-
-  async add(write: Promise<void>): Promise<void> {
-    const tracked = write.then(
-      () => {
-        this.running.delete(tracked);
-      },
-      (reason: unknown) => {
-        this.running.delete(tracked);
-        this.failure ??= { reason };
-      },
-    );
-    this.running.add(tracked);
-    while (this.running.size >= this.limit && !this.failure) await Promise.race(this.running);
-    if (this.failure) throw this.failure.reason;
-  }
-
-  async drain(): Promise<void> {
-    await Promise.all(this.running);
-    if (this.failure) throw this.failure.reason;
-  }
-}
-
 async function main() {
   const args = process.argv.slice(2);
   const scaleAt = args.indexOf('--scale');
@@ -314,9 +286,9 @@ async function main() {
   let totals = { visitors: 0, visits: 0, conversations: 0, messages: 0 };
   // A day's rows are written in a transaction of their own, which holds only that day's rows (each visitor
   // with their conversations and messages). On PostgreSQL the database's work is most of the writing and a
-  // connection uses one core: two days are written at once on two connections while the next is made here.
-  // SQLite has one writer, so one day at a time.
-  const inFlight = new InFlight(storage.dialect === 'postgres' ? 2 : 1);
+  // connection uses one core: a day is written while the day before it still is, on another connection,
+  // and the next is made here. SQLite has one writer, so one day at a time.
+  let writing: Promise<void> = Promise.resolve();
   const writeYear = async () => {
     for (let day = 365; day >= 0; day -= 1) {
       const dayStart = today - day * DAY_MS - 8 * 3_600_000;
@@ -508,9 +480,14 @@ async function main() {
         .then(() => {
           if (day % 30 === 0) process.stdout.write(`… ${365 - day + 1} days, ${visitsSoFar} visits\n`);
         });
-      await inFlight.add(written);
+      // Awaited below, or with the next day's: a failure stops the demo there.
+      written.catch(() => {});
+      if (storage.dialect === 'postgres') {
+        await writing;
+        writing = written;
+      } else await written;
     }
-    await inFlight.drain();
+    await writing;
   };
   const written = () =>
     process.stdout.write(
