@@ -137,6 +137,13 @@ async function benchParley() {
   await api(url, '/api/index/state', { state: '1' }, admin);
   const deliveries = new Deliveries(RATE * SECONDS);
   const agentSockets = [];
+  const visitors = [];
+  // Every socket's heartbeat from the moment it opens: the server closes a socket silent for 15 s, and
+  // making a thousand visitors on a slow database takes longer than that.
+  const heartbeat = setInterval(() => {
+    for (const { socket } of visitors) socket?.send('Y');
+    for (const socket of agentSockets) socket.send('Y');
+  }, 5000);
   for (let index = 0; index < AGENTS; index += 1) {
     const username = `bench-agent-${index}`;
     await api(
@@ -157,17 +164,12 @@ async function benchParley() {
     });
     agentSockets.push(socket);
   }
-  const visitors = [];
   for (let index = 0; index < VISITORS; index += 1) {
     const { YQToken } = await api(url, '/api/visitor/init', { url: `https://shop.example/p/${index}` });
     // Over the socket, the sending thread holds the visitors' sockets itself.
     const socket = VIA === 'http' ? await openSocket(`${ws}/ws/visitor?YQToken=${YQToken}`) : null;
     visitors.push({ token: YQToken, socket });
   }
-  const heartbeat = setInterval(() => {
-    for (const { socket } of visitors) socket?.send('Y');
-    for (const socket of agentSockets) socket.send('Y');
-  }, 5000);
   // Open every conversation first, so the timed run measures the steady message path.
   await Promise.all(
     visitors.map((visitor, index) => api(url, '/api/visitor/message', { YQToken: visitor.token, msg: 'hello 0', onlyID: `open-${index}` })),

@@ -26,12 +26,16 @@ beforeAll(async () => {
       case when i % 10 = 0 then '常见 question ' || i when i in (17, 1234, 2901) then 'a rare 稀有词 ' || i else 'filler ' || i end,
       'V', null, 0, '2026-01-01T00:00:00.000Z'
     from n`.execute(server.storage.db);
-  // SQLite indexes new rows a moment later (the walk would hand over every row not yet indexed): waited for.
+  // New rows are indexed a moment later (the walk would hand over every row not yet indexed): waited for.
   const top = await sql<{ id: number }>`select max(id) as id from messages`.execute(server.storage.db);
   const indexed = async () =>
-    (await sql<{ next: number }>`select next from search_backfill where name = 'message_search'`.execute(server.storage.db)).rows[0]?.next;
-  if (server.storage.dialect === 'sqlite')
-    await waitFor(async () => Number(await indexed()) > Number(top.rows[0]?.id), 10_000, 'the new messages indexed');
+    server.storage.dialect === 'sqlite'
+      ? Number(
+          (await sql<{ next: number }>`select next from search_backfill where name = 'message_search'`.execute(server.storage.db)).rows[0]
+            ?.next,
+        ) > Number(top.rows[0]?.id)
+      : Number((await sql<{ n: number }>`select count(*) as n from message_search_pending`.execute(server.storage.db)).rows[0]?.n) === 0;
+  await waitFor(indexed, 10_000, 'the new messages indexed');
 });
 afterAll(() => server.close());
 

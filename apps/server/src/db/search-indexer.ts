@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Poller } from '../lib/poller.js';
 import type { DialectName } from './dialect.js';
 import type { Db } from './handles.js';
-import { BACKFILL_STEP, backfillStep, FORWARD_STEP, forwardStep, mergeStep, type SearchIndex } from './search.js';
+import { BACKFILL_STEP, backfillStep, FORWARD_STEP, forwardStep, mergeStep, pendingStep, type SearchIndex } from './search.js';
 
 export interface IndexerLog {
   info(details: object, message: string): void;
@@ -10,7 +10,7 @@ export interface IndexerLog {
 }
 
 export interface IndexerTimes {
-  /** How often (SQLite) the rows written since the last look are indexed. */
+  /** How often the rows written since the last look are indexed. */
   everyMs: number;
   /** The rest between two steps of the backfill, in which the server answers whatever came meanwhile. */
   pauseMs: number;
@@ -23,10 +23,10 @@ export const INDEXER_TIMES: IndexerTimes = { everyMs: 100, pauseMs: 20, reportEv
 const INDEXES: SearchIndex[] = ['message_search', 'visitor_search'];
 
 /**
- * Keeps the search indexes (`db/search.ts`) up with their tables. On SQLite, every `everyMs`, it indexes
- * the rows written since its last look, a few hundred per transaction. On both databases it indexes the
- * rows written before the indexes existed, newest first, a step of `BACKFILL_STEP` rows per transaction
- * with a rest between steps, so a server upgraded over ten million messages serves from its first second
+ * Keeps the search indexes (`db/search.ts`) up with their tables. Every `everyMs` it indexes the rows
+ * written since its last look (on PostgreSQL the messages noted as pending), a few hundred per transaction.
+ * It also indexes the rows written before the indexes existed, newest first, a step of `BACKFILL_STEP` rows
+ * per transaction with a rest between steps, so a server upgraded over ten million messages serves from its first second
  * and never waits on it for more than a step; it logs how far it is. Searches meanwhile look through the
  * rows not yet reached. Any number of processes may run it: each step starts where the last one, of any
  * process, ended.
@@ -49,8 +49,7 @@ export class SearchIndexer {
   }
 
   start(): void {
-    // PostgreSQL's triggers index new rows: only the backfill is left to do, and a failed one to take up again.
-    this.poller.start(this.dialect === 'sqlite' ? this.times.everyMs : 60_000);
+    this.poller.start(this.times.everyMs);
   }
 
   stop(): Promise<void> {
@@ -62,14 +61,19 @@ export class SearchIndexer {
     if (!this.backfilled) await this.backfill();
   }
 
-  /** SQLite: the rows written since the last look, in steps, resting between them when there are many. */
+  /**
+   * The rows written since the last look, in steps, resting between them when there are many. On
+   * PostgreSQL new visitors are indexed by their trigger: only the pending messages are left.
+   */
   private async forward(): Promise<void> {
-    if (this.dialect !== 'sqlite') return;
-    for (const index of INDEXES) {
+    for (const index of this.dialect === 'sqlite' ? INDEXES : (['message_search'] as const)) {
       let more = true;
       while (more) {
         if (this.poller.stopped) return;
-        const indexed = await forwardStep(this.db, index, this.steps.forward);
+        const indexed =
+          this.dialect === 'sqlite'
+            ? await forwardStep(this.db, index, this.steps.forward)
+            : await pendingStep(this.db, this.steps.forward);
         if (indexed === 0) break;
         more = indexed >= this.steps.forward;
         await this.merge(index);

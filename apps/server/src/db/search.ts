@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { gramsAreExact, gramToken, keywordGrams, textTokens } from '../lib/grams.js';
+import { gramsAreExact, gramToken, keywordGrams, textGrams, textTokens } from '../lib/grams.js';
 import type { DialectName } from './dialect.js';
 import type { Db } from './handles.js';
 import { containsText } from './sql.js';
@@ -13,14 +13,18 @@ import { containsText } from './sql.js';
  * between which rows are indexed, and a search also looks through the rows outside them (`candidateIds`).
  * - Rows written before the indexes existed are below `low`, and are indexed newest first by the server's
  *   `SearchIndexer` (`low` 0 once it reached the first).
- * - On PostgreSQL, rows written since are indexed by triggers in the transaction that writes them.
- * - On SQLite, a change of an indexed row is too (triggers), but a new row is indexed by the
- *   `SearchIndexer` a moment later, with the rows written beside it, from `next` on: FTS5 writes a segment
- *   of its index per transaction and merges them as they pile up, so indexing in the message's own
- *   transaction, a handful of messages each, doubled the message path's p99 at 1,000 messages a second;
- *   a few hundred at a time cost a third as much per message, and none of it in the message's transaction.
- *   (On PostgreSQL the ids of transactions running side by side are not committed in order, so a mark
- *   could pass a row still to commit: there the triggers index them.)
+ * - A change of an indexed row is indexed again by triggers, in the transaction that makes it.
+ * - A new row is indexed by the `SearchIndexer` a moment later, with the rows written beside it: indexing
+ *   each in its own transaction cost the message path most of its time at 1,000 messages a second (SQLite:
+ *   FTS5 writes a segment per transaction and merges them as they pile up, which doubled the p99;
+ *   PostgreSQL: the grams, the GIN entries, and now and then the GIN index's pending list flushed inside a
+ *   message's transaction, 100 ms and more). A few hundred at a time cost a fraction per row, and none of
+ *   it in the writer's transaction.
+ *   - SQLite takes the rows from `next` on: the connection that writes them commits them in id order.
+ *   - On PostgreSQL the ids of transactions running side by side are not committed in order, so a mark
+ *     could pass a row still to commit: there a trigger notes each new message's id in
+ *     `message_search_pending` in the transaction that writes it (migration 043), and the indexer takes
+ *     them from there. New visitors are still indexed by their trigger (they are not on the message path).
  */
 export type SearchIndex = 'message_search' | 'visitor_search';
 
@@ -227,7 +231,10 @@ export function candidateIds(dialect: DialectName, index: SearchIndex, keyword: 
   const source = sql.table(SOURCE[index]);
   const below = sql`select id from ${source} where id < (select low from search_backfill where name = ${index})`;
   const indexed = indexedIds(dialect, index, keyword);
-  if (dialect === 'postgres') return sql<number>`(select * from ${indexed} as indexed union all ${below})`;
+  if (dialect === 'postgres') {
+    if (index === 'visitor_search') return sql<number>`(select * from ${indexed} as indexed union all ${below})`;
+    return sql<number>`(select * from ${indexed} as indexed union all ${below} union all select id from message_search_pending)`;
+  }
   const after = sql`select id from ${source} where id >= (select next from search_backfill where name = ${index})`;
   return sql<number>`(select * from ${indexed} as indexed union all ${below} union all ${after})`;
 }
@@ -247,8 +254,9 @@ const INDEX_ROW_COST = 10;
 /**
  * The rows a search must check for `keyword`, newest first, a batch at a time: the same rows as
  * `candidateIds`, walked down by id so that a search wanting the newest few reads no more than it needs.
- * Rows written since the indexer's mark (SQLite) come first, then the indexed ones, then those the backfill
- * has not reached; each batch is ids below the last one given. An empty batch: the walk is over.
+ * Rows written since the indexer's mark (SQLite: `next`; PostgreSQL: the lowest message pending) come
+ * first, then the indexed ones, then those the backfill has not reached; each batch is ids below the last
+ * one given. An empty batch: the walk is over.
  *
  * SQLite's index gives its rows newest first and stops when asked, so the indexed rows are read through it.
  * PostgreSQL's GIN index cannot: each step would read every row holding the keyword's grams, seconds for a
@@ -401,14 +409,24 @@ export class CandidateWalk {
     return Number.isFinite(this.below) ? sql`${column} < ${this.below}` : sql`true`;
   }
 
-  /** On PostgreSQL every row from `low` on is indexed by the triggers: `next` does not apply there. */
+  /**
+   * On PostgreSQL `next` is the lowest message still pending (every row from `low` up to it is indexed; the
+   * rows from it on are read as they are); new visitors are indexed by their trigger, so none is pending.
+   */
   private async readMarks(): Promise<{ low: number; next: number }> {
-    const found = await sql<{ low: number; next: number }>`select low, next from search_backfill where name = ${this.index}`.execute(
-      this.db,
-    );
+    const next =
+      this.dialect === 'sqlite'
+        ? sql`next`
+        : this.index === 'message_search'
+          ? sql`(select min(id) from message_search_pending)`
+          : sql`null`;
+    const found = await sql<{
+      low: number;
+      next: number | null;
+    }>`select low, ${next} as next from search_backfill where name = ${this.index}`.execute(this.db);
     const row = found.rows[0];
     const low = Number(row?.low ?? 0);
-    return { low, next: this.dialect === 'sqlite' ? Number(row?.next ?? 0) : Number.POSITIVE_INFINITY };
+    return { low, next: row?.next === null || row?.next === undefined ? Number.POSITIVE_INFINITY : Number(row.next) };
   }
 }
 
@@ -417,7 +435,7 @@ function rowText(index: SearchIndex, dialect: DialectName): string {
   return index === 'message_search' ? 'msg' : VISITOR_TEXT(SOURCE[index], dialect === 'sqlite' ? 'char(10)' : 'chr(10)');
 }
 
-/** Rows a step of the forward indexer (SQLite) takes at most: about 1 ms of the database's time per hundred. */
+/** Rows a step of the forward indexer takes at most: about 1 ms of the database's time per hundred. */
 export const FORWARD_STEP = 500;
 
 /**
@@ -442,6 +460,53 @@ export async function forwardStep(db: Db, index: SearchIndex, step = FORWARD_STE
     await sql`update search_backfill set next = ${Number(last) + 1} where name = ${index}`.execute(tx);
     return Number(top.rows[0]?.n);
   });
+}
+
+/**
+ * PostgreSQL: indexes messages noted as pending (migration 043), at most `step`, oldest first, in one
+ * transaction; answers how many it took (as many as `step`: more may be left). Processes running it side by
+ * side take different rows (a row one of them holds is skipped by the others). The grams are made here
+ * (`textGrams`, the keyword's own), not by `parley_grams`: in SQL they were four fifths of the step's time.
+ * A row a trigger indexed meanwhile (its text changed) is left as the trigger wrote it.
+ */
+export async function pendingStep(db: Db, step = FORWARD_STEP): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    // Each message read by its key: joined, the planner may read every message to hash them.
+    const taken = await sql<{ id: number; msg: string | null }>`
+      with taken as (
+        delete from message_search_pending where id in (
+          select id from message_search_pending order by id limit ${step} for update skip locked)
+        returning id
+      )
+      select taken.id, (select msg from messages where messages.id = taken.id) as msg from taken`.execute(tx);
+    const rows = taken.rows.flatMap((row) => (row.msg === null ? [] : [sql`(${row.id}, ${textGrams(row.msg)}::text[])`]));
+    if (rows.length > 0)
+      await sql`insert into message_search (id, grams) values ${sql.join(rows)} on conflict (id) do nothing`.execute(tx);
+    return taken.rows.length;
+  });
+}
+
+/**
+ * PostgreSQL, migration 043: the table of messages still to index, and the messages' trigger that notes a
+ * new one there instead of indexing it (a change is indexed at once, a deletion taken out of both).
+ */
+export function messageSearchPending(): string[] {
+  return [
+    'create table message_search_pending (id integer primary key)',
+    `create or replace function message_search_sync() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'INSERT' then
+        insert into message_search_pending (id) values (new.id);
+      elsif tg_op = 'UPDATE' then
+        insert into message_search (id, grams) values (new.id, parley_grams(new.msg))
+          on conflict (id) do update set grams = excluded.grams;
+      else
+        delete from message_search where id = old.id;
+        delete from message_search_pending where id = old.id;
+      end if;
+      return null;
+    end $$`,
+  ];
 }
 
 /** Rows a step of the backfill indexes at most: a step holds the database for a few tens of milliseconds. */

@@ -42,6 +42,7 @@ import { ratedConversations } from './039_rated_conversations.js';
 import { messagesTold } from './040_messages_told.js';
 import { messagesNewestByVisitor } from './041_messages_newest_by_visitor.js';
 import { searchableVisitors } from './042_searchable_visitors.js';
+import { messageSearchPendingMigration } from './043_message_search_pending.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -88,5 +89,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '040_messages_told': messagesTold(),
     '041_messages_newest_by_visitor': messagesNewestByVisitor(dialect),
     '042_searchable_visitors': searchableVisitors(dialect),
+    '043_message_search_pending': messageSearchPendingMigration(dialect),
   };
 }
