@@ -480,8 +480,7 @@ export async function pendingStep(db: Db, step = FORWARD_STEP): Promise<number> 
       )
       select taken.id, (select msg from messages where messages.id = taken.id) as msg from taken`.execute(tx);
     const rows = taken.rows.flatMap((row) => (row.msg === null ? [] : [sql`(${row.id}, ${textGrams(row.msg)}::text[])`]));
-    if (rows.length > 0)
-      await sql`insert into message_search (id, grams) values ${sql.join(rows)} on conflict (id) do nothing`.execute(tx);
+    if (rows.length > 0) await sql`insert into message_search (id, grams) values ${sql.join(rows)} on conflict (id) do nothing`.execute(tx);
     return taken.rows.length;
   });
 }
