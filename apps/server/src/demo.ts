@@ -509,6 +509,13 @@ async function main() {
     };
     // The rollup reads no search index: it is counted while the indexes are built.
     await withSearchIndexedAfter(db, writeAndNumber, ['message_search'], (line) => process.stdout.write(`Search index ${line}.\n`), rollup);
+    // As autovacuum would in time: each table's statistics, and its visibility map, without which every read
+    // "from the index alone" still fetched each row (a surname's 12,543 visitors' newest messages: 214 → 20 ms
+    // for a thousand). A site's own bulk load wants the same.
+    const started = Date.now();
+    for (const table of ['messages', 'visitors', 'visits', 'conversations', 'message_search', 'visitor_search'])
+      await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
+    process.stdout.write(`Tables vacuumed and analysed in ${Date.now() - started} ms.\n`);
   } else {
     await writeYear();
     written();

@@ -86,6 +86,12 @@ async function expectSearchIndexed(dataDir: string, schema: string): Promise<voi
         where not (s.grams @> parley_grams(m.msg) and s.grams <@ parley_grams(m.msg))`.execute(storage.db);
       expect(Number(differing.rows[0]?.n)).toBe(0);
       expect(marks.rows.map((row) => Number(row.low))).toEqual([0, 0]);
+      // Left as autovacuum would leave it: every table the demo wrote vacuumed (its visibility map made) and analysed.
+      const vacuumed = await sql<{ relname: string }>`select relname from pg_stat_user_tables
+        where schemaname = ${schema} and last_vacuum is not null and last_analyze is not null`.execute(storage.db);
+      expect(vacuumed.rows.map((row) => row.relname)).toEqual(
+        expect.arrayContaining(['conversations', 'message_search', 'messages', 'visitor_search', 'visitors', 'visits']),
+      );
       const indexes = await sql<{
         indexname: string;
       }>`select indexname from pg_indexes where schemaname = ${schema} and indexname like '%_grams'`.execute(storage.db);
