@@ -4,10 +4,9 @@ import { type Insertable, sql } from 'kysely';
 import { loadConfig } from './config.js';
 import { type Db, migrate, openStorage } from './db/index.js';
 import type { Database } from './db/schema.js';
-import { forwardStep, withSearchIndexedAfter } from './db/search.js';
+import { forwardStep, insertMessageGrams, withSearchIndexedAfter } from './db/search.js';
 import { seed } from './db/seed.js';
 import { firstAdminNotice, serverUrl } from './lib/first-admin.js';
-import { textGrams } from './lib/grams.js';
 import { hashPassword } from './lib/password.js';
 import { rebuildCensusDays } from './modules/census/rebuild.js';
 import { sourceOf } from './modules/visitors/client-info.js';
@@ -232,12 +231,12 @@ function insertMany<T extends keyof Database>(db: Db, table: T, rows: Insertable
 
 /** PostgreSQL: the messages' rows of the search index (`db/search.ts`), grams computed as the database does. */
 function insertGrams(db: Db, messages: Insertable<Database['messages']>[]) {
-  return inBatches(messages, (batch) => {
-    const rows = batch.map((message) => ({ id: message.id, grams: textGrams(message.msg) }));
-    return sql`insert into message_search (id, grams)
-      select (row->>'id')::integer, array(select jsonb_array_elements_text(row->'grams'))
-      from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as row`.execute(db);
-  });
+  return inBatches(messages, (batch) =>
+    insertMessageGrams(
+      db,
+      batch.map((message) => ({ id: Number(message.id), msg: message.msg })),
+    ),
+  );
 }
 
 async function main() {

@@ -479,10 +479,25 @@ export async function pendingStep(db: Db, step = FORWARD_STEP): Promise<number> 
         returning id
       )
       select taken.id, (select msg from messages where messages.id = taken.id) as msg from taken`.execute(tx);
-    const rows = taken.rows.flatMap((row) => (row.msg === null ? [] : [sql`(${row.id}, ${textGrams(row.msg)}::text[])`]));
-    if (rows.length > 0) await sql`insert into message_search (id, grams) values ${sql.join(rows)} on conflict (id) do nothing`.execute(tx);
+    await insertMessageGrams(
+      tx,
+      taken.rows.flatMap((row) => (row.msg === null ? [] : [{ id: Number(row.id), msg: row.msg }])),
+    );
     return taken.rows.length;
   });
+}
+
+/**
+ * PostgreSQL: the messages' rows of the message index, grams made in the process (`textGrams`, the same sets
+ * as `parley_grams`), as one JSON parameter whatever their number. A row already there is left as it is.
+ */
+export async function insertMessageGrams(db: Db, messages: { id: number; msg: string }[]): Promise<void> {
+  if (messages.length === 0) return;
+  const rows = messages.map((message) => ({ id: message.id, grams: textGrams(message.msg) }));
+  await sql`insert into message_search (id, grams)
+    select (row->>'id')::integer, array(select jsonb_array_elements_text(row->'grams'))
+    from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as row
+    on conflict (id) do nothing`.execute(db);
 }
 
 /**
