@@ -70,6 +70,9 @@ async function expectSearchIndexed(dataDir: string, schema: string): Promise<voi
     const top = async (table: string) =>
       Number((await sql<{ n: number }>`select max(id) as n from ${sql.table(table)}`.execute(storage.db)).rows[0]?.n);
     expect(await count('messages')).toBeGreaterThan(0);
+    // The upload sweep of a server started on the demo goes on after its messages (none names an upload).
+    const uploadMarks = await sql<{ n: number }>`select messages_up_to as n from upload_marks`.execute(storage.db);
+    expect(Number(uploadMarks.rows[0]?.n)).toBe(await top('messages'));
     const marks = await sql<{ name: string; low: number; next: number }>`select name, low, next from search_backfill order by name`.execute(
       storage.db,
     );

@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UploadRepository } from '../src/modules/uploads/repository.js';
+import { UploadSweeper } from '../src/modules/uploads/sweep.js';
 import { onlyId, visitor } from './chat-harness.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { waitFor } from './waiting.js';
@@ -414,5 +417,79 @@ describe('upload sweep and the pictures settings, avatars and robot pairs show',
       );
       expect(saved.body.data.avatar).toBe(url);
     });
+  });
+});
+
+describe('upload sweep: how far messages were read is shared', () => {
+  /** A process's sweeper on the same database, counting the message windows it reads. */
+  function anotherProcess(on: TestServer, dir: string) {
+    const reads: [number, number][] = [];
+    class CountingRepository extends UploadRepository {
+      override messagesBetween(after: number, upTo: number, recentFrom: string) {
+        reads.push([after, upTo]);
+        return super.messagesBetween(after, upTo, recentFrom);
+      }
+    }
+    const sweeper = new UploadSweeper(
+      new CountingRepository(on.storage.db),
+      dir,
+      { intervalMs: 3600_000, graceMs: 3600_000 },
+      pino({ level: 'silent' }),
+    );
+    return { sweeper, reads };
+  }
+  const marksUpTo = async (on: TestServer) =>
+    Number((await on.storage.db.selectFrom('upload_marks').select('messages_up_to').executeTakeFirstOrThrow()).messages_up_to);
+
+  it('a process that starts goes on from where the sweep got to, and still marks what newer messages name', async () => {
+    const { swept, v, dir, send } = await sweptServer();
+    try {
+      const nameOf = (url: string) => url.split('/')[3] ?? '';
+      const first = await send();
+      for (let index = 0; index < 5; index += 1) await v.say(`hello ${index}`);
+      await swept.post('/api/visitor/message', { YQToken: v.credential, msg: first.url, onlyID: onlyId(), type: 'image' });
+      // Settled: messages younger than ten minutes hold the point back (they may commit out of order).
+      await swept.storage.db
+        .updateTable('messages')
+        .set({ created_at: new Date(Date.now() - 3600_000).toISOString() })
+        .execute();
+      const newest = Number(
+        (
+          await swept.storage.db
+            .selectFrom('messages')
+            .select((eb) => eb.fn.max('id').as('id'))
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      await waitFor(async () => (await marksUpTo(swept)) >= newest, 15_000, "the server's sweep to record how far it read");
+      expect(
+        (await swept.storage.db.selectFrom('uploads').select('referenced').where('name', '=', nameOf(first.url)).executeTakeFirstOrThrow())
+          .referenced,
+      ).toBe(1);
+
+      // A process started now reads no message the point covers, and nothing at all when none is newer.
+      const later = anotherProcess(swept, dir);
+      await later.sweeper.markReferences();
+      expect(later.reads).toEqual([]);
+
+      // A newer image message is read from the point on, and its upload marked.
+      const second = await send();
+      await swept.post('/api/visitor/message', { YQToken: v.credential, msg: second.url, onlyID: onlyId(), type: 'image' });
+      const point = await marksUpTo(swept);
+      const next = anotherProcess(swept, dir);
+      await next.sweeper.markReferences();
+      expect(next.reads.length).toBeGreaterThan(0);
+      expect(next.reads.every(([after]) => after >= point)).toBe(true);
+      expect(
+        (await swept.storage.db.selectFrom('uploads').select('referenced').where('name', '=', nameOf(second.url)).executeTakeFirstOrThrow())
+          .referenced,
+      ).toBe(1);
+      // The point never moves back.
+      await new UploadRepository(swept.storage.db).recordMarksUpTo(1);
+      expect(await marksUpTo(swept)).toBeGreaterThanOrEqual(point);
+    } finally {
+      v.socket.close();
+      await swept.close();
+    }
   });
 });

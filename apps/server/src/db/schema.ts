@@ -629,6 +629,12 @@ export interface WebhookProgressTable {
   value: number;
 }
 
+/** How far the upload sweep has read messages (one row, id 1): see modules/uploads/sweep.ts. */
+export interface UploadMarksTable {
+  id: number;
+  messages_up_to: number;
+}
+
 /** The server's VAPID key pair (one row, id 1); `private_key` is sealed. */
 export interface PushKeysTable {
   id: number;
@@ -682,6 +688,7 @@ export interface Database {
   monitors: MonitorsTable;
   letters: LettersTable;
   uploads: UploadsTable;
+  upload_marks: UploadMarksTable;
   agent_presence: AgentPresenceTable;
   login_attempts: LoginAttemptsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;

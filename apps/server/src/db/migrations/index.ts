@@ -43,6 +43,7 @@ import { messagesTold } from './040_messages_told.js';
 import { messagesNewestByVisitor } from './041_messages_newest_by_visitor.js';
 import { searchableVisitors } from './042_searchable_visitors.js';
 import { messageSearchPendingMigration } from './043_message_search_pending.js';
+import { uploadMarks } from './044_upload_marks.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -90,5 +91,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '041_messages_newest_by_visitor': messagesNewestByVisitor(dialect),
     '042_searchable_visitors': searchableVisitors(dialect),
     '043_message_search_pending': messageSearchPendingMigration(dialect),
+    '044_upload_marks': uploadMarks(),
   };
 }

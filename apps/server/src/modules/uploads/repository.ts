@@ -61,6 +61,17 @@ export class UploadRepository {
     return Number(row?.last ?? 0);
   }
 
+  /** How far any process has read messages and marked the uploads they name (see UploadSweeper). */
+  async marksUpTo(): Promise<number> {
+    const row = await this.db.selectFrom('upload_marks').select('messages_up_to').where('id', '=', 1).executeTakeFirst();
+    return Number(row?.messages_up_to ?? 0);
+  }
+
+  /** Records that messages up to `id` are read and their uploads marked; never moves the point back. */
+  async recordMarksUpTo(id: number): Promise<void> {
+    await this.db.updateTable('upload_marks').set({ messages_up_to: id }).where('id', '=', 1).where('messages_up_to', '<', id).execute();
+  }
+
   /**
    * Messages with `after < id <= upTo` that may reference an upload (images and files), and any other
    * message created at or after `recentFrom`, ordered by id. The range is walked on the primary key, so a

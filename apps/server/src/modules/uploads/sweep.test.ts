@@ -13,6 +13,8 @@ function fakeRepository(messages: { id: number; type: string; msg: string; creat
   const marked = new Set<string>();
   const reads: [number, number][] = [];
   const repo = {
+    marksUpTo: async () => 0,
+    recordMarksUpTo: async () => undefined,
     lastMessageId: async () => Math.max(0, ...messages.map((message) => message.id)),
     messagesBetween: async (after: number, upTo: number, recentFrom: string) => {
       reads.push([after, upTo]);

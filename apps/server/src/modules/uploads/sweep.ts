@@ -37,9 +37,10 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  *
  * References are found incrementally: each sweep reads only the messages after its watermark, in id
  * windows, and marks the uploads they name; the delete then only needs `referenced = 0`. The watermark is
- * kept in memory: a new process reads every message once, in windows that yield to the event loop, which
- * costs less than keeping one more piece of shared state right across several server processes (each
- * marks independently, and marking twice is harmless).
+ * shared in the database (`upload_marks`), recorded after each window's marks: a process that starts
+ * goes on from where any process got to, instead of reading every message again (at ten million messages
+ * that was ten thousand statements at every start). Processes sweeping at once may read a window twice;
+ * marking twice is harmless.
  */
 export class UploadSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -78,6 +79,7 @@ export class UploadSweeper {
   /** Marks the uploads named by image and file messages after the watermark, and moves it on. */
   async markReferences(): Promise<void> {
     const settled = new Date(Date.now() - SETTLE_MS).toISOString();
+    this.watermark = Math.max(this.watermark, await this.repo.marksUpTo());
     const last = await this.repo.lastMessageId();
     let watermark = this.watermark;
     let held = false;
@@ -95,6 +97,8 @@ export class UploadSweeper {
       }
       await this.repo.markReferenced([...names]);
       if (!held) watermark = upTo;
+      // Only once this window's uploads are marked: a process that reads the point relies on them.
+      if (watermark > this.watermark) await this.repo.recordMarksUpTo(watermark);
       this.watermark = watermark;
       await yieldToEventLoop();
     }
