@@ -434,8 +434,14 @@ export async function buildApp({
   );
   timers.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
+  // Presence writes and notices under way: the close waits for them before anything they use is stopped.
+  const presenceNotices = new Set<Promise<unknown>>();
+  const underWay = (notice: Promise<unknown>) => {
+    presenceNotices.add(notice);
+    void notice.finally(() => presenceNotices.delete(notice));
+  };
   const consoleChanged = (uuid: string) =>
-    availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed'));
+    underWay(availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed')));
   // An agent who connects may take waiting visitors.
   agentSockets.onFirstConnection = async (uuid) => {
     try {
@@ -447,9 +453,11 @@ export async function buildApp({
     void routing.drain();
   };
   agentSockets.onLastDisconnection = (uuid) => {
-    presence.disconnected(uuid).then(
-      () => consoleChanged(uuid),
-      (error: unknown) => app.log.error({ err: error }, 'agent presence failed'),
+    underWay(
+      presence.disconnected(uuid).then(
+        () => consoleChanged(uuid),
+        (error: unknown) => app.log.error({ err: error }, 'agent presence failed'),
+      ),
     );
   };
   const visitorGone = (publicId: string) => {
@@ -726,6 +734,8 @@ export async function buildApp({
   pruner.unref();
   app.addHook('onClose', async () => {
     clearInterval(pruner);
+    // The sockets are closed by now (SocketRoutes' preClose); what their closing set going ends first.
+    while (presenceNotices.size > 0) await Promise.allSettled([...presenceNotices]);
     await robots.close();
     liveness.stop();
     visitorSockets.stop();

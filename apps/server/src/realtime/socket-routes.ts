@@ -46,7 +46,11 @@ export class SocketRoutes {
   /** The server's logger (not a request's: a socket outlives its request). */
   readonly log: FastifyBaseLogger;
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(
+    private readonly app: FastifyInstance,
+    /** How long sockets are given to answer "going away" at shutdown before they are dropped. */
+    private readonly closingMs = 1000,
+  ) {
     this.log = app.log;
     app.decorate('websocketServer', this.server);
     app.server.on('upgrade', (req: Upgrading, socket: Duplex, head: Buffer) => {
@@ -67,10 +71,25 @@ export class SocketRoutes {
     app.addHook('onResponse', async (req) => {
       (req.raw as Upgrading)[UPGRADE]?.socket.destroy();
     });
-    // On shutdown every socket hears "going away", so clients reconnect instead of reporting an error.
+    // On shutdown every socket hears "going away", so clients reconnect instead of reporting an error. The
+    // sockets are waited for (a client that does not answer is dropped after a moment), so that what their
+    // closing does (an agent's console closed, told to the others and the statistics) runs before the
+    // storage closes, not against a closed database.
     app.addHook('preClose', (done) => {
-      for (const client of this.server.clients) client.close(1001, 'server shutting down');
-      this.server.close(() => done());
+      const closing = [...this.server.clients].map(
+        (client) =>
+          new Promise<void>((resolve) => {
+            client.once('close', () => resolve());
+            client.close(1001, 'server shutting down');
+          }),
+      );
+      const drop = setTimeout(() => {
+        for (const client of this.server.clients) client.terminate();
+      }, this.closingMs);
+      void Promise.all(closing).then(() => {
+        clearTimeout(drop);
+        this.server.close(() => done());
+      });
     });
   }
 
