@@ -449,7 +449,7 @@ export async function buildApp({
     } catch (error) {
       app.log.error({ err: error }, 'agent presence failed');
     }
-    void consoleChanged(uuid);
+    consoleChanged(uuid);
     void routing.drain();
   };
   agentSockets.onLastDisconnection = (uuid) => {
@@ -526,7 +526,8 @@ export async function buildApp({
     },
   });
   await app.register(multipart);
-  const socketRoutes = new SocketRoutes(app);
+  // At shutdown sockets get a fifth of the time closing may take (at most a second) to answer "going away".
+  const socketRoutes = new SocketRoutes(app, Math.min(1000, config.shutdownTimeoutMs / 5));
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     const lang = langOf(req);
