@@ -134,7 +134,9 @@ describe('SIGTERM with agents connected', () => {
         );
       await waitFor(async () => (await lastStates()).every((state) => state === 'online'), 10_000, 'the consoles open to be recorded');
       // One client stops reading: it never answers "going away", and the server drops its socket after a moment.
-      (sockets[1]?.ws as unknown as { _socket: Socket })._socket.pause();
+      const silent = sockets[1];
+      if (!silent) throw new Error('eight sockets were opened');
+      (silent.ws as unknown as { _socket: Socket })._socket.pause();
 
       const took = await stopTimed(server);
       expect(took).not.toBe('still running');
