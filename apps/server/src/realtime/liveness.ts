@@ -30,12 +30,15 @@ export class Liveness {
   private sweep(): void {
     // A loop turn runs its timers before it reads sockets: after the loop was held (a heavy request, a
     // long collection), the heartbeats that came meanwhile are still unread here, and every socket would
-    // look silent. They are judged once this turn has read what waits (setImmediate runs after that).
-    setImmediate(() => this.judge());
+    // look silent. They are judged once the loop has read what waits (setImmediate runs after a read).
+    // The loop may also be held between now and that judgement (by a callback of the same turn): what
+    // arrived meanwhile is read only in the next turn. So the silence is measured up to now, not up to
+    // the judgement: everything that arrived before now has been read by then.
+    const sweptAt = Date.now();
+    setImmediate(() => this.judge(sweptAt - this.idleMs));
   }
 
-  private judge(): void {
-    const deadline = Date.now() - this.idleMs;
+  private judge(deadline: number): void {
     let closed = 0;
     for (const [socket, seen] of this.lastSeen) {
       if (seen < deadline) {
