@@ -22,6 +22,7 @@ import { OutboundClient } from './lib/outbound.js';
 import { publicBaseUrl } from './lib/public-url.js';
 import { redactUrl } from './lib/redact.js';
 import { loadSealer } from './lib/sealed.js';
+import { UnderWay } from './lib/under-way.js';
 import { AvailabilityService } from './modules/agents/availability.js';
 import { AgentAvailabilityRepository } from './modules/agents/availability-repository.js';
 import { availabilityRoutes } from './modules/agents/availability-routes.js';
@@ -435,11 +436,8 @@ export async function buildApp({
   timers.subscribe(events);
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   // Presence writes and notices under way: the close waits for them before anything they use is stopped.
-  const presenceNotices = new Set<Promise<unknown>>();
-  const underWay = (notice: Promise<unknown>) => {
-    presenceNotices.add(notice);
-    void notice.finally(() => presenceNotices.delete(notice));
-  };
+  const presenceNotices = new UnderWay();
+  const underWay = (notice: Promise<unknown>) => presenceNotices.add(notice);
   const consoleChanged = (uuid: string) =>
     underWay(availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed')));
   // An agent who connects may take waiting visitors.
@@ -736,7 +734,7 @@ export async function buildApp({
   app.addHook('onClose', async () => {
     clearInterval(pruner);
     // The sockets are closed by now (SocketRoutes' preClose); what their closing set going ends first.
-    while (presenceNotices.size > 0) await Promise.allSettled([...presenceNotices]);
+    await presenceNotices.settled();
     await robots.close();
     liveness.stop();
     visitorSockets.stop();

@@ -1,6 +1,7 @@
 import type { SettingsOf } from '@parley/protocol';
 import { createTransport } from 'nodemailer';
 import type { MailConfig } from '../../config.js';
+import { UnderWay } from '../../lib/under-way.js';
 
 /*
  * The SMTP side of every mail the server sends (leave-messages, notices to agents, transcripts and their
@@ -55,7 +56,7 @@ export interface OutgoingMail {
  * and closing waits for those under way. The SMTP connection is kept while the server stays the same.
  */
 export class MailSender {
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly pending = new UnderWay();
   /** The transport of the last server, kept while the server stays the same. */
   private current: { key: string; transport: Transport } | undefined;
 
@@ -85,12 +86,11 @@ export class MailSender {
   /** Runs `work` beside the caller; close() waits for it. */
   track(work: Promise<unknown>): void {
     this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
   }
 
   /** Lets mails under way finish (each is bounded by its timeout), then closes the connection. */
   async close(): Promise<void> {
-    await Promise.allSettled(this.pending);
+    await this.pending.settled();
     this.current?.transport.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { Message, PushPayload, PushType, SettingsOf } from '@parley/protocol';
 import type { VisitorRow } from '../../db/schema.js';
 import { type Lang, translate } from '../../lib/i18n.js';
+import { UnderWay } from '../../lib/under-way.js';
 import type { EventHub } from '../../realtime/domain-events.js';
 import { chosen, teamNotify } from '../personal/service.js';
 import type { PushRepository, SubscriptionRow } from './repository.js';
@@ -41,7 +42,7 @@ function preview(message: Message, lang: Lang): string {
  * off the path of the action: the event is answered first, the pushes follow.
  */
 export class PushSender {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pending = new UnderWay();
   /** Who has a device, kept in memory: a message to an agent without one costs no statement. */
   private subscribed: { at: number; uuids: Promise<Set<string>> } | undefined;
 
@@ -73,7 +74,7 @@ export class PushSender {
 
   /** Resolves once every push under way has been answered (before the database closes). */
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.pending.settled();
   }
 
   subscribe(events: EventHub): void {
@@ -124,9 +125,7 @@ export class PushSender {
   }
 
   private later(type: PushType, to: string[] | 'online' | 'seeHistorical', url: string, topicKey: string, compose: Compose): void {
-    const run = this.deliver(type, to, url, topicKey, compose).catch(this.onError);
-    this.pending.add(run);
-    run.finally(() => this.pending.delete(run));
+    this.pending.add(this.deliver(type, to, url, topicKey, compose).catch(this.onError));
   }
 
   private async deliver(type: PushType, to: string[] | 'online' | 'seeHistorical', url: string, topicKey: string, compose: Compose) {
