@@ -34,6 +34,14 @@ const INDEXES: SearchIndex[] = ['message_search', 'visitor_search'];
 export class SearchIndexer {
   private readonly poller: Poller;
   private backfilled = false;
+  /**
+   * The storage's two differences, chosen once: what indexes the rows written since the last look (on
+   * PostgreSQL new visitors are indexed by their trigger, so only the pending messages are left), and what
+   * follows a step (SQLite: a bounded part of the merging FTS5 would otherwise do in one go inside some
+   * later write).
+   */
+  private readonly newRows: { index: SearchIndex; step: (limit: number) => Promise<number> }[];
+  private readonly afterStep: (index: SearchIndex) => Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -42,6 +50,16 @@ export class SearchIndexer {
     private readonly times: IndexerTimes = INDEXER_TIMES,
     private readonly steps = { forward: FORWARD_STEP, backfill: BACKFILL_STEP },
   ) {
+    if (dialect === 'sqlite') {
+      this.newRows = INDEXES.map((index) => ({ index, step: (limit) => forwardStep(db, index, limit) }));
+      this.afterStep = async (index) => {
+        await sleep(0);
+        await mergeStep(db, index);
+      };
+    } else {
+      this.newRows = [{ index: 'message_search', step: (limit) => pendingStep(db, limit) }];
+      this.afterStep = async () => undefined;
+    }
     this.poller = new Poller(
       () => this.run(),
       (error) => this.log.error({ err: error }, 'search indexing failed; it goes on later'),
@@ -61,32 +79,19 @@ export class SearchIndexer {
     if (!this.backfilled) await this.backfill();
   }
 
-  /**
-   * The rows written since the last look, in steps, resting between them when there are many. On
-   * PostgreSQL new visitors are indexed by their trigger: only the pending messages are left.
-   */
+  /** The rows written since the last look, in steps, resting between them when there are many. */
   private async forward(): Promise<void> {
-    for (const index of this.dialect === 'sqlite' ? INDEXES : (['message_search'] as const)) {
+    for (const { index, step } of this.newRows) {
       let more = true;
       while (more) {
         if (this.poller.stopped) return;
-        const indexed =
-          this.dialect === 'sqlite'
-            ? await forwardStep(this.db, index, this.steps.forward)
-            : await pendingStep(this.db, this.steps.forward);
+        const indexed = await step(this.steps.forward);
         if (indexed === 0) break;
         more = indexed >= this.steps.forward;
-        await this.merge(index);
+        await this.afterStep(index);
         if (more) await sleep(this.times.pauseMs);
       }
     }
-  }
-
-  /** SQLite: a bounded part of the merging FTS5 would otherwise do in one go inside some later write. */
-  private async merge(index: SearchIndex): Promise<void> {
-    if (this.dialect !== 'sqlite') return;
-    await sleep(0);
-    await mergeStep(this.db, index);
   }
 
   private async backfill(): Promise<void> {
@@ -102,7 +107,7 @@ export class SearchIndexer {
         // New rows keep being indexed while the old ones are.
         await this.forward();
         low = await backfillStep(this.db, this.dialect, index, this.steps.backfill);
-        await this.merge(index);
+        await this.afterStep(index);
         if (Date.now() - reported >= this.times.reportEveryMs) {
           reported = Date.now();
           this.log.info({ index, done: `${Math.floor((100 * (from - low)) / from)} %` }, 'search index backfill');
