@@ -437,9 +437,10 @@ export async function buildApp({
   const presence = new AgentPresenceStore(db, (error) => app.log.warn({ err: error }, 'presence refresh failed'));
   // Presence writes and notices under way: the close waits for them before anything they use is stopped.
   const presenceNotices = new UnderWay();
-  const underWay = (notice: Promise<unknown>) => presenceNotices.add(notice);
   const consoleChanged = (uuid: string) =>
-    underWay(availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed')));
+    presenceNotices.add(
+      availability.consoleChanged(uuid).catch((error: unknown) => app.log.error({ err: error }, 'agent presence notice failed')),
+    );
   // An agent who connects may take waiting visitors.
   agentSockets.onFirstConnection = async (uuid) => {
     try {
@@ -451,7 +452,7 @@ export async function buildApp({
     void routing.drain();
   };
   agentSockets.onLastDisconnection = (uuid) => {
-    underWay(
+    presenceNotices.add(
       presence.disconnected(uuid).then(
         () => consoleChanged(uuid),
         (error: unknown) => app.log.error({ err: error }, 'agent presence failed'),
