@@ -233,6 +233,9 @@ describe("a keyword's list of visitors' conversations", () => {
     expect((await server.post('/api/user/doEdit', { YQToken: remarked.id, remark: '回访 1770000' }, { token: admin })).status).toBe(200);
     // The first speaks again: its conversation's newest message is now the newest of all.
     await first.say('还在等');
+    // The newest message of all is a visitor's the keyword does not find: never listed.
+    const bystander = await caller('18800001');
+    await bystander.say('随便看看');
     const conversationOf = async (talker: TestVisitor) => {
       const row = await db
         .selectFrom('conversations')
@@ -244,19 +247,34 @@ describe("a keyword's list of visitors' conversations", () => {
     };
     const ids = await Promise.all([first, remarked, writer, second].map(conversationOf));
     const keepAll = async (some: number[]) => some;
-    // Gathering every visitor found (up to 1,000), and reading the messages (past none).
-    for (const gatherUpTo of [1000, 0]) {
-      const search = (cap: number) => new KeywordSearch(db, server.storage.dialect, cap, gatherUpTo);
+    // Gathering every visitor found (up to 1,000); counting their conversations first, then reading the
+    // messages for the ranking alone when they pass the cap (a window's read costing nothing); reading the
+    // messages (visitors gathered up to none).
+    for (const [gatherUpTo, windowReadCost] of [
+      [1000, Number.POSITIVE_INFINITY],
+      [1000, 0],
+      [0, 0],
+    ]) {
+      const search = (cap: number) => new KeywordSearch(db, server.storage.dialect, cap, gatherUpTo, windowReadCost);
       expect(await search(10).ranked('1770000', keepAll, 20)).toEqual({ ids, total: 4, more: false });
       // The bound: the best one first, whatever the count stopped at.
       const bounded = await search(1).ranked('1770000', keepAll, 1);
       expect(bounded).toMatchObject({ total: 1, more: true });
       expect(bounded.ids[0]).toBe(ids[0]);
+      // Past the bound with every one wanted: the walks run to their ends, and find these four alone.
+      expect(await search(1).ranked('1770000', keepAll, 20)).toEqual({ ids, total: 4, more: false });
       // The list's other filters: what `keep` turns away is neither listed nor counted.
       const without = ids[3] as number;
       expect(await search(10).ranked('1770000', async (some) => some.filter((id) => id !== without), 20)).toEqual({
         ids: ids.slice(0, 3),
         total: 3,
+        more: false,
+      });
+      // What the filters turn away is not counted towards the bound either.
+      const only = ids[1] as number;
+      expect(await search(1).ranked('1770000', async (some) => some.filter((id) => id === only), 1)).toEqual({
+        ids: [only],
+        total: 1,
         more: false,
       });
     }

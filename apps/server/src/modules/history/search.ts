@@ -3,7 +3,7 @@ import type { Db } from '../../db/index.js';
 import { CandidateWalk, candidateIds } from '../../db/search.js';
 import { containsText } from '../../db/sql.js';
 import { lastSeq } from './ranges.js';
-import { GATHER_UP_TO, type Hit, type HitWalk, VisitorHitWalk, visitorsByFields } from './visitor-hits.js';
+import { GATHER_UP_TO, type Hit, type HitWalk, VisitorHitWalk, visitorsByFields, WINDOW_READ_COST } from './visitor-hits.js';
 
 /**
  * Conversations a keyword's list counts at most: past this many its total is given as "more than"
@@ -18,6 +18,8 @@ export const COUNT_CAP = 1000;
 const STEP = 2000;
 /** Ids a statement names at most (SQLite's limit on a statement's parameters is far above). */
 const IDS_AT_ONCE = 1000;
+/** Visitors whose conversations a count before the ranking reads at most (see `pastCap`). */
+const COUNT_VISITORS_AT_MOST = 3000;
 
 /** A keyword's conversations or visitors, best first (see `ranked`, `newestVisitors`), and how many there are. */
 export interface RankedIds {
@@ -40,6 +42,8 @@ export class KeywordSearch {
     private readonly countCap = COUNT_CAP,
     /** Visitors found past which their conversations are found by reading the messages (`VisitorHitWalk`). */
     private readonly gatherUpTo = GATHER_UP_TO,
+    /** See `WINDOW_READ_COST` (`VisitorHitWalk`). */
+    private readonly windowReadCost = WINDOW_READ_COST,
   ) {}
 
   /**
@@ -115,19 +119,19 @@ export class KeywordSearch {
     const found = new Map<number, number>();
     /** Conversations the other filters turned away: not asked about again. */
     const turnedAway = new Set<number>();
-    const walks: HitWalk[] = [
-      this.messageWalk(keyword),
-      new VisitorHitWalk(
-        this.db,
-        this.dialect,
-        keyword,
-        {
-          otherwise: async () => (await this.visitorsOtherwise(keyword).execute()).map((row) => row.id),
-          all: () => this.visitorIds(keyword),
-        },
-        this.gatherUpTo,
-      ),
-    ];
+    const byVisitors = new VisitorHitWalk(
+      this.db,
+      this.dialect,
+      keyword,
+      {
+        otherwise: async () => (await this.visitorsOtherwise(keyword).execute()).map((row) => row.id),
+        all: () => this.visitorIds(keyword),
+        counting: { cap: this.countCap, want, pastCap: (visitors) => this.pastCap(visitors, keep) },
+      },
+      this.gatherUpTo,
+      this.windowReadCost,
+    );
+    const walks: HitWalk[] = [this.messageWalk(keyword), byVisitors];
     for (;;) {
       const open = walks.filter((walk) => !walk.done);
       const behind = open.reduce<HitWalk | undefined>((most, walk) => (most && most.below >= walk.below ? most : walk), undefined);
@@ -152,9 +156,36 @@ export class KeywordSearch {
         else turnedAway.add(id);
       }
       const bound = Math.max(0, ...walks.filter((walk) => !walk.done).map((walk) => walk.below));
-      if (found.size > this.countCap && settled(found.values(), bound) >= want)
+      if ((found.size > this.countCap || byVisitors.counted) && settled(found.values(), bound) >= want)
         return { ids: best(found), total: this.countCap, more: true };
     }
+  }
+
+  /**
+   * Whether more than the cap of these visitors' conversations pass `keep` (the list's other filters), and
+   * how many pass of a visitor's on average, reading at most COUNT_VISITORS_AT_MOST visitors' (past that,
+   * with the count still under the cap, the filters turn most away: gathering the visitors suits them).
+   */
+  private async pastCap(visitors: number[], keep: (ids: number[]) => Promise<number[]>): Promise<{ past: boolean; perVisitor: number }> {
+    let kept = 0;
+    let read = 0;
+    for (let at = 0; at < Math.min(visitors.length, COUNT_VISITORS_AT_MOST) && kept <= this.countCap; at += IDS_AT_ONCE) {
+      const step = visitors.slice(at, Math.min(at + IDS_AT_ONCE, COUNT_VISITORS_AT_MOST));
+      const theirs = await this.db
+        .selectFrom('conversations')
+        .innerJoin('visitors', 'visitors.id', 'conversations.visitor_id')
+        .select('conversations.id')
+        .where('conversations.visitor_id', 'in', step)
+        .execute();
+      kept += (
+        await keepAll(
+          keep,
+          theirs.map((row) => row.id),
+        )
+      ).length;
+      read += step.length;
+    }
+    return { past: kept > this.countCap, perVisitor: kept / Math.max(1, read) };
   }
 
   /** The messages containing the keyword, newest first, as their conversations' hits. */
