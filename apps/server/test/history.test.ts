@@ -104,6 +104,12 @@ describe('conversations and who may read them', () => {
     expect(aliceSees.body.data.total).toBe(2);
     const bobSees = await list('', bob);
     expect(bobSees.body.data.list.map((item) => item.YQToken).sort()).toEqual([forBob.id, transferred.id].sort());
+    // A keyword finds in every conversation, but lists to them only theirs.
+    const searched = await list('keyword=hello', alice);
+    expect(searched.status).toBe(200);
+    expect(searched.body.data.list.map((item) => item.YQToken)).toEqual([forAlice.id]);
+    expect(searched.body.data.total).toBe(1);
+    expect((await list('keyword=hello')).body.data.list.map((item) => item.YQToken)).toEqual([forBob.id, forAlice.id]);
   });
 
   it('answers the detail to a participant, 403 to another agent without seeHistorical, 404 when there is none', async () => {

@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool } from 'kysely';
 import { type Counted, countRows } from '../../db/count.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db } from '../../db/index.js';
@@ -78,6 +78,13 @@ export class HistoryRepository {
           this.dialect,
           this.db.selectFrom('conversations').where((eb) => eb.and(this.ownConditions(eb, filter))),
         );
+  }
+
+  /** Whether a filter lets every conversation through: `filtered` would add no condition for it. */
+  private keepsEvery(filter: ConversationFilter): boolean {
+    return (
+      this.ownConditions(expressionBuilder<Database, 'conversations'>(), filter).length === 0 && !filter.channel && !filter.participant
+    );
   }
 
   private filtered(filter: ConversationFilter) {
@@ -169,10 +176,15 @@ export class HistoryRepository {
   ): Promise<{ rows: ConversationRow[]; total: number; more: boolean; estimated: boolean }> {
     const { keyword, ...others } = filter;
     if (keyword) {
-      const keep = async (ids: number[]) =>
-        ids.length === 0
-          ? []
-          : (await this.filtered(others).select('conversations.id').where('conversations.id', 'in', ids).execute()).map((row) => row.id);
+      // Without other filters every conversation a keyword finds is kept: no statement to ask.
+      const keep = this.keepsEvery(others)
+        ? async (ids: number[]) => ids
+        : async (ids: number[]) =>
+            ids.length === 0
+              ? []
+              : (await this.filtered(others).select('conversations.id').where('conversations.id', 'in', ids).execute()).map(
+                  (row) => row.id,
+                );
       const found = await this.search.ranked(keyword, keep, page.pageNo * page.pageSize);
       const ids = found.ids.slice((page.pageNo - 1) * page.pageSize, page.pageNo * page.pageSize);
       const rows = await this.pageRows(ids);
