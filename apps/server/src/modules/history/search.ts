@@ -42,8 +42,8 @@ export class KeywordSearch {
     private readonly countCap = COUNT_CAP,
     /** Visitors found past which their conversations are found by reading the messages (`VisitorHitWalk`). */
     private readonly gatherUpTo = GATHER_UP_TO,
-    /** See `WINDOW_READ_COST` (`VisitorHitWalk`). */
-    private readonly windowReadCost = WINDOW_READ_COST,
+    /** See `WINDOW_READ_COST` (`VisitorHitWalk`); the database's own by default. */
+    private readonly windowReadCost = WINDOW_READ_COST[dialect],
   ) {}
 
   /**
