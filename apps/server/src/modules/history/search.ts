@@ -112,8 +112,9 @@ export class KeywordSearch {
    * which of some conversations the list's other filters let through. Two walks give them best first, a
    * step at a time: the messages containing the keyword, and the conversations of the visitors it finds
    * (`VisitorHitWalk`). The one further behind steps next, until the first `want` are settled (nothing
-   * still to come can rank above them) and more than the cap are found, or both are over: the count is
-   * exact below the cap.
+   * still to come can rank above them) and more than the cap are found (or the visitors' walk counted
+   * more than the cap of theirs before it ranked them: `pastCap`), or both are over: the count is exact
+   * below the cap.
    */
   async ranked(keyword: string, keep: (ids: number[]) => Promise<number[]>, want: number): Promise<RankedIds> {
     const found = new Map<number, number>();
