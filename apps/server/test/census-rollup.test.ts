@@ -51,9 +51,21 @@ async function rolledRows(): Promise<number> {
 
 let baidu: VisitorInit;
 
+/**
+ * The clock is moved a day on while a conversation is open: its auto close (30 minutes by default) would be
+ * due, end it, and the next message would open a conversation today. These chats must go on over the day,
+ * so auto close is off; the timers poll every 10 ms, so that a timer that still fired would always show.
+ */
+const TIMERS = { TIMER_POLL_MS: '10' };
+async function autoCloseOff(on: TestServer, token: string): Promise<void> {
+  const current = await on.get<Record<string, unknown>>('/api/settings/windowSetting', { token });
+  expect((await on.post('/api/settings/windowSetting', { ...current.body.data, autoCloseMinutes: 0 }, { token })).status).toBe(200);
+}
+
 beforeAll(async () => {
-  server = await startTestServer({ SITE_TIMEZONE: 'Asia/Shanghai' }, { now: () => Date.now() + shift });
+  server = await startTestServer({ SITE_TIMEZONE: 'Asia/Shanghai', ...TIMERS }, { now: () => Date.now() + shift });
   admin = await server.login();
+  await autoCloseOff(server, admin);
   sockets.push(await agentSocket(server, admin));
   baidu = await arrive('https://www.baidu.com/s?wd=客服');
   await arrive('https://www.bing.com/search?q=chat');
@@ -107,10 +119,11 @@ describe('a chat over midnight', () => {
 
   beforeAll(async () => {
     overnight = await startTestServer(
-      { SITE_TIMEZONE: 'Asia/Shanghai' },
+      { SITE_TIMEZONE: 'Asia/Shanghai', ...TIMERS },
       { now: () => Date.now() + at, onStatement: (sql) => statements.push(sql) },
     );
     token = await overnight.login();
+    await autoCloseOff(overnight, token);
     sockets.push(await agentSocket(overnight, token));
   });
   afterAll(() => overnight.close());
