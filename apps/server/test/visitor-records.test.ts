@@ -138,6 +138,26 @@ describe('GET /api/user/getList', () => {
     for (const socket of [v.socket, other.socket]) socket.close();
   });
 
+  it('finds by a keyword within the other filters, and every visitor it finds without them', async () => {
+    const web = await visitor(server);
+    const official = await visitor(server, 'https://shop.example/wx', { channel: 'officialAccount' });
+    for (const one of [web, official]) {
+      const edited = await server.post('/api/user/doEdit', { YQToken: one.id, remark: 'wants the okapi plush' }, { token: admin });
+      expect(edited.status).toBe(200);
+    }
+    const both = await list('keyword=okapi');
+    expect(new Set(idsOf(both))).toEqual(new Set([web.id, official.id]));
+    expect(both.body.data.total).toBe(2);
+    const inChannel = await list('keyword=okapi&channel=officialAccount');
+    expect(idsOf(inChannel)).toEqual([official.id]);
+    expect(inChannel.body.data.total).toBe(1);
+    // Days around today's in any zone: the site's (Honolulu) may be a day behind UTC's.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    expect((await list('keyword=okapi&from=2000-01-01&to=2000-01-02')).body.data.total).toBe(0);
+    expect((await list(`keyword=okapi&from=${day(-1)}&to=${day(1)}`)).body.data.total).toBe(2);
+    for (const socket of [web.socket, official.socket]) socket.close();
+  });
+
   it('filters first-seen days in the site time zone (Pacific/Honolulu)', async () => {
     const late = await visitor(server);
     const early = await visitor(server);

@@ -1,6 +1,8 @@
+import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { type Page, paginate } from '../../db/paginate.js';
+import type { Database } from '../../db/schema.js';
 import { KeywordSearch } from '../history/search.js';
 
 export interface VisitorFilter {
@@ -26,14 +28,25 @@ export class VisitorRecordRepository {
     this.search = new KeywordSearch(db, dialect);
   }
 
+  /** The filter's conditions on the visitor's own columns (the keyword's apart): none keeps every visitor. */
+  private ownConditions(eb: ExpressionBuilder<Database, 'visitors'>, filter: VisitorFilter) {
+    const conditions: Expression<SqlBool>[] = [];
+    if (filter.channel) conditions.push(eb('visitors.channel', '=', filter.channel));
+    if (filter.from) conditions.push(eb('visitors.created_at', '>=', filter.from));
+    if (filter.before) conditions.push(eb('visitors.created_at', '<', filter.before));
+    return conditions;
+  }
+
   private filtered(filter: VisitorFilter, db: DbOrTx = this.db) {
     let query = db.selectFrom('visitors');
-    if (filter.channel) query = query.where('visitors.channel', '=', filter.channel);
-    if (filter.from) query = query.where('visitors.created_at', '>=', filter.from);
-    if (filter.before) query = query.where('visitors.created_at', '<', filter.before);
+    if (!this.keepsEvery(filter)) query = query.where((eb) => eb.and(this.ownConditions(eb, filter)));
     const { keyword } = filter;
     if (keyword) query = query.where('visitors.id', 'in', this.search.visitorIds(keyword));
     return query;
+  }
+
+  private keepsEvery(filter: VisitorFilter): boolean {
+    return this.ownConditions(expressionBuilder<Database, 'visitors'>(), filter).length === 0;
   }
 
   private withColumns(query: ReturnType<VisitorRecordRepository['filtered']>) {
@@ -89,10 +102,13 @@ export class VisitorRecordRepository {
         )),
         more: false,
       };
-    const keep = async (ids: number[]) =>
-      ids.length === 0
-        ? []
-        : (await this.filtered(others).select('visitors.id').where('visitors.id', 'in', ids).execute()).map((row) => row.id);
+    // With no other filter every visitor found is kept: no statement asks which at each step of the walk.
+    const keep = this.keepsEvery(others)
+      ? async (ids: number[]) => ids
+      : async (ids: number[]) =>
+          ids.length === 0
+            ? []
+            : (await this.filtered(others).select('visitors.id').where('visitors.id', 'in', ids).execute()).map((row) => row.id);
     const found = await this.search.newestVisitors(keyword, keep, page.pageNo * page.pageSize);
     const ids = found.ids.slice((page.pageNo - 1) * page.pageSize, page.pageNo * page.pageSize);
     const rows = ids.length === 0 ? [] : await this.newestFirst(this.filtered({}).where('visitors.id', 'in', ids)).execute();
