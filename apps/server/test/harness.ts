@@ -66,26 +66,8 @@ export async function startTestServer(
     onStatement?: StatementListener;
   } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'silent',
-      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
-      ...(backends.redis ? { REDIS_URL: backends.redis, REDIS_PREFIX: `parley-test-${schema}` } : {}),
-      ...env,
-    },
-    APP_ROOT,
-  );
-  const storage = await openStorage(config, options.onStatement);
-  await options.beforeMigrate?.(storage);
-  await migrate(storage);
-  await seed(storage.db, config.adminUsername, config.adminPassword);
+  const fresh = await freshStorage({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env }, options);
+  const { config, storage } = fresh;
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new LocalBus();
   const logs: Record<string, unknown>[] = [];
   const logStream = { write: (line: string) => logs.push(JSON.parse(line)) };
@@ -140,11 +122,59 @@ export async function startTestServer(
       await app.close();
       await bus.close();
       await storage.close();
+      await fresh.remove();
+    },
+  };
+  return server;
+}
+
+/** A database of a test's own, as `freshStorage` leaves it. */
+export interface FreshStorage {
+  config: Config;
+  storage: Storage;
+  /** Its DATA_DIR, and its PostgreSQL schema when `backends.postgres` is set: a server spawned on it uses both. */
+  dataDir: string;
+  schema: string;
+  /** Drops the schema and deletes the DATA_DIR (the storage closed first). */
+  remove(): Promise<void>;
+}
+
+/**
+ * A fresh database, migrated and with its administrator: a SQLite file in a temporary DATA_DIR, or a
+ * PostgreSQL schema of its own (and a Redis prefix of its own for a server on it). `env` adds to the
+ * configuration; `beforeMigrate` may bring the database to an earlier migration and fill it first.
+ */
+export async function freshStorage(
+  env: Record<string, string> = {},
+  options: { beforeMigrate?: (storage: Storage) => Promise<void>; onStatement?: StatementListener } = {},
+): Promise<FreshStorage> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
+      ...(backends.redis ? { REDIS_URL: backends.redis, REDIS_PREFIX: `parley-test-${schema}` } : {}),
+      ...env,
+    },
+    APP_ROOT,
+  );
+  const storage = await openStorage(config, options.onStatement);
+  await options.beforeMigrate?.(storage);
+  await migrate(storage);
+  await seed(storage.db, config.adminUsername, config.adminPassword);
+  return {
+    config,
+    storage,
+    dataDir,
+    schema,
+    async remove() {
       await dropSchema(schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  return server;
 }
 
 /** Creates an agent through the API as the administrator and returns its id and a logged-in token. */

@@ -1,15 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RobotImportResult, RobotTryResult } from '@parley/protocol';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { migrate, openStorage } from '../src/db/index.js';
-import { seed } from '../src/db/seed.js';
-import { ADMIN, APP_ROOT, backends } from './harness.js';
-import { buildOnce, dropSchema, type ServerProcess, spawnServer } from './processes.js';
+import { ADMIN, type FreshStorage, freshStorage } from './harness.js';
+import { buildOnce, type ServerProcess, spawnServer } from './processes.js';
 import { visitorRow } from './rows.js';
 
 /**
@@ -22,8 +15,8 @@ const DAY_MS = 86_400_000;
 /** Conversations within the last 300 days, each with a long comment: an export of some 20 MB. */
 const CONVERSATIONS = 12_000;
 const COMMENT = '很好'.repeat(240);
-const dataDir = mkdtempSync(join(tmpdir(), 'parley-heavy-'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
+/** The database the spawned server runs on, written first. */
+let fresh: FreshStorage | undefined;
 const seeded = new Set<number>();
 let oldConversation = 0;
 let server: ServerProcess;
@@ -103,18 +96,8 @@ async function healthAnswersDuring(running: Promise<unknown>): Promise<number> {
 beforeAll(async () => {
   await buildOnce();
   // The server's tables and its administrator, then the rows of a busy site written straight in.
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
-    },
-    APP_ROOT,
-  );
-  const storage = await openStorage(config);
-  await migrate(storage);
-  await seed(storage.db, config.adminUsername, config.adminPassword);
+  fresh = await freshStorage();
+  const { storage } = fresh;
   const now = Date.now();
   for (let start = 0; start < CONVERSATIONS / 3; start += 500) {
     const visitors = await storage.db
@@ -163,7 +146,7 @@ beforeAll(async () => {
   oldConversation = old.id;
   await storage.close();
 
-  server = await spawnServer('apps/server/dist/main.js', dataDir, schema, {
+  server = await spawnServer('apps/server/dist/main.js', fresh.dataDir, fresh.schema, {
     ADMIN_PASSWORD: ADMIN.password,
     EXPORT_MAX_PER_AGENT: '2',
     EXPORT_MAX_PER_PROCESS: '3',
@@ -176,8 +159,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await dropSchema(schema);
-  rmSync(dataDir, { recursive: true, force: true });
+  await fresh?.remove();
 });
 
 describe('GET /api/history/export', () => {

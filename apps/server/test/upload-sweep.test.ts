@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { migrate, openStorage, type Storage } from '../src/db/index.js';
+import type { Storage } from '../src/db/index.js';
 import { UploadRepository } from '../src/modules/uploads/repository.js';
 import { MESSAGE_WINDOW, UploadSweeper, uploadNameIn } from '../src/modules/uploads/sweep.js';
-import { ADMIN, APP_ROOT, backends } from './harness.js';
-import { dropSchema } from './processes.js';
+import { type FreshStorage, freshStorage } from './harness.js';
 import { visitorRow } from './rows.js';
 
 // The upload sweep against a real database: the messages are written straight in (with the ids a late
@@ -21,12 +17,11 @@ const TEXT_ONLY = `${'b'.repeat(24)}.png`;
 const LATE = `${'c'.repeat(24)}.png`;
 const OLD = new Date(Date.now() - 24 * 3600_000).toISOString();
 
-const opened: { storage: Storage; dir: string; schema: string }[] = [];
+const opened: FreshStorage[] = [];
 afterEach(async () => {
-  for (const { storage, dir, schema } of opened.splice(0)) {
-    await storage.close();
-    await dropSchema(schema);
-    rmSync(dir, { recursive: true, force: true });
+  for (const fresh of opened.splice(0)) {
+    await fresh.storage.close();
+    await fresh.remove();
   }
 });
 
@@ -39,20 +34,9 @@ interface Sweep {
 }
 
 async function sweepOnFreshDatabase(): Promise<Sweep> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-sweep-'));
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const config = loadConfig(
-    {
-      DATA_DIR: dir,
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      ...(backends.postgres ? { DATABASE_URL: backends.postgres, DATABASE_SCHEMA: schema } : {}),
-    },
-    APP_ROOT,
-  );
-  const storage = await openStorage(config);
-  opened.push({ storage, dir, schema });
-  await migrate(storage);
+  const fresh = await freshStorage();
+  opened.push(fresh);
+  const { storage } = fresh;
   const visitor = await storage.db
     .insertInto('visitors')
     .values(visitorRow({ token_hash: 'sweep', public_id: 'sweep-visitor', created_at: OLD, last_seen_at: OLD }))
@@ -66,7 +50,7 @@ async function sweepOnFreshDatabase(): Promise<Sweep> {
     reads.push([after, upTo]);
     return read(after, upTo, recentFrom);
   };
-  const uploads = join(dir, 'uploads');
+  const uploads = join(fresh.dataDir, 'uploads');
   const sweeper = new UploadSweeper(repo, uploads, { intervalMs: 3600_000, graceMs: 3600_000 }, pino({ level: 'silent' }));
   mkdirSync(uploads, { recursive: true });
   return { storage, sweeper, reads, visitorId: Number(visitor.id) };
