@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, onlyId, type TestVisitor, visitor } from './chat-harness.js';
-import { backends, startTestServer, type TestServer } from './harness.js';
+import { backends, configure, startTestServer, type TestServer } from './harness.js';
 import { dropSchema } from './processes.js';
 import { TestSocket } from './sockets.js';
 import { waitFor } from './waiting.js';
@@ -16,12 +16,6 @@ const MINUTE = 60_000;
 let skipped = 0;
 const now = () => Date.now() + skipped;
 const FAST = { TIMER_POLL_MS: '20', PRESENCE_GRACE_MS: '50' };
-
-async function configure(server: TestServer, token: string, page: string, values: Record<string, unknown>): Promise<void> {
-  const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token });
-  const saved = await server.post(`/api/settings/${page}`, { ...current.body.data, ...values }, { token });
-  expect(saved.status).toBe(200);
-}
 
 const quiet = { idle: { minutes: 0, text: '' }, agentSilent: { minutes: 0, text: '' }, keywords: [] };
 

@@ -2,7 +2,7 @@ import type { CensusFlow, CensusOverview, CensusServiceTalk, CensusTalk, Visitor
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildCensusDays } from '../src/modules/census/rebuild.js';
 import { agentSocket, onlyId } from './chat-harness.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { configure, startTestServer, type TestServer } from './harness.js';
 import type { TestSocket } from './sockets.js';
 
 // A closed day's statistics come from the daily rollup (census_days), today's from the raw tables. The
@@ -57,10 +57,7 @@ let baidu: VisitorInit;
  * so auto close is off; the timers poll every 10 ms, so that a timer that still fired would always show.
  */
 const TIMERS = { TIMER_POLL_MS: '10' };
-async function autoCloseOff(on: TestServer, token: string): Promise<void> {
-  const current = await on.get<Record<string, unknown>>('/api/settings/windowSetting', { token });
-  expect((await on.post('/api/settings/windowSetting', { ...current.body.data, autoCloseMinutes: 0 }, { token })).status).toBe(200);
-}
+const autoCloseOff = (on: TestServer, token: string) => configure(on, token, 'windowSetting', { autoCloseMinutes: 0 });
 
 beforeAll(async () => {
   server = await startTestServer({ SITE_TIMEZONE: 'Asia/Shanghai', ...TIMERS }, { now: () => Date.now() + shift });

@@ -177,6 +177,13 @@ export async function freshStorage(
   };
 }
 
+/** Saves `values` into a settings page through the API, the page's other values as they are stored. */
+export async function configure(server: TestServer, token: string, page: string, values: Record<string, unknown>): Promise<void> {
+  const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token });
+  const saved = await server.post(`/api/settings/${page}`, { ...current.body.data, ...values }, { token });
+  if (saved.status !== 200) throw new Error(`saving ${page} answered ${saved.status}: ${saved.body.msg}`);
+}
+
 /** Creates an agent through the API as the administrator and returns its id and a logged-in token. */
 export async function createAgent(
   server: TestServer,

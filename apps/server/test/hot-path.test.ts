@@ -1,7 +1,7 @@
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, onlyId, type TestVisitor, visitor } from './chat-harness.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { configure, startTestServer, type TestServer } from './harness.js';
 import type { TestSocket } from './sockets.js';
 
 /**
@@ -37,16 +37,14 @@ afterAll(async () => {
   await server.close();
 });
 
-async function configure(page: string, values: Record<string, unknown>): Promise<void> {
-  const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token: admin });
-  const saved = await server.post(`/api/settings/${page}`, { ...current.body.data, ...values }, { token: admin });
-  expect(saved.status).toBe(200);
-}
-
 async function timers(on: boolean): Promise<void> {
   const text = on ? 'timed text' : '';
-  await configure('autoAnswer', { idle: { minutes: on ? 5 : 0, text }, agentSilent: { minutes: on ? 5 : 0, text }, keywords: [] });
-  await configure('windowSetting', { autoCloseMinutes: on ? 30 : 0 });
+  await configure(server, admin, 'autoAnswer', {
+    idle: { minutes: on ? 5 : 0, text },
+    agentSilent: { minutes: on ? 5 : 0, text },
+    keywords: [],
+  });
+  await configure(server, admin, 'windowSetting', { autoCloseMinutes: on ? 30 : 0 });
 }
 
 /** Sends one 8100 on the socket and waits for its acknowledgement. */

@@ -1,7 +1,7 @@
 import type { Conversation, ConversationDetail, Message, Note, Notice, VisitorInit } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, framesOf, onlyId, type TestVisitor, uuidOf, visitor } from './chat-harness.js';
-import { createAgent, startTestServer, type TestServer } from './harness.js';
+import { configure, createAgent, startTestServer, type TestServer } from './harness.js';
 import { type ReceivedMail, smtpListener } from './smtp.js';
 import type { TestSocket } from './sockets.js';
 import { waitFor } from './waiting.js';
@@ -27,11 +27,6 @@ async function agent(username: string, permissions: string[], online: boolean) {
   const socket = await agentSocket(server, token);
   sockets.push(socket);
   return { token, socket, uuid: await uuidOf(server, token) };
-}
-
-async function configure(page: string, values: Record<string, unknown>): Promise<void> {
-  const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token: admin });
-  expect((await server.post(`/api/settings/${page}`, { ...current.body.data, ...values }, { token: admin })).status).toBe(200);
 }
 
 /** The mail's text as a reader sees it: quoted-printable soft breaks and escapes undone. */
@@ -65,12 +60,12 @@ beforeAll(async () => {
   server = await startTestServer();
   admin = await server.login();
   await server.post('/api/index/state', { state: '1' }, { token: admin });
-  await configure('autoAnswer', { greeting: '' });
-  await configure('softwareSetting', {
+  await configure(server, admin, 'autoAnswer', { greeting: '' });
+  await configure(server, admin, 'softwareSetting', {
     siteName: 'Shop',
     smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'mail-pass', from: 'desk@shop.example', to: [] },
   });
-  await configure('appSetting', { transcriptEmail: true });
+  await configure(server, admin, 'appSetting', { transcriptEmail: true });
 });
 afterAll(async () => {
   for (const socket of sockets) socket.close();

@@ -1,7 +1,7 @@
 import type { WidgetSettings } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, onlyId, type TestVisitor, visitor } from './chat-harness.js';
-import { type ManualClock, manualClock, startTestServer, type TestServer } from './harness.js';
+import { configure, type ManualClock, manualClock, startTestServer, type TestServer } from './harness.js';
 import { type ReceivedMail, smtpListener } from './smtp.js';
 import type { TestSocket } from './sockets.js';
 import { waitFor } from './waiting.js';
@@ -18,12 +18,6 @@ const sockets: TestSocket[] = [];
 /** Each test asks from addresses of its own, so the per-requester limit of one test leaves the others alone. */
 let requester = 0;
 const nextRequester = () => `198.51.100.${++requester}`;
-
-async function configure(page: string, values: Record<string, unknown>): Promise<void> {
-  const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token: admin });
-  const saved = await server.post(`/api/settings/${page}`, { ...current.body.data, ...values }, { token: admin });
-  expect(saved.status).toBe(200);
-}
 
 /**
  * The mail as a reader sees it: folded headers unfolded, encoded words undone in the headers, and
@@ -112,12 +106,12 @@ beforeAll(async () => {
   );
   admin = await server.login();
   console = await agentSocket(server, admin);
-  await configure('autoAnswer', { greeting: '' });
-  await configure('softwareSetting', {
+  await configure(server, admin, 'autoAnswer', { greeting: '' });
+  await configure(server, admin, 'softwareSetting', {
     siteName: 'Shop',
     smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'mail-pass', from: 'desk@shop.example', to: [] },
   });
-  await configure('appSetting', { transcriptEmail: true });
+  await configure(server, admin, 'appSetting', { transcriptEmail: true });
 });
 afterAll(async () => {
   for (const socket of sockets) socket.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSocket, onlyId, type TestVisitor, visitor } from './chat-harness.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { configure, startTestServer, type TestServer } from './harness.js';
 import { type ReceivedMail, smtpListener } from './smtp.js';
 import type { TestSocket } from './sockets.js';
 import { waitFor } from './waiting.js';
@@ -9,12 +9,6 @@ let smtp: Awaited<ReturnType<typeof smtpListener>>;
 let server: TestServer;
 let admin: string;
 let console: TestSocket;
-
-async function configure(page: string, values: Record<string, unknown>): Promise<void> {
-  const current = await server.get<Record<string, unknown>>(`/api/settings/${page}`, { token: admin });
-  const saved = await server.post(`/api/settings/${page}`, { ...current.body.data, ...values }, { token: admin });
-  expect(saved.status).toBe(200);
-}
 
 /** The mail's text as a reader sees it: quoted-printable soft breaks and escapes undone. */
 function readable(mail: ReceivedMail): string {
@@ -73,8 +67,8 @@ beforeAll(async () => {
   server = await startTestServer({ SITE_TIMEZONE: 'Asia/Shanghai' });
   admin = await server.login();
   console = await agentSocket(server, admin);
-  await configure('autoAnswer', { greeting: '' });
-  await configure('softwareSetting', {
+  await configure(server, admin, 'autoAnswer', { greeting: '' });
+  await configure(server, admin, 'softwareSetting', {
     siteName: 'Shop',
     timezone: 'Asia/Shanghai',
     smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'mail-pass', from: 'desk@shop.example', to: [] },
@@ -88,10 +82,10 @@ afterAll(async () => {
 
 describe('the transcript of an ended conversation', () => {
   it('is not mailed while the app settings leave it off', async () => {
-    await configure('appSetting', { transcriptEmail: false });
+    await configure(server, admin, 'appSetting', { transcriptEmail: false });
     const v = await conversation('off@example.com', 'en', false);
     // The next mails, once transcripts are on, are the first ones the server sends.
-    await configure('appSetting', { transcriptEmail: true });
+    await configure(server, admin, 'appSetting', { transcriptEmail: true });
     const w = await conversation('on@example.com');
     await waitFor(() => mailsTo('on@example.com', TRANSCRIPT).length > 0, 10_000, 'the transcript');
     expect(smtp.mails.map((mail) => mail.to)).toEqual([['on@example.com'], ['on@example.com']]);
@@ -100,7 +94,7 @@ describe('the transcript of an ended conversation', () => {
   });
 
   it('is mailed to the visitor, in text and escaped HTML, with every message at the site’s time', async () => {
-    await configure('appSetting', { transcriptEmail: true });
+    await configure(server, admin, 'appSetting', { transcriptEmail: true });
     const v = await conversation('ann@example.com');
     await waitFor(() => mailsTo('ann@example.com', TRANSCRIPT).length > 0, 10_000, 'the transcript');
     const [mail] = mailsTo('ann@example.com', TRANSCRIPT);
@@ -126,7 +120,7 @@ describe('the transcript of an ended conversation', () => {
   });
 
   it('is not mailed to a visitor who left no address, and the end still succeeds when the mail server is down', async () => {
-    await configure('appSetting', { transcriptEmail: true });
+    await configure(server, admin, 'appSetting', { transcriptEmail: true });
     const nobody = await visitor(server);
     await nobody.say('No address here');
     expect((await server.post('/api/talk/end', { YQToken: nobody.id }, { token: admin })).status).toBe(200);
