@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-/** How the receiver answers the next request: a status, never (hang), a redirect, or a huge body. */
-export type Answer = { status: number } | 'hang' | 'redirect' | 'huge';
+/** How the receiver answers the next request: a status (`afterMs` later), never (hang), a redirect, or a huge body. */
+export type Answer = { status: number; afterMs?: number } | 'hang' | 'redirect' | 'huge';
 
 export interface Received {
   headers: IncomingMessage['headers'];
@@ -62,7 +62,11 @@ export class WebhookReceiver {
         pump();
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok');
+      const answered = () => {
+        if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok');
+      };
+      if (answer.afterMs) setTimeout(answered, answer.afterMs);
+      else answered();
     });
   }
 

@@ -361,6 +361,27 @@ describe('webhooks', () => {
     }
   });
 
+  it('sends a delivery once while its answer is recorded, however often the worker looks meanwhile', async () => {
+    // A look every 10 ms, and an answer that comes after the look that sent it stopped waiting for it (1 s):
+    // its outcome is then recorded on its own, a moment later, while the next looks find it still pending.
+    const watchful = await startTestServer({ ...FAST, WEBHOOK_POLL_MS: '10', WEBHOOK_TIMEOUT_MS: '3000' });
+    try {
+      const token = await watchful.login();
+      const hook = await makeWebhook(['message.created'], undefined, watchful, token);
+      receiver.plan = [{ status: 200, afterMs: 1100 }];
+      const v = await visitor(watchful);
+      await v.say('take your time');
+      const delivered = async () =>
+        (await watchful.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${hook.id}`, { token })).body.data.list;
+      await expect.poll(async () => (await delivered())[0]?.status, { timeout: 5000 }).toBe('delivered');
+      expect(receiver.of('message.created')).toHaveLength(1);
+      expect((await delivered())[0]).toMatchObject({ attempts: 1, responseCode: 200 });
+      v.socket.close();
+    } finally {
+      await watchful.close();
+    }
+  });
+
   it('does not follow a redirect, and reads nothing of a 100 MB answer', async () => {
     const hook = await makeWebhook(['message.created']);
     receiver.plan = ['redirect', 'huge'];

@@ -8,7 +8,7 @@ import { startCheckpointer } from './checkpointer.js';
 import type { DialectName } from './dialect.js';
 import type { Db } from './handles.js';
 import { migrations } from './migrations/index.js';
-import { runDirectlyInTransactions, statementName } from './prepared.js';
+import { type DirectRunner, runDirectlyInTransactions, statementName } from './prepared.js';
 import type { Database } from './schema.js';
 import { registerGrams } from './search.js';
 
@@ -64,13 +64,7 @@ function openSqlite(
   registerGrams(database);
   const statements = withStatementCache(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...logOption(onStatement) });
-  runDirectlyInTransactions(db, (sql, parameters) => {
-    onStatement?.(sql);
-    const statement = statements.prepare(sql);
-    if (statement.reader) return statement.all(parameters);
-    statement.run(parameters);
-    return [];
-  });
+  runDirectlyInTransactions(db, directRunner(statements, onStatement));
   const storage: Storage = {
     db,
     dialect: 'sqlite',
@@ -107,6 +101,17 @@ function catchUp(database: SqliteDatabase.Database, onFailure: (error: Error) =>
   } catch (error) {
     onFailure(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/** How `prepared` statements run on a SQLite connection inside its transactions (see runDirectlyInTransactions). */
+export function directRunner(statements: ReturnType<typeof withStatementCache>, onStatement?: StatementListener): DirectRunner {
+  return (sql, parameters) => {
+    onStatement?.(sql);
+    const statement = statements.prepare(sql);
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
+    return [];
+  };
 }
 
 /**

@@ -100,6 +100,25 @@ const insertDelivery = prepared((db, v: Insertable<WebhookDeliveriesTable>) =>
     .onConflict((oc) => oc.columns(['webhook_id', 'source']).doNothing()),
 );
 
+/**
+ * One delivery's successful attempt, compiled once: on SQLite a statement per delivery run on the
+ * transaction's connection costs less than building one with all of a commit's ids (a new text each time).
+ */
+const markDelivered = prepared((db, v: { id: number; responseCode: number; at: string }) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      response_code: v.responseCode,
+      error: null,
+      last_attempt_at: v.at,
+      claimed_until: null,
+      status: 'delivered',
+      next_at: null,
+    }))
+    .where('id', '=', v.id),
+);
+
 /** Queued events a pruning statement deletes at most: each is a short hold of SQLite's one writer. */
 const PRUNE_EVENTS_CHUNK = 200;
 
@@ -176,7 +195,7 @@ export class WebhookRepository {
 
   /** Inserts deliveries (in `tx`, a transaction of the log); one whose webhook already has a delivery of the same `source` is left out. */
   async insertDeliveries(rows: Insertable<WebhookDeliveriesTable>[], tx: DbOrTx = this.log.db): Promise<void> {
-    if (this.dialect === 'sqlite' && !this.log.apart) {
+    if (this.dialect === 'sqlite') {
       for (const row of rows) await insertDelivery(tx, row);
       return;
     }
@@ -362,11 +381,20 @@ export class WebhookRepository {
    * with no earlier delivery of the same webhook and conversation still pending; the oldest `limit`, none
    * to the webhooks in `exceptWebhooks` (those with no room for more attempts now).
    */
-  due(now: string, limit: number, exceptWebhooks: number[], receivers: Receivers) {
-    if (receivers.existing.length === 0) return Promise.resolve([]);
+  async due(now: string, limit: number, exceptWebhooks: number[], receivers: Receivers) {
+    if (receivers.existing.length === 0) return [];
+    return this.dueQuery(now, exceptWebhooks, receivers).select(['d.id', 'd.webhook_id']).orderBy('d.id').limit(limit).execute();
+  }
+
+  /** The same deliveries as `due`, whole: what the sole sender of a log apart attempts without claiming them. */
+  async dueWhole(now: string, limit: number, exceptWebhooks: number[], receivers: Receivers): Promise<DeliveryRow[]> {
+    if (receivers.existing.length === 0) return [];
+    return this.dueQuery(now, exceptWebhooks, receivers).selectAll('d').orderBy('d.id').limit(limit).execute();
+  }
+
+  private dueQuery(now: string, exceptWebhooks: number[], receivers: Receivers) {
     let query = this.log.db
       .selectFrom('webhook_deliveries as d')
-      .select(['d.id', 'd.webhook_id'])
       .where('d.status', '=', 'pending')
       .where('d.next_at', '<=', now)
       .where((eb) =>
@@ -391,7 +419,17 @@ export class WebhookRepository {
         ),
       );
     if (exceptWebhooks.length > 0) query = query.where('d.webhook_id', 'not in', exceptWebhooks);
-    return query.orderBy('d.id').limit(limit).execute();
+    return query;
+  }
+
+  /**
+   * Whether this process's delivery thread is the only one that sends from the log, so that it needs no
+   * claims: a log apart is SQLite's, beside one server's database, and only its delivery thread changes a
+   * delivery there (the console adds new ones, and deletes a deleted webhook's). It keeps the attempts it
+   * has under way in memory instead; a thread that ends takes them with it, and they are due again.
+   */
+  get soleSender(): boolean {
+    return this.log.apart;
   }
 
   /**
@@ -440,8 +478,13 @@ export class WebhookRepository {
     await tx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
   }
 
-  /** Records the attempt that delivered each of `ids`, all answered with `responseCode`. */
+  /** Records the attempt that delivered each of `ids`, all answered with `responseCode`, in `tx` (a transaction of the log). */
   async delivered(tx: DbOrTx, ids: number[], responseCode: number, at: string): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      for (const id of ids) await markDelivered(tx, { id, responseCode, at });
+      return;
+    }
+    // On PostgreSQL a statement is a round trip: one for them all.
     await tx
       .updateTable('webhook_deliveries')
       .set((eb) => ({

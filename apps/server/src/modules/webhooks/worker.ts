@@ -80,7 +80,8 @@ export function signature(secrets: string[], unixSeconds: number, body: string):
  * Sends the deliveries of the outbox. Each process looks every `pollMs` (and at once when an event is
  * queued, and when an attempt ends): it first turns the queued events (`webhook_events`) into one delivery
  * per webhook (`webhook_deliveries`), then looks for due deliveries while it has room for more attempts,
- * claims each with a conditional update so that one process makes each attempt, posts it through the
+ * claims each with a conditional update so that one process makes each attempt (the sole sender of
+ * SQLite's log keeps those under way in memory instead, see takeDue), posts it through the
  * outbound guard within the time allowed, and records what came back: delivered on any 2xx, else tried
  * again later (see `retryWait`) until MAX_ATTEMPTS. A look's attempts run side by side and are recorded
  * as they end; the next look waits for them, but at most LOOK_WAIT_MS, so a receiver that hangs delays
@@ -97,6 +98,8 @@ export class WebhookWorker {
   /** The attempts under way, and how many of them go to each webhook. */
   private readonly running = new Set<Promise<void>>();
   private readonly runningTo = new Map<number, number>();
+  /** The deliveries under way, until their outcomes are recorded (what a sole sender has instead of claims). */
+  private readonly underWay = new Set<number>();
   /** Outcomes not yet recorded: those that end while a commit is written share the next one. */
   private ended: Outcome[] = [];
   private recording: Promise<void> | undefined;
@@ -192,28 +195,17 @@ export class WebhookWorker {
       // No room: the end of an attempt looks again.
       if (this.poller.stopped || room <= 0) return;
       const nowMs = this.now();
-      const now = new Date(nowMs).toISOString();
       const full = [...this.runningTo].filter(([, count]) => count >= IN_FLIGHT_PER_WEBHOOK).map(([id]) => id);
       const asked = Math.min(BATCH, room);
-      const found = await this.repo.due(now, asked, full, receivers);
-      const due = this.withinRoom(found);
+      const { found, rows: attempting } = await this.takeDue(nowMs, asked, full, receivers);
       // Nothing due yet, but more queued: those may be (the ones taken were for disabled webhooks, or wait their turn).
-      if (due.length === 0) {
+      if (attempting.length === 0) {
         if (taken > 0) continue;
         return;
       }
       // Each webhook read once for the look, not once per delivery.
       const webhooks = new Map(receivers.rows.map((row) => [row.id, row]));
-      // A claim outlives the longest attempt, so it never runs out while its attempt is under way. Two of one
-      // conversation are never under way together: the later is not due while the earlier is pending.
-      const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
-      const claimed = await this.repo.claim(
-        due.map((row) => row.id),
-        now,
-        until,
-      );
-      if (claimed.length === 0) return;
-      const launched = claimed.flatMap((row) => {
+      const launched = attempting.flatMap((row) => {
         const webhook = webhooks.get(row.webhook_id);
         return webhook ? [this.launch(row, webhook)] : [];
       });
@@ -231,8 +223,40 @@ export class WebhookWorker {
       await this.recordNow();
       // A look that found fewer than it asked for has caught up: the next comes when woken, LOOK_GAP_MS after
       // this one at the soonest. (One held back by a webhook's share of attempts has not: that is a backlog.)
-      if (found.length < asked && taken < EVENTS_BATCH) return;
+      if (found < asked && taken < EVENTS_BATCH) return;
     }
+  }
+
+  /**
+   * The due deliveries this look attempts, at most `asked` and within each webhook's room, and how many
+   * were due. Where several processes send (PostgreSQL), each is claimed with a conditional update, so that
+   * one process makes each attempt. The sole sender of a log apart claims none: it leaves out those it has
+   * under way, which it keeps until their outcomes are recorded (a write less of every delivery, and a
+   * commit less of every look).
+   */
+  private async takeDue(
+    nowMs: number,
+    asked: number,
+    full: number[],
+    receivers: Receivers,
+  ): Promise<{ found: number; rows: DeliveryRow[] }> {
+    const now = new Date(nowMs).toISOString();
+    if (this.repo.soleSender) {
+      // Those under way are still pending in the log: asked for beside the others, and left out here.
+      const due = await this.repo.dueWhole(now, asked + this.underWay.size, full, receivers);
+      const found = due.filter((row) => !this.underWay.has(row.id)).slice(0, asked);
+      return { found: found.length, rows: this.withinRoom(found) };
+    }
+    const found = await this.repo.due(now, asked, full, receivers);
+    // A claim outlives the longest attempt, so it never runs out while its attempt is under way. Two of one
+    // conversation are never under way together: the later is not due while the earlier is pending.
+    const until = new Date(nowMs + this.config.timeoutMs * 3 + 30_000).toISOString();
+    const claimed = await this.repo.claim(
+      this.withinRoom(found).map((row) => row.id),
+      now,
+      until,
+    );
+    return { found: found.length, rows: claimed };
   }
 
   /** The due deliveries there is room for, towards each webhook. */
@@ -248,11 +272,16 @@ export class WebhookWorker {
 
   private launch(row: DeliveryRow, webhook: WebhookRow): Promise<void> {
     this.runningTo.set(webhook.id, (this.runningTo.get(webhook.id) ?? 0) + 1);
+    this.underWay.add(row.id);
     const run: Promise<void> = this.attempt(row, webhook)
       .then((outcome) => {
         this.ended.push(outcome);
       })
-      .catch((error: unknown) => this.log.error({ err: error, delivery: row.uuid }, 'webhook delivery failed'))
+      .catch((error: unknown) => {
+        // Nothing to record: it is due again (a claim runs out first).
+        this.underWay.delete(row.id);
+        this.log.error({ err: error, delivery: row.uuid }, 'webhook delivery failed');
+      })
       .finally(() => {
         this.running.delete(run);
         const left = (this.runningTo.get(webhook.id) ?? 1) - 1;
@@ -286,13 +315,15 @@ export class WebhookWorker {
    * leaves its deliveries claimed; their claims run out and they are tried again under the same id.
    */
   private async recordEnded(): Promise<void> {
+    const outcomes = this.ended;
+    this.ended = [];
     try {
-      const outcomes = this.ended;
-      this.ended = [];
       await this.record(outcomes);
     } catch (error) {
       this.log.error({ err: error }, 'webhook outcomes not recorded');
     } finally {
+      // Recorded, or (the record failed) due again: a sole sender sends them again under the same ids.
+      for (const { row } of outcomes) this.underWay.delete(row.id);
       this.recording = undefined;
       // Those that ended meanwhile gather others for a commit of their own.
       if (this.ended.length > 0) this.recordSoon();
