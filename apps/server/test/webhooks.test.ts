@@ -70,8 +70,8 @@ async function makeWebhook(events: string[], url?: string, on: TestServer = serv
   return made.body.data;
 }
 
-async function deliveriesOf(id: number, on: TestServer = server): Promise<WebhookDelivery[]> {
-  const response = await on.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${id}&pageSize=100`, { token: admin });
+async function deliveriesOf(id: number, on: TestServer = server, token = admin): Promise<WebhookDelivery[]> {
+  const response = await on.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${id}&pageSize=100`, { token });
   expect(response.status).toBe(200);
   return response.body.data.list;
 }
@@ -346,10 +346,7 @@ describe('webhooks', () => {
       for (const text of ['one', 'two', 'three', 'four', 'five']) await v.say(text);
       await waitFor(() => receiver.of('message.created').length === 5, 5000, 'the healthy webhook’s five deliveries');
       // Each is recorded a moment after its answer: the log is waited on, and still well within the hanging one's time.
-      const statuses = async () =>
-        (await patient.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${healthy.id}`, { token })).body.data.list.map(
-          (delivery) => delivery.status,
-        );
+      const statuses = async () => (await deliveriesOf(healthy.id, patient, token)).map((delivery) => delivery.status);
       await expect.poll(statuses, { timeout: 5000 }).toEqual(Array(5).fill('delivered'));
       expect(Date.now() - started).toBeLessThan(8000);
       // The hanging one has its first attempt under way; the conversation's later events wait their turn.
@@ -371,8 +368,7 @@ describe('webhooks', () => {
       receiver.plan = [{ status: 200, afterMs: 1100 }];
       const v = await visitor(watchful);
       await v.say('take your time');
-      const delivered = async () =>
-        (await watchful.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${hook.id}`, { token })).body.data.list;
+      const delivered = () => deliveriesOf(hook.id, watchful, token);
       await expect.poll(async () => (await delivered())[0]?.status, { timeout: 5000 }).toBe('delivered');
       expect(receiver.of('message.created')).toHaveLength(1);
       expect((await delivered())[0]).toMatchObject({ attempts: 1, responseCode: 200 });
@@ -648,8 +644,8 @@ describe.skipIf(backends.postgres)('the delivery log on SQLite', () => {
       await waitFor(() => hooks.of('ping').length === 1, 5000, 'ping');
       await waitFor(
         async () => {
-          const list = await upgraded.get<{ list: WebhookDelivery[] }>(`/api/webhook/deliveries?id=${hookId}`, { token });
-          return list.body.data.list.length === 2 && list.body.data.list.every((delivery) => delivery.status === 'delivered');
+          const list = await deliveriesOf(hookId, upgraded, token);
+          return list.length === 2 && list.every((delivery) => delivery.status === 'delivered');
         },
         5000,
         'both delivered in the log',

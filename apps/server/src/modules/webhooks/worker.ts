@@ -312,7 +312,8 @@ export class WebhookWorker {
   /**
    * Records the outcomes that have ended (those that end meanwhile gather for the next commit), then looks again:
    * a conversation's next event, and room for more attempts, wait on these records. A record that fails
-   * leaves its deliveries claimed; their claims run out and they are tried again under the same id.
+   * leaves its deliveries claimed; their claims run out (a sole sender's are due again at once) and they are
+   * tried again under the same id.
    */
   private async recordEnded(): Promise<void> {
     const outcomes = this.ended;
