@@ -5,6 +5,7 @@ import { isCommonPassword } from './lib/common-passwords.js';
 import type { TrustProxy } from './lib/connections.js';
 import { type LimitTable, limitTable } from './lib/limits.js';
 import { parseOutboundAllow } from './lib/outbound.js';
+import type { ThreadPriority } from './lib/threads.js';
 import { isTimeZone, serverTimeZone } from './lib/time.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -201,8 +202,11 @@ const envSchema = z.object({
    * started with `npm run webhooks:worker` (PostgreSQL only), so that a busy site's deliveries use other CPUs.
    */
   WEBHOOK_DELIVERY: z.enum(['here', 'worker']).default('here'),
-  /** The delivery thread's nice value (Linux): above 0 the chat's thread comes first when the CPUs are busy. */
-  WEBHOOK_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * The delivery thread's priority (Linux): `idle`, its scheduling class SCHED_IDLE, so that it gives way
+   * at once to any other thread that wakes; or a nice value (0–19), which only lowers its share of a busy CPU.
+   */
+  WEBHOOK_THREAD_NICE: z.union([z.literal('idle'), z.coerce.number().int().min(0).max(19)]).default('idle'),
 });
 
 export interface Config {
@@ -269,7 +273,7 @@ export interface WebhookConfig {
   timeoutMs: number;
   pollMs: number;
   delivery: 'here' | 'worker';
-  threadNice: number;
+  threadPriority: ThreadPriority;
 }
 
 export interface WeChatConfig {
@@ -416,7 +420,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollMs: e.WEBHOOK_POLL_MS,
       delivery: e.WEBHOOK_DELIVERY,
-      threadNice: e.WEBHOOK_THREAD_NICE,
+      threadPriority: e.WEBHOOK_THREAD_NICE,
     },
   };
 }

@@ -1,10 +1,10 @@
 // The webhook delivery thread's program (see modules/webhooks/delivery-thread.ts): a WebhookWorker on a
 // thread of the server's process, with storage of its own, at a low priority.
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openPostgres, openSqliteReader, type Storage } from './db/index.js';
 import { OutboundClient } from './lib/outbound.js';
 import { loadSealer } from './lib/sealed.js';
+import { lowerThisThread } from './lib/threads.js';
 import type { DeliverySettings, FromDeliveryThread, ToDeliveryThread } from './modules/webhooks/delivery-thread.js';
 import type { WorkerLog } from './modules/webhooks/log.js';
 import { openSqliteLog, sharedLog, type WebhookLog } from './modules/webhooks/log-store.js';
@@ -28,12 +28,9 @@ const log: WorkerLog = {
   info: (detail, message) => say({ type: 'log', level: 'info', detail: plain(detail), message }),
 };
 
-try {
-  // On Linux a nice value set with pid 0 is the calling thread's own: the chat's thread keeps its priority.
-  setPriority(settings.nice);
-} catch {
-  // Not allowed here (or not Linux): the thread runs at the process's priority.
-}
+// The chat's thread comes first: this one gives way whenever it wakes (see lowerThisThread).
+const lowered = lowerThisThread(settings.priority);
+log.info({ ...lowered, asked: settings.priority }, 'webhook delivery thread started');
 
 async function main(): Promise<void> {
   const storage: Storage = settings.databaseUrl

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWithSecret } from '@parley/protocol';
@@ -834,6 +834,39 @@ describe.skipIf(backends.postgres)('the messages table as the outbox of message.
     await probe.log.close();
     rmSync(dir, { recursive: true, force: true });
     v.socket.close();
+  });
+});
+
+describe.runIf(process.platform === 'linux')('the delivery thread’s priority', () => {
+  /** The delivery thread's scheduling as the system reports it (`/proc`: nice is field 19, policy field 41). */
+  async function scheduling(on: TestServer): Promise<{ policy: number; nice: number }> {
+    const started = () => on.logs.find((line) => line.msg === 'webhook delivery thread started');
+    await waitFor(() => started() !== undefined, 10_000, 'the delivery thread started');
+    const stat = readFileSync(`/proc/self/task/${Number(started()?.thread)}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) };
+  }
+  const SCHED_OTHER = 0;
+  const SCHED_IDLE = 5;
+
+  it('gives way to the chat’s thread at once (SCHED_IDLE) by default, or takes the nice value set', async () => {
+    for (const [env, expected] of [
+      [{}, { policy: SCHED_IDLE }],
+      [{ WEBHOOK_THREAD_NICE: '7' }, { policy: SCHED_OTHER, nice: 7 }],
+    ] as const) {
+      const own = await startTestServer({ ...FAST, LOG_LEVEL: 'info', ...env });
+      try {
+        const token = await own.login();
+        const hook = await makeWebhook(['message.created'], undefined, own, token);
+        expect((await own.post('/api/webhook/test', { id: hook.id }, { token })).status).toBe(200);
+        expect(await scheduling(own)).toMatchObject(expected);
+        // The chat's own thread (the server here runs on the test's) is left as it was.
+        const main = readFileSync('/proc/thread-self/stat', 'utf8');
+        expect(Number(main.slice(main.lastIndexOf(')') + 2).split(' ')[41 - 3])).toBe(SCHED_OTHER);
+      } finally {
+        await own.close();
+      }
+    }
   });
 });
 

@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId, Worker, type WorkerOptions } from 'node:worker_threads';
@@ -50,4 +52,38 @@ function bundledFromSources(name: string): string {
   process.once('exit', () => rmSync(file, { force: true }));
   bundled.set(name, file);
   return file;
+}
+
+/**
+ * A background thread's priority (Linux): `idle`, the scheduling class SCHED_IDLE, under which the thread
+ * gives way at once to any other that wakes on its CPU; or a nice value (0–19), which only lowers its share
+ * of a busy CPU, so a thread that wakes may still wait behind it for the rest of its turn.
+ */
+export type ThreadPriority = 'idle' | number;
+
+/**
+ * Lowers the calling thread's priority; answers what it runs at now (`undefined`: the process's own, where
+ * neither can be set). Node has no call for SCHED_IDLE: util-linux's `chrt` sets it on this thread, named
+ * by `/proc/thread-self`; without it (or not on Linux) the lowest nice value is taken instead. A nice value
+ * set with pid 0 is, on Linux, the calling thread's own: the process's other threads keep theirs.
+ */
+export function lowerThisThread(priority: ThreadPriority): { thread?: number; priority?: ThreadPriority } {
+  let thread: number | undefined;
+  try {
+    thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    // Not Linux: nice values are the process's there, and the chat's thread would be lowered with this one.
+    return {};
+  }
+  if (priority === 'idle') {
+    const set = spawnSync('chrt', ['--idle', '--pid', '0', String(thread)], { stdio: 'ignore', timeout: 5000 });
+    if (set.status === 0) return { thread, priority };
+  }
+  const nice = priority === 'idle' ? 19 : priority;
+  try {
+    setPriority(nice);
+    return { thread, priority: nice };
+  } catch {
+    return { thread };
+  }
 }

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { WebhookConfig } from '../../config.js';
-import { startThread } from '../../lib/threads.js';
+import { startThread, type ThreadPriority } from '../../lib/threads.js';
 import type { HealthReport, WebhookHealth } from './health.js';
 import { type DeliveryKick, ThrottledKick } from './kick.js';
 import type { WorkerLog } from './log.js';
@@ -15,8 +15,8 @@ export interface DeliverySettings {
   secretKey: string | undefined;
   outboundAllow: string[];
   webhooks: WebhookConfig;
-  /** The thread's nice value (Linux: a thread's own), so that the chat's thread comes first on a busy CPU. */
-  nice: number;
+  /** The thread's priority (Linux: a thread's own), so that the chat's thread comes first on a busy CPU. */
+  priority: ThreadPriority;
 }
 
 export type ToDeliveryThread = { type: 'kick' } | { type: 'stop' };

@@ -53,7 +53,7 @@ export async function setUpWebhooks(parts: {
             secretKey: config.secretKey,
             outboundAllow: config.outboundAllow,
             webhooks: config.webhooks,
-            nice: config.webhooks.threadNice,
+            priority: config.webhooks.threadPriority,
           },
           repo,
           health,
