@@ -28,7 +28,7 @@ const log: WorkerLog = {
   info: (detail, message) => say({ type: 'log', level: 'info', detail: plain(detail), message }),
 };
 
-// The chat's thread comes first: this one gives way whenever it wakes (see lowerThisThread).
+// The chat's thread comes first: this one gives way to it whenever it wakes (see lowerThisThread).
 const lowered = lowerThisThread(settings.priority);
 log.info({ ...lowered, asked: settings.priority }, 'webhook delivery thread started');
 

@@ -838,13 +838,17 @@ describe.skipIf(backends.postgres)('the messages table as the outbox of message.
 });
 
 describe.runIf(process.platform === 'linux')('the delivery thread’s priority', () => {
-  /** The delivery thread's scheduling as the system reports it (`/proc`: nice is field 19, policy field 41). */
-  async function scheduling(on: TestServer): Promise<{ policy: number; nice: number }> {
-    const started = () => on.logs.find((line) => line.msg === 'webhook delivery thread started');
-    await waitFor(() => started() !== undefined, 10_000, 'the delivery thread started');
-    const stat = readFileSync(`/proc/self/task/${Number(started()?.thread)}/stat`, 'utf8');
+  /** A thread's scheduling as the system reports it (`/proc/…/stat`: nice is field 19, the policy field 41). */
+  function schedulingOf(statFile: string): { policy: number; nice: number } {
+    const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) };
+  }
+  /** The delivery thread's scheduling, once the thread has said which it is. */
+  async function deliveryThreadOf(on: TestServer): Promise<{ policy: number; nice: number }> {
+    const started = () => on.logs.find((line) => line.msg === 'webhook delivery thread started');
+    await waitFor(() => started() !== undefined, 10_000, 'the delivery thread started');
+    return schedulingOf(`/proc/self/task/${Number(started()?.thread)}/stat`);
   }
   const SCHED_OTHER = 0;
   const SCHED_IDLE = 5;
@@ -859,10 +863,9 @@ describe.runIf(process.platform === 'linux')('the delivery thread’s priority',
         const token = await own.login();
         const hook = await makeWebhook(['message.created'], undefined, own, token);
         expect((await own.post('/api/webhook/test', { id: hook.id }, { token })).status).toBe(200);
-        expect(await scheduling(own)).toMatchObject(expected);
+        expect(await deliveryThreadOf(own)).toMatchObject(expected);
         // The chat's own thread (the server here runs on the test's) is left as it was.
-        const main = readFileSync('/proc/thread-self/stat', 'utf8');
-        expect(Number(main.slice(main.lastIndexOf(')') + 2).split(' ')[41 - 3])).toBe(SCHED_OTHER);
+        expect(schedulingOf('/proc/thread-self/stat').policy).toBe(SCHED_OTHER);
       } finally {
         await own.close();
       }
