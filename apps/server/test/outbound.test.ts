@@ -279,4 +279,32 @@ describe('OutboundClient', () => {
     await expect(timedOut).rejects.toMatchObject({ reason: 'timeout' });
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it('never sends a request whose time ran out while it waited for a connection', async () => {
+    // Every connection to the receiver is held by a request it never answers; one more waits behind them.
+    const silent = await standIn(() => undefined);
+    closers.push(silent.close);
+    const client = new OutboundClient(['127.0.0.1']);
+    closers.push(async () => client.close());
+    const held = Array.from({ length: 16 }, (_, i) =>
+      client.request(`${silent.url}/held/${i}`, { method: 'POST', body: '{}', timeoutMs: 1500 }).then(
+        () => 'answered',
+        (error: OutboundError) => error.reason,
+      ),
+    );
+    await expect.poll(() => silent.seen.length).toBe(16);
+    const started = Date.now();
+    await expect(client.request(`${silent.url}/late`, { method: 'POST', body: '{}', timeoutMs: 200 })).rejects.toMatchObject({
+      reason: 'timeout',
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    // The held requests time out and free their connections; the late one, first in line for them, is
+    // still not sent: a request made after it reaches the receiver, and it never does.
+    expect(new Set(await Promise.all(held))).toEqual(new Set(['timeout']));
+    const probe = client.request(`${silent.url}/probe`, { method: 'POST', body: '{}', timeoutMs: 2000 }).catch(() => undefined);
+    await expect.poll(() => silent.seen.map(({ path }) => path)).toContain('/probe');
+    expect(silent.seen.map(({ path }) => path)).not.toContain('/late');
+    client.close();
+    await probe;
+  });
 });

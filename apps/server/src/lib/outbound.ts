@@ -1,8 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { type Dispatcher, Pool } from 'undici';
 
 /** Why an outbound request was refused or failed; the caller decides what its user is told. */
 export type OutboundFailure = 'badUrl' | 'blockedAddress' | 'unresolved' | 'redirect' | 'timeout' | 'tooLarge' | 'network';
@@ -93,6 +92,8 @@ const IDLE_SOCKET_MS = 4000;
 const MAX_TARGETS = 256;
 /** Bytes of an answer nobody reads drained to keep its connection; past this the connection is closed. */
 const DRAIN_BYTES = 64 * 1024;
+/** A connection not made in this time fails; a request's own shorter time ends it sooner. */
+const CONNECT_MS = 10_000;
 
 /**
  * The one HTTP client for URLs that users store (the robot's language model, embeddings, webhooks):
@@ -110,7 +111,7 @@ export class OutboundClient {
    * answer would have led to instead. A webhook at a busy site's rate then costs a request, not a TCP
    * (and TLS) handshake each.
    */
-  private readonly agents = new Map<string, HttpAgent>();
+  private readonly pools = new Map<string, Pool>();
 
   constructor(
     allow: readonly string[],
@@ -182,43 +183,50 @@ export class OutboundClient {
     }
   }
 
-  private agentFor(url: URL, pinned: { address: string; family: 4 | 6 }, lookup: LookupFunction): HttpAgent {
-    const key = `${url.protocol}//${url.host}@${pinned.address}`;
-    let agent = this.agents.get(key);
-    if (agent) {
+  private poolFor(url: URL, pinned: { address: string; family: 4 | 6 }): Pool {
+    const key = `${url.origin}@${pinned.address}`;
+    let pool = this.pools.get(key);
+    if (pool) {
       // Most recently used last: the map's order is the order to let targets go in.
-      this.agents.delete(key);
+      this.pools.delete(key);
     } else {
-      const options = {
-        keepAlive: true,
-        maxSockets: SOCKETS_PER_TARGET,
-        maxFreeSockets: SOCKETS_PER_TARGET,
-        timeout: IDLE_SOCKET_MS,
-        lookup,
+      const lookup: LookupFunction = (_host, lookupOptions, callback) => {
+        if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+        else callback(null, pinned.address, pinned.family);
       };
-      agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
-      const oldest = this.agents.size >= MAX_TARGETS ? this.agents.keys().next().value : undefined;
+      pool = new Pool(url.origin, {
+        connections: SOCKETS_PER_TARGET,
+        // One request at a time on a connection: a slow answer never holds up another behind it.
+        pipelining: 1,
+        keepAliveTimeout: IDLE_SOCKET_MS,
+        // A receiver's Keep-Alive hint may shorten the wait, never lengthen it.
+        keepAliveMaxTimeout: IDLE_SOCKET_MS,
+        connect: { lookup, timeout: CONNECT_MS },
+      });
+      const oldest = this.pools.size >= MAX_TARGETS ? this.pools.keys().next().value : undefined;
       if (oldest !== undefined) {
-        this.agents.get(oldest)?.destroy();
-        this.agents.delete(oldest);
+        const dropped = this.pools.get(oldest);
+        this.pools.delete(oldest);
+        dropped?.destroy().catch(() => undefined);
       }
     }
-    this.agents.set(key, agent);
-    return agent;
+    this.pools.set(key, pool);
+    return pool;
   }
 
   /** Closes every kept connection (at shutdown). */
   close(): void {
-    for (const agent of this.agents.values()) agent.destroy();
-    this.agents.clear();
+    for (const pool of this.pools.values()) pool.destroy().catch(() => undefined);
+    this.pools.clear();
   }
 
   async request(raw: string, options: OutboundRequest): Promise<OutboundResponse> {
     const url = this.parseUrl(raw);
-    // The time allowed, on a timer cleared once the exchange is over, which ends whatever stage the exchange
-    // is at (`onTimeout`). A timeout signal would fire for every finished request too, its time later, and
-    // an abort signal per request cost listeners on the request and the socket: at thousands of webhook
-    // deliveries a second both showed in the sending thread's profile.
+    // The time allowed, on one timer cleared once the exchange is over, which ends whatever stage the
+    // exchange is at (`onTimeout`). An abort signal per request costs listeners and a timer of its own for
+    // every finished request too: at thousands of webhook deliveries a second both showed in the sending
+    // thread's profile.
+    const startedAt = performance.now();
     let expired = false;
     let onTimeout: () => void = () => undefined;
     const timer = setTimeout(() => {
@@ -227,7 +235,6 @@ export class OutboundClient {
     }, options.timeoutMs);
     // Nothing to wait for at exit: the request is abandoned with the process.
     timer.unref();
-    const finish = () => clearTimeout(timer);
     const timedOut = () => new OutboundError('timeout', `no answer within ${options.timeoutMs} ms`);
     let pinned: { address: string; family: 4 | 6 };
     try {
@@ -236,65 +243,105 @@ export class OutboundClient {
         this.target(url).then(resolve, reject);
       });
     } catch (error) {
-      finish();
+      clearTimeout(timer);
       throw error;
     }
     // The time may have run out between the address and the request.
     if (expired) throw timedOut();
-    const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-      if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-      else callback(null, pinned.address, pinned.family);
-    };
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    const requestOptions: RequestOptions = {
-      method: options.method ?? 'GET',
-      headers: { ...options.headers, ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}) },
-      lookup,
-      agent: this.agentFor(url, pinned, lookup),
-    };
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const readBody = options.readBody !== false;
+    // Left for the connection and the answer's headers; the timer above ends the rest.
+    const remaining = Math.max(1, Math.ceil(options.timeoutMs - (performance.now() - startedAt)));
     return new Promise<OutboundResponse>((resolve, reject) => {
-      const req = send(url, requestOptions, (res: IncomingMessage) => {
-        // Over once the answer has been read, drained or dropped.
-        res.once('close', finish);
-        const status = res.statusCode ?? 0;
-        if (status >= 300 && status < 400) {
-          res.destroy();
-          reject(new OutboundError('redirect', `answered a redirect (${status}), which is not followed`));
-          return;
-        }
-        if (options.readBody === false) {
-          resolve({ status, headers: res.headers, text: '' });
-          // Drained unread so the connection can serve the next request; a large answer closes it instead.
-          let drained = 0;
-          res.on('data', (chunk: Buffer) => {
-            drained += chunk.length;
-            if (drained > DRAIN_BYTES) res.destroy();
-          });
-          res.on('error', () => undefined);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
+      let settled = false;
+      const fail = (error: OutboundError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      };
+      // The pool takes a connection back a turn of the event loop after its answer (it first looks for a
+      // close the receiver sends despite keep-alive); settling after that turn lets a caller's next request
+      // reuse the connection instead of opening another beside it.
+      const succeed = (response: OutboundResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        queueMicrotask(() => setImmediate(resolve, response));
+      };
+      let controller: Dispatcher.DispatchController | undefined;
+      onTimeout = () => {
+        fail(timedOut());
+        controller?.abort(timedOut());
+      };
+      let status = 0;
+      let headers: Record<string, string | string[] | undefined> = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(started) {
+          controller = started;
+          // The time ran out while the request waited for a connection: it is never sent.
+          if (expired) started.abort(timedOut());
+        },
+        onResponseStart(started, statusCode, responseHeaders) {
+          if (statusCode < 200) return;
+          status = statusCode;
+          headers = responseHeaders;
+          if (status >= 300 && status < 400) {
+            fail(new OutboundError('redirect', `answered a redirect (${status}), which is not followed`));
+            started.abort(new OutboundError('redirect', 'not followed'));
+            return;
+          }
+          // Only the status is wanted: the caller has it now; the body is drained below to keep the connection.
+          if (!readBody) {
+            settled = true;
+            clearTimeout(timer);
+            resolve({ status, headers, text: '' });
+          }
+        },
+        onResponseData(started, chunk) {
           size += chunk.length;
+          if (!readBody) {
+            // An answer nobody reads is drained to keep its connection; a large one closes it instead.
+            if (size > DRAIN_BYTES) started.abort(new OutboundError('tooLarge', 'not read'));
+            return;
+          }
           if (size > maxBytes) {
-            res.destroy();
-            reject(new OutboundError('tooLarge', `the answer is larger than ${maxBytes} bytes`));
+            fail(new OutboundError('tooLarge', `the answer is larger than ${maxBytes} bytes`));
+            started.abort(new OutboundError('tooLarge', 'not read'));
             return;
           }
           chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (error) => reject(expired ? timedOut() : new OutboundError('network', error.message)));
-      });
-      // Past the time allowed the request, and the answer being read with it, are dropped.
-      onTimeout = () => req.destroy(timedOut());
-      req.on('error', (error) => {
-        finish();
-        reject(expired ? timedOut() : new OutboundError('network', error.message));
-      });
-      req.end(options.body);
+        },
+        onResponseEnd() {
+          succeed({ status, headers, text: readBody ? Buffer.concat(chunks).toString('utf8') : '' });
+        },
+        onResponseError(_started, error) {
+          if (error instanceof OutboundError) fail(error);
+          else fail(expired || isTimeout(error) ? timedOut() : new OutboundError('network', error.message));
+        },
+      };
+      this.poolFor(url, pinned).dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: options.method ?? 'GET',
+          headers: options.headers,
+          body: options.body,
+          // Never sent behind another request on the same connection, whatever the method.
+          idempotent: false,
+          headersTimeout: remaining,
+          bodyTimeout: remaining,
+        },
+        handler,
+      );
     });
   }
+}
+
+/** undici's own timeouts: connecting, waiting for the headers, and silence in the body. */
+function isTimeout(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
