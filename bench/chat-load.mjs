@@ -12,7 +12,7 @@
 // `--webhooks K` subscribes K webhooks to `message.created`, all on one receiver in a process of its own
 // (bench/receiver.mjs), and reports how many deliveries it had by the end and when the last came;
 // `BENCH_RECEIVER=nginx` has Debian's nginx receive them instead of a Node server (far less CPU on the
-// cores the server shares), `BENCH_RECEIVER_NICE=19` runs the receiver at the lowest priority.
+// cores the server shares), `BENCH_RECEIVER_NICE=19` runs the receiver at the lowest priority (`idle`: SCHED_IDLE).
 // `--webhook-workers W` (PostgreSQL) has W worker processes send them (`WEBHOOK_DELIVERY=worker`), not the server.
 // `--processes P` (PostgreSQL and Redis: DATABASE_URL, REDIS_URL) runs P servers behind nginx (bench/cluster.mjs)
 // and sends everything through it; the RSS is then the servers' together.

@@ -2,7 +2,7 @@
 // process's: answers every POST with 204 and counts each `Parley-Delivery`, and any that comes twice.
 //
 //   const receiver = await startReceiver();  // { url, count(), stop() }
-import { fork, spawn } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
@@ -58,9 +58,10 @@ http {
 `,
   );
   const nice = process.env.BENCH_RECEIVER_NICE;
-  const child = nice
-    ? spawn('nice', ['-n', nice, '/usr/sbin/nginx', '-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' })
-    : spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
+  const nginx = ['/usr/sbin/nginx', '-c', join(dir, 'nginx.conf'), '-p', dir];
+  const lowered = nice === 'idle' ? ['chrt', '--idle', '0'] : nice ? ['nice', '-n', nice] : [];
+  const [command, ...args] = [...lowered, ...nginx];
+  const child = spawn(command, args, { stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}/hook`;
   for (let tries = 0; ; tries++) {
     try {
@@ -90,7 +91,10 @@ http {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // BENCH_RECEIVER_NICE: the receiver stands for a system on another machine; at a low priority its work
   // takes little from the server's on these shared cores.
-  if (process.env.BENCH_RECEIVER_NICE) setPriority(Number(process.env.BENCH_RECEIVER_NICE));
+  // `idle` puts every thread of it in SCHED_IDLE: it then runs only on a core nothing else wants.
+  const nice = process.env.BENCH_RECEIVER_NICE;
+  if (nice === 'idle') spawnSync('chrt', ['--all-tasks', '--idle', '--pid', '0', String(process.pid)], { stdio: 'inherit' });
+  else if (nice) setPriority(Number(nice));
   let received = 0;
   let duplicates = 0;
   let lastAt = 0;
