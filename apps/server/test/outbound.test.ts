@@ -280,6 +280,29 @@ describe('OutboundClient', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('drains an unread answer only within the time allowed: a receiver that drips it loses the connection', async () => {
+    let dripping = 0;
+    let closed = false;
+    const drip = await standIn((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const timer = setInterval(() => {
+        dripping += 1;
+        res.write('x');
+      }, 50);
+      res.on('close', () => {
+        clearInterval(timer);
+        closed = true;
+      });
+    });
+    closers.push(drip.close);
+    const client = new OutboundClient(['127.0.0.1']);
+    closers.push(async () => client.close());
+    // The status is the caller's at once; the drained body is not allowed longer than the request's time.
+    expect((await client.request(`${drip.url}/`, { method: 'POST', body: '{}', timeoutMs: 400, readBody: false })).status).toBe(200);
+    await expect.poll(() => closed, { timeout: 3000 }).toBe(true);
+    expect(dripping).toBeLessThan(40);
+  });
+
   it('never sends a request whose time ran out while it waited for a connection', async () => {
     // Every connection to the receiver is held by a request it never answers; one more waits behind them.
     const silent = await standIn(() => undefined);

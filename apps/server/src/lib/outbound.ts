@@ -293,10 +293,10 @@ export class OutboundClient {
             started.abort(new OutboundError('redirect', 'not followed'));
             return;
           }
-          // Only the status is wanted: the caller has it now; the body is drained below to keep the connection.
+          // Only the status is wanted: the caller has it now; the body is drained below to keep the
+          // connection, within the time allowed still (the timer ends a receiver that drips it).
           if (!readBody) {
             settled = true;
-            clearTimeout(timer);
             resolve({ status, headers, text: '' });
           }
         },
@@ -315,9 +315,11 @@ export class OutboundClient {
           chunks.push(chunk);
         },
         onResponseEnd() {
+          clearTimeout(timer);
           succeed({ status, headers, text: readBody ? Buffer.concat(chunks).toString('utf8') : '' });
         },
         onResponseError(_started, error) {
+          clearTimeout(timer);
           if (error instanceof OutboundError) fail(error);
           else fail(expired || isTimeout(error) ? timedOut() : new OutboundError('network', error.message));
         },
