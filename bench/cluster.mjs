@@ -44,6 +44,9 @@ http {
   upstream parley {
 ${upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
     keepalive 32;
+    # Below Parley's KEEP_ALIVE_TIMEOUT_MS (5 s): nginx lets an idle connection go before Parley closes it,
+    # or a request sent as Parley closes the connection fails (connection reset) and the client gets a 502.
+    keepalive_timeout 4s;
   }
   map $http_upgrade $parley_connection {
     default upgrade;

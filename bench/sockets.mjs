@@ -30,23 +30,39 @@ const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** Client mode: make `count` visitors, then (when told) open and heartbeat a socket each, report, and wait to be told to stop. */
-async function client(url, count) {
+/**
+ * Client mode: make `count` visitors, then (when told) open and heartbeat a socket each, report, and wait to
+ * be told to stop. The sockets leave from `localAddress`, a loopback address of this client's own: one source
+ * address has about 28,000 ports towards one server address, fewer than 100,000 sockets need.
+ */
+async function client(url, count, localAddress) {
   const tokens = [];
+  let retried = 0;
   for (let batch = 0; batch < count; batch += 100) {
     await Promise.all(
       Array.from({ length: Math.min(100, count - batch) }, async (_, offset) => {
-        const response = await fetch(`${url}/api/visitor/init`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ url: `https://shop.example/p/${batch + offset}` }),
-        });
-        const { data } = await response.json();
-        tokens.push(data.YQToken);
+        // A server that answers 503 (its database busy: thousands of inits at once on shared cores) is
+        // asked again after a pause, as the widget does; the retries are counted and reported.
+        for (let attempt = 0; ; attempt += 1) {
+          const response = await fetch(`${url}/api/visitor/init`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ url: `https://shop.example/p/${batch + offset}` }),
+          });
+          const answer = await response.json();
+          if (answer.data) {
+            tokens.push(answer.data.YQToken);
+            break;
+          }
+          if (response.status !== 503 || attempt >= 20)
+            throw new Error(`visitor init answered ${response.status}: ${JSON.stringify(answer)}`);
+          retried += 1;
+          await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
+        }
       }),
     );
   }
-  process.send({ made: tokens.length });
+  process.send({ made: tokens.length, retried });
   await new Promise((resolve) => process.once('message', resolve));
   const sockets = [];
   let closed = 0;
@@ -57,7 +73,7 @@ async function client(url, count) {
   for (let batch = 0; batch < tokens.length; batch += 100) {
     await Promise.all(
       tokens.slice(batch, batch + 100).map(async (token) => {
-        const socket = new WebSocket(`${url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`);
+        const socket = new WebSocket(`${url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`, { localAddress });
         await new Promise((resolve, reject) => {
           socket.once('open', resolve);
           socket.once('error', reject);
@@ -111,7 +127,7 @@ async function inspector(port) {
 }
 
 if (process.argv[2] === '--client') {
-  await client(process.argv[3], Number(process.argv[4]));
+  await client(process.argv[3], Number(process.argv[4]), process.argv[5]);
 } else {
   await main();
 }
@@ -130,8 +146,10 @@ async function main() {
   const server = alone ? await inspector(INSPECT_PORT) : { collected: async () => Number.NaN, close() {} };
   const idle = rss();
 
-  const clients = Array.from({ length: CLIENTS }, () =>
-    fork(fileURLToPath(import.meta.url), ['--client', url, String(Math.ceil(VISITORS / CLIENTS))], { stdio: 'inherit' }),
+  const clients = Array.from({ length: CLIENTS }, (_, index) =>
+    fork(fileURLToPath(import.meta.url), ['--client', url, String(Math.ceil(VISITORS / CLIENTS)), `127.0.0.${index + 2}`], {
+      stdio: 'inherit',
+    }),
   );
   const next = (worker, key) =>
     new Promise((resolve) => {
@@ -142,7 +160,8 @@ async function main() {
       };
       worker.on('message', listener);
     });
-  await Promise.all(clients.map((worker) => next(worker, 'made')));
+  // Every client has made its visitors once it reports their inits' retries.
+  const retried = (await Promise.all(clients.map((worker) => next(worker, 'retried')))).reduce((sum, count) => sum + count, 0);
   const beforeHeap = await server.collected();
   const before = rss();
 
@@ -168,7 +187,7 @@ async function main() {
   );
   server.close();
   console.log(
-    `${total} visitor sockets opened in ${opened.toFixed(1)} s over ${CLIENTS} client processes, held ${SECONDS} s with heartbeats${alone ? '' : `, through nginx to ${PROCESSES} servers`}`,
+    `${total} visitor sockets opened in ${opened.toFixed(1)} s over ${CLIENTS} client processes, held ${SECONDS} s with heartbeats${alone ? '' : `, through nginx to ${PROCESSES} servers`}; visitor inits answered 503 and asked again: ${retried}`,
   );
   console.log(
     `server RSS${alone ? '' : ` (${PROCESSES} together)`}: idle ${mib(idle)}, ${mib(before)} with the visitors made, peak ${mib(peak)}, ${mib(after)} at the end; sockets closed by the server: ${closed.reduce((sum, count) => sum + count, 0)}`,
