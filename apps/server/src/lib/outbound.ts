@@ -253,21 +253,18 @@ export class OutboundClient {
     // Left for the connection and the answer's headers; the timer above ends the rest.
     const remaining = Math.max(1, Math.ceil(options.timeoutMs - (performance.now() - startedAt)));
     return new Promise<OutboundResponse>((resolve, reject) => {
+      // Settled once; the timer is cleared when the exchange is over (`onResponseEnd`, `onResponseError`),
+      // which for an answer drained unread is after the caller has its status.
       let settled = false;
       const fail = (error: OutboundError) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
         reject(error);
       };
-      // The pool takes a connection back a turn of the event loop after its answer (it first looks for a
-      // close the receiver sends despite keep-alive); settling after that turn lets a caller's next request
-      // reuse the connection instead of opening another beside it.
       const succeed = (response: OutboundResponse) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
-        queueMicrotask(() => setImmediate(resolve, response));
+        resolve(response);
       };
       let controller: Dispatcher.DispatchController | undefined;
       onTimeout = () => {
@@ -295,10 +292,7 @@ export class OutboundClient {
           }
           // Only the status is wanted: the caller has it now; the body is drained below to keep the
           // connection, within the time allowed still (the timer ends a receiver that drips it).
-          if (!readBody) {
-            settled = true;
-            resolve({ status, headers, text: '' });
-          }
+          if (!readBody) succeed({ status, headers, text: '' });
         },
         onResponseData(started, chunk) {
           size += chunk.length;
@@ -316,7 +310,11 @@ export class OutboundClient {
         },
         onResponseEnd() {
           clearTimeout(timer);
-          succeed({ status, headers, text: readBody ? Buffer.concat(chunks).toString('utf8') : '' });
+          // The pool takes a connection back a turn of the event loop after its answer (it first looks for
+          // a close the receiver sends despite keep-alive); settling after that turn lets a caller's next
+          // request reuse the connection instead of opening another beside it.
+          const text = readBody ? Buffer.concat(chunks).toString('utf8') : '';
+          queueMicrotask(() => setImmediate(succeed, { status, headers, text }));
         },
         onResponseError(_started, error) {
           clearTimeout(timer);
@@ -326,7 +324,6 @@ export class OutboundClient {
       };
       this.poolFor(url, pinned).dispatch(
         {
-          origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: options.method ?? 'GET',
           headers: options.headers,
