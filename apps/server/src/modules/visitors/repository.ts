@@ -141,8 +141,8 @@ export class VisitorRepository {
     return (await takeAgentSeq(tx, { publicId, agentUuid }))[0];
   }
 
-  async insertVisit(visitorId: number, url: string, title: string, at: string): Promise<void> {
-    await this.db.insertInto('visits').values({ visitor_id: visitorId, url, title, created_at: at }).execute();
+  async insertVisit(db: DbOrTx, visitorId: number, url: string, title: string, at: string): Promise<void> {
+    await db.insertInto('visits').values({ visitor_id: visitorId, url, title, created_at: at }).execute();
   }
 
   listVisits(visitorId: number, limit: number) {

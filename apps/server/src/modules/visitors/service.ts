@@ -70,57 +70,70 @@ export class VisitorService {
     client: { ip: string; userAgent: string },
   ): Promise<VisitorInit> {
     const now = isoNow();
-    let credential = input.YQToken ?? '';
-    let visitor = credential ? await this.byCredential(this.db, credential) : undefined;
-    if (visitor) {
-      await this.repo.update(this.db, visitor.id, { last_seen_at: now, lang: input.lang ?? visitor.lang });
-    } else {
-      // A credential the server has never handed out is not adopted: visitors get fresh random ones only.
-      const agent = parseUserAgent(client.userAgent);
-      const source = parseSource(input.referrer ?? '', input.url);
-      const region = lookUpRegion(client.ip);
-      credential = newVisitorCredential();
-      const linkId = await this.links.linkIdOf(this.db, input.link);
-      const made = await this.db.transaction().execute(async (tx) => {
-        const row = await this.repo.insert(tx, {
-          token_hash: hashToken(credential),
-          public_id: newVisitorPublicId(),
-          ...UNTOUCHED_VISITOR,
-          channel: input.channel ?? 'web',
-          ip: client.ip,
-          region: region.name,
-          region_code: region.code,
-          user_agent: client.userAgent.slice(0, 512),
-          platform: agent.platform,
-          browser: agent.browser,
-          device: agent.device,
-          referrer: (input.referrer ?? '').slice(0, 2048),
-          source: sourceOf(input.referrer ?? '').slice(0, 255),
-          engine: source.engine,
-          keyword: source.keyword,
-          first_url: input.url,
-          lang: input.lang ?? '',
-          created_at: now,
-          last_seen_at: now,
-          // A new visitor arriving through a known chat link is tagged with it (an unknown key: untagged).
-          link_id: linkId,
-        });
-        await this.events.record(tx, 'visitor.created', { visitor: row });
-        return row;
-      });
-      visitor = made;
-      await this.events.emit('visitor.created', { visitor });
+    const title = (input.title ?? '').slice(0, 512);
+    const known = input.YQToken ? await this.byCredential(this.db, input.YQToken) : undefined;
+    if (known) {
+      await this.repo.update(this.db, known.id, { last_seen_at: now, lang: input.lang ?? known.lang });
+      await this.recordVisit(known, input.url, title, now);
+      const messages = await this.messages.listMessages(known.id, { limit: INITIAL_MESSAGES });
+      return {
+        YQToken: input.YQToken ?? '',
+        id: known.public_id,
+        state: known.state as VisitorState,
+        serviceID: known.service_id,
+        settings: await this.widgetSettings(input.lang, regionCodesOf(known.region_code)),
+        messages: messages.map((row) => toMessage(row, known.public_id)),
+      };
     }
-    await this.recordVisit(visitor, input.url, input.title ?? '', now);
-    const messages = await this.messages.listMessages(visitor.id, { limit: INITIAL_MESSAGES });
-    const publicId = visitor.public_id;
+    // A credential the server has never handed out is not adopted: visitors get fresh random ones only.
+    // Everything the answer needs is read before the visitor is stored, and the first visit is stored with
+    // it: once the commit is through nothing can fail the answer, so a visitor is never stored without its
+    // credential reaching the widget (an init answered 503 is asked again, and would make another visitor).
+    const agent = parseUserAgent(client.userAgent);
+    const source = parseSource(input.referrer ?? '', input.url);
+    const region = lookUpRegion(client.ip);
+    const credential = newVisitorCredential();
+    const linkId = await this.links.linkIdOf(this.db, input.link);
+    const settings = await this.widgetSettings(input.lang, regionCodesOf(region.code));
+    const visitor = await this.db.transaction().execute(async (tx) => {
+      const row = await this.repo.insert(tx, {
+        token_hash: hashToken(credential),
+        public_id: newVisitorPublicId(),
+        ...UNTOUCHED_VISITOR,
+        channel: input.channel ?? 'web',
+        ip: client.ip,
+        region: region.name,
+        region_code: region.code,
+        user_agent: client.userAgent.slice(0, 512),
+        platform: agent.platform,
+        browser: agent.browser,
+        device: agent.device,
+        referrer: (input.referrer ?? '').slice(0, 2048),
+        source: sourceOf(input.referrer ?? '').slice(0, 255),
+        engine: source.engine,
+        keyword: source.keyword,
+        first_url: input.url,
+        lang: input.lang ?? '',
+        created_at: now,
+        last_seen_at: now,
+        // A new visitor arriving through a known chat link is tagged with it (an unknown key: untagged).
+        link_id: linkId,
+      });
+      await this.repo.insertVisit(tx, row.id, input.url, title, now);
+      await this.events.record(tx, 'visitor.created', { visitor: row });
+      return row;
+    });
+    // Subscribers' failures are theirs (the hub logs them): they never fail the answer.
+    await this.events.emit('visitor.created', { visitor });
+    await this.events.emit('visit.recorded', { visitor, visit: { URL: input.url, title, created_at: now } });
     return {
       YQToken: credential,
-      id: publicId,
+      id: visitor.public_id,
       state: visitor.state as VisitorState,
       serviceID: visitor.service_id,
-      settings: await this.widgetSettings(input.lang, regionCodesOf(visitor.region_code)),
-      messages: messages.map((row) => toMessage(row, publicId)),
+      settings,
+      // A visitor made just now has no messages yet.
+      messages: [],
     };
   }
 
@@ -163,7 +176,7 @@ export class VisitorService {
   }
 
   private async recordVisit(visitor: VisitorRow, url: string, title: string, at: string): Promise<void> {
-    await this.repo.insertVisit(visitor.id, url, title.slice(0, 512), at);
+    await this.repo.insertVisit(this.db, visitor.id, url, title.slice(0, 512), at);
     await this.events.emit('visit.recorded', { visitor, visit: { URL: url, title, created_at: at } });
   }
 
