@@ -1,6 +1,7 @@
 import { regionCodesOf, toWidgetSettings, type VisitorInit, type VisitorState, type WidgetSettings } from '@parley/protocol';
+import type { Transaction } from 'kysely';
 import type { DbOrTx } from '../../db/index.js';
-import type { MessageRow, VisitorRow } from '../../db/schema.js';
+import type { Database, MessageRow, VisitorRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
 import { hashToken, newVisitorCredential, newVisitorPublicId } from '../../lib/tokens.js';
@@ -68,6 +69,14 @@ export class VisitorService {
       link?: string | undefined;
     },
     client: { ip: string; userAgent: string },
+    /**
+     * For a channel that makes its visitors itself (WeChat): what the new visitor is called and on, and
+     * what the channel writes beside it in the same transaction (the two stored together or not at all).
+     */
+    madeByChannel: {
+      profile?: { name: string; device: string; browser: string };
+      within?: (tx: Transaction<Database>, visitor: VisitorRow, credential: string) => Promise<void>;
+    } = {},
   ): Promise<VisitorInit> {
     const now = isoNow();
     const title = (input.title ?? '').slice(0, 512);
@@ -118,8 +127,10 @@ export class VisitorService {
         last_seen_at: now,
         // A new visitor arriving through a known chat link is tagged with it (an unknown key: untagged).
         link_id: linkId,
+        ...madeByChannel.profile,
       });
       await this.repo.insertVisit(tx, row.id, input.url, title, now);
+      await madeByChannel.within?.(tx, row, credential);
       await this.events.record(tx, 'visitor.created', { visitor: row });
       return row;
     });

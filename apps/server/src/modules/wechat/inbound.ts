@@ -101,20 +101,24 @@ export class WeChatInbound {
     const wechatApp: WeChatApp = { channel, appId: app.appId, appSecret: app.appSecret };
     if (type === 'event') {
       // Events have no id of their own: their key, unique in wechat_pushes, keeps a repeated one out.
-      if (!(await this.remember(channel, key))) return;
-      const event = push.Event ?? '';
-      if (WINDOW_EVENTS.has(event) || event === 'unsubscribe')
-        await this.interacted(visitorId, WINDOW_EVENTS.has(event), event === 'subscribe' ? 1 : event === 'unsubscribe' ? 0 : undefined);
-      const title = EVENTS[event] ?? event.slice(0, 64);
-      const detail = push.EventKey ? ` ${push.EventKey.slice(0, 200)}` : '';
-      await this.visitors.visit(credential, `wechat://event/${encodeURIComponent(event.slice(0, 64))}`, `${title}${detail}`);
+      const recorded = await this.once(channel, key, async () => {
+        const event = push.Event ?? '';
+        if (WINDOW_EVENTS.has(event) || event === 'unsubscribe')
+          await this.interacted(visitorId, WINDOW_EVENTS.has(event), event === 'subscribe' ? 1 : event === 'unsubscribe' ? 0 : undefined);
+        const title = EVENTS[event] ?? event.slice(0, 64);
+        const detail = push.EventKey ? ` ${push.EventKey.slice(0, 200)}` : '';
+        await this.visitors.visit(credential, `wechat://event/${encodeURIComponent(event.slice(0, 64))}`, `${title}${detail}`);
+      });
+      if (!recorded) return;
     } else if (!MESSAGE_TYPES.has(type)) {
       // A kind of message Parley cannot show (WeChat adds kinds): the agent is told, in their language, that
       // one came, rather than shown its raw fields as the user's words. Kept once, as events are.
-      if (!(await this.remember(channel, key))) return;
-      await this.interacted(visitorId, true);
-      const visitor = await this.visitors.repo.findById(this.db, visitorId);
-      if (visitor) await this.conversations.notice(visitor, 'tip.unsupportedMessage', type.slice(0, 32), false);
+      const told = await this.once(channel, key, async () => {
+        await this.interacted(visitorId, true);
+        const visitor = await this.visitors.repo.findById(this.db, visitorId);
+        if (visitor) await this.conversations.notice(visitor, 'tip.unsupportedMessage', type.slice(0, 32), false);
+      });
+      if (!told) return;
     } else {
       // A message's onlyID is unique per visitor: storing a repeated push answers the stored message. Asked
       // first only so that a repeated push does not fetch its media again.
@@ -122,17 +126,21 @@ export class WeChatInbound {
       if (await this.stored(visitorId, onlyID)) return;
       // Before the message is stored: the answers it sets off (auto answers, the robot) go out in its window.
       await this.interacted(visitorId, true);
+      const store = async () => {
+        const content = await this.contentOf(wechatApp, visitorId, push);
+        await this.conversations.visitorMessage(credential, { ...content, onlyID });
+      };
       if (type === 'text' && looksLikeScore(push.Content ?? '')) {
-        // Perhaps the score asked for when the conversation ended: kept once by its key, as it is no message.
-        if (!(await this.remember(channel, key))) return;
-        const visitor = await this.visitors.repo.findById(this.db, visitorId);
-        if (visitor && (await this.options.ratings.take(visitor, credential, push.Content ?? ''))) {
-          this.status.received(channel);
-          return;
-        }
+        // Perhaps the score asked for when the conversation ended: kept once by its key, as it is no message;
+        // a score not taken as a rating is the user's words.
+        const taken = await this.once(channel, key, async () => {
+          const visitor = await this.visitors.repo.findById(this.db, visitorId);
+          if (!(visitor && (await this.options.ratings.take(visitor, credential, push.Content ?? '')))) await store();
+        });
+        if (!taken) return;
+      } else {
+        await store();
       }
-      const content = await this.contentOf(wechatApp, visitorId, push);
-      await this.conversations.visitorMessage(credential, { ...content, onlyID });
     }
     this.status.received(channel);
   }
@@ -155,6 +163,28 @@ export class WeChatInbound {
       .where('only_id', '=', onlyID)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * Does a push's work once by its key: false when another push (or process) recorded the key first. When
+   * the work fails the key is let go again, so that WeChat's next push of it (WeChat pushes again when it
+   * is not answered `success`) does the work rather than being taken for done; so is a key whose recording
+   * failed, which the database may have stored all the same (a connection lost before its answer).
+   */
+  private async once(channel: WeChatChannel, key: string, work: () => Promise<void>): Promise<boolean> {
+    try {
+      if (!(await this.remember(channel, key))) return false;
+      await work();
+    } catch (error) {
+      await this.db
+        .deleteFrom('wechat_pushes')
+        .where('channel', '=', channel)
+        .where('push_key', '=', key.slice(0, 200))
+        .execute()
+        .catch(() => undefined);
+      throw error;
+    }
+    return true;
   }
 
   /** Records the push's key; false when another push (or process) recorded it first. */
@@ -194,42 +224,48 @@ export class WeChatInbound {
         online: known.online === 1,
       };
     }
-    const made = await this.visitors.init(
-      {
-        url: `wechat://${channel}`,
-        title: channel === 'officialAccount' ? '微信公众号 / Official account' : '微信小程序 / Mini program',
-        lang: 'zh',
-        channel,
-      },
-      { ip: '', userAgent: channel === 'miniProgram' ? 'WeChat MiniProgram' : 'WeChat' },
-    );
-    const row = await this.db.selectFrom('visitors').select('id').where('public_id', '=', made.id).executeTakeFirstOrThrow();
-    // WeChat no longer tells nicknames: a short suffix of the openid tells visitors apart until an agent renames them.
-    // The device is a phone and the "browser" WeChat itself, whatever a user agent would have said.
-    await this.visitors.repo.update(this.db, row.id, {
-      name: `微信用户 ·${openid.slice(-4)}`,
-      device: 'mobile',
-      browser: channel === 'miniProgram' ? 'WeChat mini program' : 'WeChat',
-    });
+    // The visitor and its openid are stored together: a push that fails half-way leaves no visitor behind
+    // (WeChat pushes it again), and two processes making this openid's visitor at once keep one.
+    let visitorId = 0;
     try {
-      await this.db
-        .insertInto('wechat_users')
-        .values({
+      const made = await this.visitors.init(
+        {
+          url: `wechat://${channel}`,
+          title: channel === 'officialAccount' ? '微信公众号 / Official account' : '微信小程序 / Mini program',
+          lang: 'zh',
           channel,
-          openid,
-          unionid: unionid.slice(0, 128),
-          visitor_id: row.id,
-          credential: this.sealer.seal(made.YQToken, `${CREDENTIAL_PURPOSE}:${row.id}`),
-          created_at: isoNow(),
-        })
-        .execute();
+        },
+        { ip: '', userAgent: channel === 'miniProgram' ? 'WeChat MiniProgram' : 'WeChat' },
+        {
+          // WeChat no longer tells nicknames: a short suffix of the openid tells visitors apart until an agent
+          // renames them. The device is a phone and the "browser" WeChat itself, whatever a user agent would say.
+          profile: {
+            name: `微信用户 ·${openid.slice(-4)}`,
+            device: 'mobile',
+            browser: channel === 'miniProgram' ? 'WeChat mini program' : 'WeChat',
+          },
+          within: async (tx, visitor, credential) => {
+            visitorId = visitor.id;
+            await tx
+              .insertInto('wechat_users')
+              .values({
+                channel,
+                openid,
+                unionid: unionid.slice(0, 128),
+                visitor_id: visitor.id,
+                credential: this.sealer.seal(credential, `${CREDENTIAL_PURPOSE}:${visitor.id}`),
+                created_at: isoNow(),
+              })
+              .execute();
+          },
+        },
+      );
+      return { credential: made.YQToken, visitorId, publicId: made.id, online: false };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      // Another process made this openid's visitor at the same moment: its visitor is the one, ours goes.
-      await this.db.deleteFrom('visitors').where('id', '=', row.id).execute();
+      // Another process made this openid's visitor at the same moment: its visitor is the one.
       return this.visitorOf(channel, openid, unionid);
     }
-    return { credential: made.YQToken, visitorId: row.id, publicId: made.id, online: false };
   }
 
   /** What a pushed message becomes: text as is, media fetched into the visitor's uploads, the rest as text. */
