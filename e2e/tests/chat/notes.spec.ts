@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { axeFindings } from '../../support/axe';
 import { apiLogin, createAgent, openConsole } from '../../support/console';
 import { BASE_URL } from '../../support/env';
 import { type Shop, startShop } from '../../support/shop';
@@ -65,10 +65,7 @@ test('a note with an @mention reaches the mentioned agent and never the visitor'
   // The workbench with a live conversation, a note drawn and the note composer open: nothing critical or
   // serious for axe, colour contrast included (the amber send button, the note's own colours).
   await note.fill('draft');
-  const findings = (await new AxeBuilder({ page: writer.page }).analyze()).violations.filter(
-    (violation) => violation.impact === 'critical' || violation.impact === 'serious',
-  );
-  expect(findings.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await axeFindings(writer.page)).toEqual([]);
   await note.fill('');
 
   // A reply still goes to the visitor; the note does not, now or after a reload.

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { BUSINESS_ROUTES, type RouteRecord } from '@parley/protocol';
 import { expect, type Page, test } from '@playwright/test';
+import { axeFindings } from '../../support/axe';
 import { apiLogin, LANGUAGE_KEY, openConsole, THEME_KEY } from '../../support/console';
 import { startShop } from '../../support/shop';
 
@@ -27,14 +27,6 @@ const PUBLIC_PAGES = ['/login', '/register', '/403', '/404'];
 const THEMES = ['blue-black', 'blue-white', 'green-black', 'green-white', 'red-black', 'red-white', 'ocean'];
 const LAYOUTS = ['column', 'comprehensive', 'vertical', 'horizontal', 'common', 'float'];
 
-/** The page's critical and serious axe findings, as "impact rule: targets" lines; colour contrast included. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 /** Waits until the page has drawn what it loads: axe looks at the page a person sees, not a spinner. */
 async function drawn(page: Page, language: 'zh' | 'en'): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh' ? 'zh-CN' : 'en');
@@ -55,7 +47,7 @@ for (const path of BUSINESS_PAGES) {
     for (const language of ['zh', 'en'] as const) {
       if (language === 'en') await relanguage(page, 'en');
       await drawn(page, language);
-      expect(await violations(page), `${path} in ${language}`).toEqual([]);
+      expect(await axeFindings(page), `${path} in ${language}`).toEqual([]);
     }
   });
 }
@@ -68,7 +60,7 @@ for (const path of PUBLIC_PAGES) {
       await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh' ? 'zh-CN' : 'en');
       await expect(page.locator('.full-page-spin')).toHaveCount(0);
       await expect(page.locator('h1, h2, .ant-result-title').first()).toBeVisible();
-      expect(await violations(page), `${path} in ${language}`).toEqual([]);
+      expect(await axeFindings(page), `${path} in ${language}`).toEqual([]);
     }
   });
 }
@@ -86,7 +78,7 @@ for (const themeName of THEMES) {
       await page.reload();
       await expect(page.locator(`.layout-${layout}`)).toBeVisible();
       await drawn(page, 'en');
-      expect(await violations(page), `${themeName}, ${layout} layout`).toEqual([]);
+      expect(await axeFindings(page), `${themeName}, ${layout} layout`).toEqual([]);
     }
   });
 }
@@ -95,7 +87,7 @@ test('a11y: the widget chat window has no critical nor serious axe findings', as
   await page.goto('/chat');
   // With no agent online it shows the leave-message form; with one, the composer: either is drawn.
   await expect(page.getByRole('main').getByRole('textbox').first()).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeFindings(page)).toEqual([]);
 });
 
 test('a11y: the widget on a shop, launcher closed and window open, has no critical nor serious axe findings', async ({ page }) => {
@@ -104,10 +96,10 @@ test('a11y: the widget on a shop, launcher closed and window open, has no critic
     await page.goto(shop.url);
     const launcher = page.locator('parley-widget button.l');
     await expect(launcher).toBeVisible();
-    expect(await violations(page), 'launcher').toEqual([]);
+    expect(await axeFindings(page), 'launcher').toEqual([]);
     await launcher.click();
     await expect(page.frameLocator('parley-widget iframe').getByRole('main').getByRole('textbox').first()).toBeVisible();
-    expect(await violations(page), 'open window').toEqual([]);
+    expect(await axeFindings(page), 'open window').toEqual([]);
   } finally {
     await shop.close();
   }

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { axeFindings } from '../../support/axe';
 import { apiLogin, createAgent, openConsole, settled } from '../../support/console';
 
 /*
@@ -192,11 +192,7 @@ test('the cards at 390 px have no critical nor serious axe findings, in zh and e
       await expect(page.locator('main .ant-spin-spinning')).toHaveCount(0);
       // The cells' colours are the table's (the a11y suite checks their contrast on every page); what
       // is looked at here is what the cards add: the list, its terms, the boxes' and buttons' names.
-      const results = await new AxeBuilder({ page }).include('.list-page').disableRules(['color-contrast']).analyze();
-      const found = results.violations
-        .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-      expect(found, `${path} in ${language}`).toEqual([]);
+      expect(await axeFindings(page, { include: '.list-page', disableRules: ['color-contrast'] }), `${path} in ${language}`).toEqual([]);
     }
 });
 

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { SettingsOf, SettingsPage } from '@parley/protocol';
 import { inkOn } from '@parley/protocol/contrast';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { type Envelope, onlineAgent } from '../../support/agent';
+import { axeFindings } from '../../support/axe';
 import { apiLogin } from '../../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../../support/env';
 import { type PrivateServer, startPrivateServer } from '../../support/private-server';
@@ -146,10 +146,7 @@ test('the invitation comes after its delay and opens the chat', async ({ page, r
   await expect(invitation).toBeHidden();
   await expect(invitation).toContainText('Rockets are half price today');
   // The invitation open on the shop: nothing critical or serious for axe, its button's contrast included.
-  const findings = (await new AxeBuilder({ page }).include('parley-widget').analyze()).violations.filter(
-    (violation) => violation.impact === 'critical' || violation.impact === 'serious',
-  );
-  expect(findings.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await axeFindings(page, { include: 'parley-widget' })).toEqual([]);
   await invitation.getByRole('button', { name: 'Tell me more' }).click();
   await expect(invitation).toBeHidden();
   await expect(page.locator('parley-widget .w')).toBeVisible();

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type Envelope, onlineAgent } from '../../support/agent';
+import { axeFindings } from '../../support/axe';
 import { BASE_URL } from '../../support/env';
 
 /** The shop that embeds the widget, on another origin than the server's (its own port). */
@@ -151,11 +151,7 @@ test('opened from the keyboard, the widget takes what is typed at once; Escape r
   await page.keyboard.type('hello there');
   await expect(chat(page).locator('.composer textarea')).toHaveValue('hello there');
 
-  const results = await new AxeBuilder({ page }).analyze();
-  const critical = results.violations
-    .filter((violation) => violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  expect(critical).toEqual([]);
+  expect(await axeFindings(page, { impacts: ['critical'] })).toEqual([]);
 
   await page.keyboard.press('Escape');
   await expect(page.locator('parley-widget .w')).toBeHidden();
