@@ -23,7 +23,6 @@ function statementFaults() {
     listener(text: string) {
       if (!armed || /^\s*(begin|commit|rollback|savepoint|release)/i.test(text)) return;
       seen += 1;
-      if (process.env.SHOW_STATEMENTS) console.log(seen, text.slice(0, 140));
       if (seen === failAt) throw new Error('Connection terminated unexpectedly');
     },
     /** `work` with its statement `at` failing (0: none), and how many statements it ran. */
