@@ -52,7 +52,7 @@ async function stillQueued(on: TestServer = server) {
     on.storage.dialect === 'sqlite'
       ? ((await log.selectFrom('webhook_progress').select('value').where('name', '=', 'events').executeTakeFirst())?.value ?? 0)
       : 0;
-  return on.storage.db.selectFrom('webhook_events').select(['id', 'event', 'webhook_ids']).where('id', '>', read).execute();
+  return on.storage.db.selectFrom('webhook_events').select(['id', 'event', 'webhook_ids', 'body']).where('id', '>', read).execute();
 }
 afterEach(async () => {
   if (!server.app.server.listening) return receiver?.close();
@@ -265,7 +265,7 @@ describe('webhooks', () => {
       { token: admin },
     );
     expect(refused.status).toBe(409);
-    const transferRows = async () => (await queuedOrDeliveredDb(hook.id)).filter((event) => event === 'conversation.transferred');
+    const transferRows = async () => (await queuedOrDeliveredDb(hook.id, v.id)).filter((event) => event === 'conversation.transferred');
     expect(await transferRows()).toHaveLength(0);
     const moved = await server.post('/api/talk/transfer', { YQToken: v.id, serviceID: target }, { token: admin });
     expect(moved.status, moved.body.msg).toBe(200);
@@ -889,12 +889,20 @@ describe('the retry schedule', () => {
   });
 });
 
-/** The events written for the webhook, still queued or already made into deliveries (one entry each). */
-async function queuedOrDeliveredDb(webhookId: number): Promise<string[]> {
+/**
+ * The events written for the webhook, still queued or already made into deliveries (one entry each); with
+ * `mentioning`, only those whose body names it (a visitor's public id: the server's other conversations,
+ * requeued when an earlier test's agent goes, write events of their own meanwhile).
+ */
+async function queuedOrDeliveredDb(webhookId: number, mentioning?: string): Promise<string[]> {
   const queued = await stillQueued();
+  const named = (row: { body: string }) => mentioning === undefined || row.body.includes(mentioning);
   return [
-    ...queued.filter((row) => (JSON.parse(row.webhook_ids) as number[]).includes(webhookId)).map((row) => row.event),
-    ...(await deliveriesOfDb(webhookId)).map((row) => row.event),
+    ...queued
+      .filter((row) => (JSON.parse(row.webhook_ids) as number[]).includes(webhookId))
+      .filter(named)
+      .map((row) => row.event),
+    ...(await deliveriesOfDb(webhookId)).filter(named).map((row) => row.event),
   ];
 }
 
