@@ -136,7 +136,7 @@ export class VisitorService {
     });
     // Subscribers' failures are theirs (the hub logs them): they never fail the answer.
     await this.events.emit('visitor.created', { visitor });
-    await this.events.emit('visit.recorded', { visitor, visit: { URL: input.url, title, created_at: now } });
+    await this.visitRecorded(visitor, input.url, title, now);
     return {
       YQToken: credential,
       id: visitor.public_id,
@@ -188,7 +188,12 @@ export class VisitorService {
 
   private async recordVisit(visitor: VisitorRow, url: string, title: string, at: string): Promise<void> {
     await this.repo.insertVisit(this.db, visitor.id, url, title.slice(0, 512), at);
-    await this.events.emit('visit.recorded', { visitor, visit: { URL: url, title, created_at: at } });
+    await this.visitRecorded(visitor, url, title, at);
+  }
+
+  /** Tells the visit once it is stored (agents watching the visitor see the page). */
+  private visitRecorded(visitor: VisitorRow, url: string, title: string, at: string): Promise<void> {
+    return this.events.emit('visit.recorded', { visitor, visit: { URL: url, title, created_at: at } });
   }
 
   byCredential(db: DbOrTx, credential: string): Promise<VisitorRow | undefined> {
