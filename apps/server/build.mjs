@@ -10,9 +10,9 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 /** @type {import('esbuild').BuildOptions} */
 export const options = {
   // The demo filler, the rollup's rebuild and the webhook worker share the server's storage and migrations, so they are built beside it.
-  // The threads' programs (outbound calls, webhook deliveries) are started from files of their own beside them (see src/lib/threads.ts).
+  // The programs of threads and child processes (outbound calls, webhook deliveries) are started from files of their own beside them (see src/lib/threads.ts).
   entryPoints: [
-    ...['main', 'demo', 'census-rebuild', 'webhook-worker', 'webhook-thread'].map((name) => ({ in: `./src/${name}.ts`, out: name })),
+    ...['main', 'demo', 'census-rebuild', 'webhook-worker', 'webhook-delivery'].map((name) => ({ in: `./src/${name}.ts`, out: name })),
     { in: './src/lib/outbound-worker.ts', out: 'outbound-worker' },
   ].map((entry) => ({ ...entry, in: new URL(entry.in, import.meta.url).pathname })),
   outdir: new URL('./dist', import.meta.url).pathname,

@@ -198,13 +198,14 @@ const envSchema = z.object({
   /** How often each process looks for webhook deliveries that came due (a new event starts one at once). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /**
-   * Who sends webhook deliveries: `here`, a thread of this process beside the chat's; `worker`, processes
+   * Who sends webhook deliveries: `here`, a child process of this one's, at a low priority; `worker`, processes
    * started with `npm run webhooks:worker` (PostgreSQL only), so that a busy site's deliveries use other CPUs.
    */
   WEBHOOK_DELIVERY: z.enum(['here', 'worker']).default('here'),
   /**
-   * The delivery thread's priority (Linux): `idle`, its scheduling class SCHED_IDLE, so that it gives way
-   * at once to any other thread that wakes; or a nice value (0–19), which only lowers its share of a busy CPU.
+   * The priority of the delivery process's threads (`WEBHOOK_DELIVERY=here`): `idle`, the scheduling class
+   * SCHED_IDLE (Linux), so that they give way at once to any other thread that wakes; or a nice value
+   * (0–19), which only lowers their share of a busy CPU. The name is the one it had when they were a thread.
    */
   WEBHOOK_THREAD_NICE: z.union([z.literal('idle'), z.coerce.number().int().min(0).max(19)]).default('idle'),
 });
@@ -273,7 +274,7 @@ export interface WebhookConfig {
   timeoutMs: number;
   pollMs: number;
   delivery: 'here' | 'worker';
-  threadPriority: ThreadPriority;
+  deliveryPriority: ThreadPriority;
 }
 
 export interface WeChatConfig {
@@ -420,7 +421,7 @@ export function loadConfig(env: Record<string, string | undefined>, appRoot: str
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollMs: e.WEBHOOK_POLL_MS,
       delivery: e.WEBHOOK_DELIVERY,
-      threadPriority: e.WEBHOOK_THREAD_NICE,
+      deliveryPriority: e.WEBHOOK_THREAD_NICE,
     },
   };
 }

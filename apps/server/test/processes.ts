@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { APP_ROOT, backends } from './harness.js';
 
@@ -95,4 +96,14 @@ export async function buildOnce(): Promise<void> {
   const built = spawn(process.execPath, ['scripts/build.mjs', '@parley/server'], { cwd: APP_ROOT, stdio: 'inherit' });
   const code = await new Promise<number | null>((resolve) => built.once('exit', resolve));
   if (code !== 0) throw new Error(`the server bundle could not be built (exit ${code})`);
+}
+
+/** Whether process `pid` runs (Linux's `/proc`); a process ended but not yet reaped is not running. */
+export function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false;
+  }
 }

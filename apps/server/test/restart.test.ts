@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Message } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildOnce, dropSchema, spawnServer } from './processes.js';
+import { buildOnce, dropSchema, running, spawnServer } from './processes.js';
 import { TestSocket } from './sockets.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
@@ -248,8 +248,16 @@ describe('a server killed with SIGKILL', () => {
     }
     const deadline = Date.now() + 20_000;
     while (acknowledged < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    const deliveringPid = () => Number(/"deliveryPid":(\d+)[^\n]*"msg":"webhook delivery process started"/.exec(first.output())?.[1] ?? 0);
+    while (deliveringPid() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    const delivering = deliveringPid();
+    expect(running(delivering)).toBe(true);
     first.child.kill('SIGKILL');
     await closed;
+    // Its delivery process goes with it, whatever was under way: two would send from one log.
+    const gone = Date.now() + 10_000;
+    while (running(delivering) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(running(delivering)).toBe(false);
 
     const second = await withHooks();
     try {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWithSecret } from '@parley/protocol';
@@ -14,7 +14,7 @@ import type { TakenEvent } from '../src/modules/webhooks/told-in-order.js';
 import { MAX_ATTEMPTS, retryWait, SECRET_PURPOSE } from '../src/modules/webhooks/worker.js';
 import { agentSocket, onlyId, uuidOf, visitor } from './chat-harness.js';
 import { APP_ROOT, backends, createAgent, startTestServer, type TestServer } from './harness.js';
-import { buildOnce, dropSchema, type ServerProcess, spawnWebhookWorker } from './processes.js';
+import { buildOnce, dropSchema, running, type ServerProcess, spawnWebhookWorker } from './processes.js';
 import { waitFor } from './waiting.js';
 import { verifySignature, WebhookReceiver } from './webhook-receiver.js';
 
@@ -52,7 +52,11 @@ async function stillQueued(on: TestServer = server) {
     on.storage.dialect === 'sqlite'
       ? ((await log.selectFrom('webhook_progress').select('value').where('name', '=', 'events').executeTakeFirst())?.value ?? 0)
       : 0;
-  return on.storage.db.selectFrom('webhook_events').select(['id', 'event_id', 'event', 'webhook_ids', 'body']).where('id', '>', read).execute();
+  return on.storage.db
+    .selectFrom('webhook_events')
+    .select(['id', 'event_id', 'event', 'webhook_ids', 'body'])
+    .where('id', '>', read)
+    .execute();
 }
 afterEach(async () => {
   if (!server.app.server.listening) return receiver?.close();
@@ -633,7 +637,7 @@ describe.skipIf(backends.postgres)('the delivery log on SQLite', () => {
     );
     try {
       const token = await upgraded.login();
-      // It goes out once the delivery thread starts (webhooks exist), signed with the secret it was made with.
+      // It goes out once the delivery process starts (webhooks exist), signed with the secret it was made with.
       await waitFor(() => hooks.of('letter.created').length === 1, 5000, 'the earlier delivery');
       const sent = hooks.of('letter.created')[0];
       expect(sent?.body).toBe('{"left":"by an earlier version"}');
@@ -709,7 +713,7 @@ describe.skipIf(backends.postgres)('the messages table as the outbox of message.
     expect(toldTo(first.secret)).toEqual(['one', 'three']);
     expect(toldTo(second.secret)).toEqual(['three']);
     // The same from a reader that starts behind all of it (its own log): who is told does not hang on
-    // how far the delivery thread had read when the webhooks changed.
+    // how far the delivery process had read when the webhooks changed.
     const dir = mkdtempSync(join(tmpdir(), 'parley-told-'));
     const behind = new WebhookRepository(own.storage.db, 'sqlite', await openSqliteLog(dir));
     const told: TakenEvent[] = [];
@@ -837,38 +841,49 @@ describe.skipIf(backends.postgres)('the messages table as the outbox of message.
   });
 });
 
-describe.runIf(process.platform === 'linux')('the delivery thread’s priority', () => {
+describe.runIf(process.platform === 'linux')('the delivery process', () => {
   /** A thread's scheduling as the system reports it (`/proc/…/stat`: nice is field 19, the policy field 41). */
   function schedulingOf(statFile: string): { policy: number; nice: number } {
     const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) };
   }
-  /** The delivery thread's scheduling, once the thread has said which it is. */
-  async function deliveryThreadOf(on: TestServer): Promise<{ policy: number; nice: number }> {
-    const started = () => on.logs.find((line) => line.msg === 'webhook delivery thread started');
-    await waitFor(() => started() !== undefined, 10_000, 'the delivery thread started');
-    return schedulingOf(`/proc/self/task/${Number(started()?.thread)}/stat`);
+  /** The scheduling of every thread of process `pid`. */
+  const threadsOf = (pid: number | 'self') =>
+    readdirSync(`/proc/${pid}/task`).map((task) => schedulingOf(`/proc/${pid}/task/${task}/stat`));
+  /** The delivery process's id, once it has said it started. */
+  async function deliveryProcessOf(on: TestServer): Promise<number> {
+    const started = () => on.logs.find((line) => line.msg === 'webhook delivery process started');
+    await waitFor(() => started() !== undefined, 10_000, 'the delivery process started');
+    return Number(started()?.deliveryPid);
   }
   const SCHED_OTHER = 0;
   const SCHED_IDLE = 5;
 
-  it('gives way to the chat’s thread at once (SCHED_IDLE) by default, or takes the nice value set', async () => {
+  it('gives way to the chat at once (SCHED_IDLE, every thread of it) by default, or takes the nice value set; it ends with the server', async () => {
     for (const [env, expected] of [
       [{}, { policy: SCHED_IDLE }],
       [{ WEBHOOK_THREAD_NICE: '7' }, { policy: SCHED_OTHER, nice: 7 }],
     ] as const) {
       const own = await startTestServer({ ...FAST, LOG_LEVEL: 'info', ...env });
+      let pid = 0;
       try {
         const token = await own.login();
         const hook = await makeWebhook(['message.created'], undefined, own, token);
         expect((await own.post('/api/webhook/test', { id: hook.id }, { token })).status).toBe(200);
-        expect(await deliveryThreadOf(own)).toMatchObject(expected);
-        // The chat's own thread (the server here runs on the test's) is left as it was.
-        expect(schedulingOf('/proc/thread-self/stat').policy).toBe(SCHED_OTHER);
+        pid = await deliveryProcessOf(own);
+        expect(pid).not.toBe(process.pid);
+        // The test event went out from it.
+        await waitFor(() => receiver.of('ping').length === 1, 10_000, 'the test event');
+        const threads = threadsOf(pid);
+        expect(threads.length).toBeGreaterThan(1);
+        for (const thread of threads) expect(thread).toMatchObject(expected);
+        // The chat's process (the server here runs in the test's) is left as it was, every thread of it.
+        for (const thread of threadsOf('self')) expect(thread.policy).toBe(SCHED_OTHER);
       } finally {
         await own.close();
       }
+      expect(running(pid)).toBe(false);
     }
   });
 });

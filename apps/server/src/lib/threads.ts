@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +17,28 @@ const bundled = new Map<string, string>();
  * the very code the sources hold.
  */
 export function startThread(name: string, options: Pick<WorkerOptions, 'workerData'> = {}): Worker {
+  return new Worker(programFile(name), options);
+}
+
+/**
+ * Starts a program found as startThread finds it as a child process of this one, spoken to over its IPC
+ * channel. Unlike a thread it shares nothing with this process's threads: not V8's helper threads (the
+ * optimizing compiler's, the collector's), which a thread's isolate shares with the chat's at the
+ * process's priority; so the whole of it can be lowered (lowerThisProcess). It runs with no Node options
+ * of this process's; what it prints goes where this process's output goes.
+ */
+export function startProcess(name: string): ChildProcess {
+  const file = programFile(name);
+  return fork(typeof file === 'string' ? file : fileURLToPath(file), [], {
+    execArgv: [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+function programFile(name: string): URL | string {
   const built = new URL(`./${name}.js`, import.meta.url);
-  if (existsSync(built)) return new Worker(built, options);
-  return new Worker(bundledFromSources(name), options);
+  return existsSync(built) ? built : bundledFromSources(name);
 }
 
 function bundledFromSources(name: string): string {
@@ -62,28 +81,29 @@ function bundledFromSources(name: string): string {
 export type ThreadPriority = 'idle' | number;
 
 /**
- * Lowers the calling thread's priority; answers what it runs at now (`undefined`: the process's own, where
- * neither can be set). Node has no call for SCHED_IDLE: util-linux's `chrt` sets it on this thread, named
- * by `/proc/thread-self`; without it (or not on Linux) the lowest nice value is taken instead. A nice value
- * set with pid 0 is, on Linux, the calling thread's own: the process's other threads keep theirs.
+ * Lowers every thread of the calling process (Linux) or the process (elsewhere) to `priority`; answers
+ * what it runs at now (`undefined`: its own, where neither can be set). SCHED_IDLE is set with `chrt
+ * --all-tasks`; a nice value, which on Linux belongs to a thread, on each thread in turn. Threads started
+ * later take their priority from the thread that starts them, lowered too.
  */
-export function lowerThisThread(priority: ThreadPriority): { thread?: number; priority?: ThreadPriority } {
-  let thread: number | undefined;
-  try {
-    thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  } catch {
-    // Not Linux: nice values are the process's there, and the chat's thread would be lowered with this one.
-    return {};
+export function lowerThisProcess(priority: ThreadPriority): { priority?: ThreadPriority } {
+  if (process.platform !== 'linux') {
+    try {
+      setPriority(priority === 'idle' ? 19 : priority);
+      return { priority: priority === 'idle' ? 19 : priority };
+    } catch {
+      return {};
+    }
   }
   if (priority === 'idle') {
-    const set = spawnSync('chrt', ['--idle', '--pid', '0', String(thread)], { stdio: 'ignore', timeout: 5000 });
-    if (set.status === 0) return { thread, priority };
+    const set = spawnSync('chrt', ['--all-tasks', '--idle', '--pid', '0', String(process.pid)], { stdio: 'ignore', timeout: 5000 });
+    if (set.status === 0) return { priority };
   }
   const nice = priority === 'idle' ? 19 : priority;
   try {
-    setPriority(nice);
-    return { thread, priority: nice };
+    for (const task of readdirSync('/proc/self/task')) setPriority(Number(task), nice);
+    return { priority: nice };
   } catch {
-    return { thread };
+    return {};
   }
 }

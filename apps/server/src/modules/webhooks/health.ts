@@ -25,7 +25,7 @@ export interface HealthReporter {
 /**
  * Keeps each webhook's failures in a row (`webhooks.failures`, shown in the console) and disables one after
  * DISABLE_AFTER, telling Admins, in one transaction of the database. It runs where the webhooks are
- * written: in the server's process for its delivery thread (which reports through its port), in a worker
+ * written: in the server's process for its delivery process (which reports over its channel), in a worker
  * process for itself.
  */
 export class WebhookHealth implements HealthReporter {

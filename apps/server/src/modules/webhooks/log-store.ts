@@ -8,7 +8,7 @@ import { runDirectlyInTransactions } from '../../db/prepared.js';
  * Where webhook deliveries are recorded (`webhook_deliveries`, the log the console shows and the worker
  * drains). On PostgreSQL it is the database itself: rows lock one by one, so the worker's writes and the
  * chat's go on side by side. On SQLite it is a file of its own beside the database, `webhooks.db`: SQLite
- * has one writer at a time, and the delivery thread's batches of outcomes (a few thousand rows a second
+ * has one writer at a time, and the delivery process's batches of outcomes (a few thousand rows a second
  * at a busy site) in `parley.db` would make every message wait for the lock meanwhile. What a change
  * queues for webhooks stays in `parley.db`, written in the change's transaction (`webhook_events`), and
  * `message.created` is read from the messages themselves; the worker reads both from there and keeps how

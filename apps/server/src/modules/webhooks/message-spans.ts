@@ -1,6 +1,6 @@
 /**
  * When a webhook took `message.created`, as spans of message ids: where the messages table is that
- * event's outbox (SQLite, see WebhookRepository.takeTold), the delivery thread reads messages after they
+ * event's outbox (SQLite, see WebhookRepository.takeTold), the delivery process reads messages after they
  * were stored, perhaps after the webhook was disabled, enabled again or made, and tells each one to the
  * webhooks that took it when it was stored. A span is `[after, upTo]`: the messages with ids above
  * `after` and up to `upTo` (null while it still takes them). Each bound is the newest message id in the

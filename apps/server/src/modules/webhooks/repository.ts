@@ -423,8 +423,8 @@ export class WebhookRepository {
   }
 
   /**
-   * Whether this process's delivery thread is the only one that sends from the log, so that it needs no
-   * claims: a log apart is SQLite's, beside one server's database, and only its delivery thread changes a
+   * Whether this server's delivery process is the only one that sends from the log, so that it needs no
+   * claims: a log apart is SQLite's, beside one server's database, and only its delivery process changes a
    * delivery there (the console adds new ones, and deletes a deleted webhook's). It keeps the attempts it
    * has under way in memory instead; a thread that ends takes them with it, and they are due again.
    */

@@ -9,7 +9,7 @@ import type { EventHub } from '../../realtime/domain-events.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ConversationRepository } from '../conversations/repository.js';
 import type { Notices } from '../notices/service.js';
-import { DeliveryThread } from './delivery-thread.js';
+import { DeliveryProcess } from './delivery-process.js';
 import { WebhookHealth } from './health.js';
 import { BusKick } from './kick.js';
 import { moveEarlierDeliveries, openSqliteLog, sharedLog } from './log-store.js';
@@ -19,8 +19,8 @@ import { WebhookService } from './service.js';
 
 /**
  * The webhooks as a server process runs them: the service the routes use, the publisher that queues
- * events in their changes' transactions, and whoever sends the deliveries (this process's delivery
- * thread, or with `WEBHOOK_DELIVERY=worker` the worker processes, woken through the bus).
+ * events in their changes' transactions, and whoever sends the deliveries (this server's delivery
+ * process, or with `WEBHOOK_DELIVERY=worker` the worker processes, woken through the bus).
  */
 export async function setUpWebhooks(parts: {
   config: Config;
@@ -42,9 +42,9 @@ export async function setUpWebhooks(parts: {
   if (moved > 0) log.info({ moved }, 'webhook deliveries moved into their own log');
   const repo = new WebhookRepository(db, parts.dialect, deliveries);
   const health = new WebhookHealth(db, repo, parts.notices, log, now);
-  const thread =
+  const delivery =
     config.webhooks.delivery === 'here'
-      ? new DeliveryThread(
+      ? new DeliveryProcess(
           {
             dataDir: config.dataDir,
             databaseUrl: config.databaseUrl,
@@ -53,7 +53,7 @@ export async function setUpWebhooks(parts: {
             secretKey: config.secretKey,
             outboundAllow: config.outboundAllow,
             webhooks: config.webhooks,
-            priority: config.webhooks.threadPriority,
+            priority: config.webhooks.deliveryPriority,
           },
           repo,
           health,
@@ -62,7 +62,7 @@ export async function setUpWebhooks(parts: {
           config.webhooks.pollMs * 60,
         )
       : undefined;
-  const kick = thread ?? new BusKick(bus, (error: unknown) => log.warn({ err: error }, 'webhook workers not woken'), undefined, now);
+  const kick = delivery ?? new BusKick(bus, (error: unknown) => log.warn({ err: error }, 'webhook workers not woken'), undefined, now);
   const service = new WebhookService(db, repo, parts.sealer, parts.outbound, parts.audit, kick, now);
   // Which webhooks are enabled is kept in each process; a change anywhere makes every process read it again.
   const changed = () => {
@@ -81,9 +81,9 @@ export async function setUpWebhooks(parts: {
   return {
     service,
     outbox: publisher.outbox,
-    start: () => thread?.startIfNeeded(),
+    start: () => delivery?.startIfNeeded(),
     async stop(): Promise<void> {
-      await thread?.stop();
+      await delivery?.stop();
       if (kick instanceof BusKick) kick.stop();
       await deliveries.close();
     },

@@ -44,7 +44,7 @@ const BATCH = 200;
 /**
  * How long an attempt that ended waits for others to share its record's commit, when it ended outside a
  * look's own wait (a look records its attempts together as they end). A commit per outcome or two was the
- * delivery thread's largest cost: a commit writes the pages it touched, whatever the rows.
+ * delivery process's largest cost: a commit writes the pages it touched, whatever the rows.
  */
 const RECORD_GATHER_MS = 20;
 /** Queued events a look turns into deliveries at most. */
