@@ -4,6 +4,7 @@
 //
 //   node bench/sockets.mjs --visitors 19000 --clients 2 --seconds 30
 //   DATABASE_URL=… REDIS_URL=… node bench/sockets.mjs --visitors 18000 --processes 2   through nginx
+//   … --open-rate 300   the sockets opened at 300 a second in all (paced), rather than 100 at a time per client
 //
 // The cost of a socket is measured apart from the visitor behind it: every visitor is made first (HTTP
 // init), the server's heap is then collected in full through its inspector and its RSS and heap read;
@@ -26,6 +27,8 @@ const INSPECT_PORT = Number(option('inspect-port', 9339));
 const PROCESSES = Number(option('processes', 0));
 /** nginx's workers with `--processes`: each holds two files a socket, at most 16,000 connections (8,000 sockets). */
 const NGINX_WORKERS = Number(option('nginx-workers', 3));
+/** Sockets opened a second across the clients (0: each client opens 100 at a time, as fast as they open). */
+const OPEN_RATE = Number(option('open-rate', 0));
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -35,7 +38,7 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
  * be told to stop. The sockets leave from `localAddress`, a loopback address of this client's own: one source
  * address has about 28,000 ports towards one server address, fewer than 100,000 sockets need.
  */
-async function client(url, count, localAddress) {
+async function client(url, count, localAddress, rate) {
   const tokens = [];
   let retried = 0;
   for (let batch = 0; batch < count; batch += 100) {
@@ -70,9 +73,19 @@ async function client(url, count, localAddress) {
   setInterval(() => {
     for (const socket of sockets) socket.send('Y');
   }, 5000);
-  for (let batch = 0; batch < tokens.length; batch += 100) {
+  // Paced: a tenth of a second's share at a time, each step when it is due.
+  const step = rate > 0 ? Math.max(1, Math.round(rate / 10)) : 100;
+  const began = Date.now();
+  let told = Date.now();
+  for (let batch = 0; batch < tokens.length; batch += step) {
+    const early = rate > 0 ? began + (batch / rate) * 1000 - Date.now() : 0;
+    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+    if (Date.now() - told >= 10_000) {
+      told = Date.now();
+      process.send({ progress: sockets.length, closedSoFar: closed });
+    }
     await Promise.all(
-      tokens.slice(batch, batch + 100).map(async (token) => {
+      tokens.slice(batch, batch + step).map(async (token) => {
         const socket = new WebSocket(`${url.replace('http', 'ws')}/ws/visitor?YQToken=${token}`, { localAddress });
         await new Promise((resolve, reject) => {
           socket.once('open', resolve);
@@ -127,7 +140,7 @@ async function inspector(port) {
 }
 
 if (process.argv[2] === '--client') {
-  await client(process.argv[3], Number(process.argv[4]), process.argv[5]);
+  await client(process.argv[3], Number(process.argv[4]), process.argv[5], Number(process.argv[6]));
 } else {
   await main();
 }
@@ -147,7 +160,7 @@ async function main() {
   const idle = rss();
 
   const clients = Array.from({ length: CLIENTS }, (_, index) =>
-    fork(fileURLToPath(import.meta.url), ['--client', url, String(Math.ceil(VISITORS / CLIENTS)), `127.0.0.${index + 2}`], {
+    fork(fileURLToPath(import.meta.url), ['--client', url, String(Math.ceil(VISITORS / CLIENTS)), `127.0.0.${index + 2}`, String(OPEN_RATE / CLIENTS)], {
       stdio: 'inherit',
     }),
   );
@@ -167,8 +180,20 @@ async function main() {
 
   const started = performance.now();
   const opening = clients.map((worker) => next(worker, 'opened'));
+  // Where the openings are, every 10 s (a run that stalls shows where).
+  const progress = clients.map(() => ({ open: 0, closed: 0 }));
+  for (const [index, worker] of clients.entries())
+    worker.on('message', (message) => {
+      if ('progress' in message) progress[index] = { open: message.progress, closed: message.closedSoFar };
+    });
+  const telling = setInterval(() => {
+    const open = progress.reduce((sum, each) => sum + each.open, 0);
+    const lost = progress.reduce((sum, each) => sum + each.closed, 0);
+    console.log(`${((performance.now() - started) / 1000).toFixed(0)} s: ${open} sockets open, ${lost} closed, server RSS ${mib(rss())}`);
+  }, 10_000);
   for (const worker of clients) worker.send('open');
   const total = (await Promise.all(opening)).reduce((sum, count) => sum + count, 0);
+  clearInterval(telling);
   const opened = (performance.now() - started) / 1000;
   let peak = rss();
   const until = Date.now() + SECONDS * 1000;
