@@ -85,14 +85,8 @@ export class VisitorService {
       await this.repo.update(this.db, known.id, { last_seen_at: now, lang: input.lang ?? known.lang });
       await this.recordVisit(known, input.url, title, now);
       const messages = await this.messages.listMessages(known.id, { limit: INITIAL_MESSAGES });
-      return {
-        YQToken: input.YQToken ?? '',
-        id: known.public_id,
-        state: known.state as VisitorState,
-        serviceID: known.service_id,
-        settings: await this.widgetSettings(input.lang, regionCodesOf(known.region_code)),
-        messages: messages.map((row) => toMessage(row, known.public_id)),
-      };
+      const settings = await this.widgetSettings(input.lang, regionCodesOf(known.region_code));
+      return initAnswer(known, input.YQToken ?? '', settings, messages);
     }
     // A credential the server has never handed out is not adopted: visitors get fresh random ones only.
     // Everything the answer needs is read before the visitor is stored, and the first visit is stored with
@@ -137,15 +131,8 @@ export class VisitorService {
     // Subscribers' failures are theirs (the hub logs them): they never fail the answer.
     await this.events.emit('visitor.created', { visitor });
     await this.visitRecorded(visitor, input.url, title, now);
-    return {
-      YQToken: credential,
-      id: visitor.public_id,
-      state: visitor.state as VisitorState,
-      serviceID: visitor.service_id,
-      settings,
-      // A visitor made just now has no messages yet.
-      messages: [],
-    };
+    // A visitor made just now has no messages yet.
+    return initAnswer(visitor, credential, settings, []);
   }
 
   /**
@@ -273,4 +260,16 @@ export class VisitorService {
   async rememberContact(visitor: VisitorRow, contact: { name: string; phone: string; email: string }): Promise<void> {
     if (!visitor.name) await this.repo.update(this.db, visitor.id, contact);
   }
+}
+
+/** What an init answers: the visitor as the widget knows it, its credential, settings and latest messages. */
+function initAnswer(visitor: VisitorRow, credential: string, settings: WidgetSettings, messages: readonly MessageRow[]): VisitorInit {
+  return {
+    YQToken: credential,
+    id: visitor.public_id,
+    state: visitor.state as VisitorState,
+    serviceID: visitor.service_id,
+    settings,
+    messages: messages.map((row) => toMessage(row, visitor.public_id)),
+  };
 }
