@@ -92,14 +92,19 @@ export class DeliveryProcess implements DeliveryKick {
     this.child = child;
     this.post({ type: 'start', settings: this.settings });
     child.on('message', (message: FromDeliveryProcess) => this.heard(message));
-    child.on('error', (error) => this.log.error({ err: error }, 'the webhook delivery process failed'));
-    child.on('exit', (code, signal) => {
+    const ended = (detail: Record<string, unknown>) => {
       if (this.child !== child) return;
       this.child = undefined;
       if (this.stopping) return;
-      this.log.warn({ code, signal }, 'the webhook delivery process ended; it starts again');
+      this.log.warn(detail, 'the webhook delivery process ended; it starts again');
       this.restartLater();
+    };
+    child.on('error', (error) => {
+      this.log.error({ err: error }, 'the webhook delivery process failed');
+      // One that never started (no pid: the system refused the fork) never exits either.
+      if (child.pid === undefined) ended({ started: false });
     });
+    child.on('exit', (code, signal) => ended({ code, signal }));
     this.pruner ??= setInterval(() => this.pruneEvents(), this.pruneEveryMs);
     this.pruner.unref();
   }
