@@ -160,9 +160,13 @@ async function main() {
   const idle = rss();
 
   const clients = Array.from({ length: CLIENTS }, (_, index) =>
-    fork(fileURLToPath(import.meta.url), ['--client', url, String(Math.ceil(VISITORS / CLIENTS)), `127.0.0.${index + 2}`, String(OPEN_RATE / CLIENTS)], {
-      stdio: 'inherit',
-    }),
+    fork(
+      fileURLToPath(import.meta.url),
+      ['--client', url, String(Math.ceil(VISITORS / CLIENTS)), `127.0.0.${index + 2}`, String(OPEN_RATE / CLIENTS)],
+      {
+        stdio: 'inherit',
+      },
+    ),
   );
   const next = (worker, key) =>
     new Promise((resolve) => {
