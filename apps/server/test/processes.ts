@@ -98,11 +98,19 @@ export async function buildOnce(): Promise<void> {
   if (code !== 0) throw new Error(`the server bundle could not be built (exit ${code})`);
 }
 
+/**
+ * The fields of a `/proc/…/stat` file (a process's or a thread's) from the third on, its state first: the
+ * second, the command's name in brackets, may hold spaces, so the fields are read after its last bracket.
+ */
+export function procStat(file: string): string[] {
+  const stat = readFileSync(file, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** Whether process `pid` runs (Linux's `/proc`); a process ended but not yet reaped is not running. */
 export function running(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+    return procStat(`/proc/${pid}/stat`)[0] !== 'Z';
   } catch {
     return false;
   }

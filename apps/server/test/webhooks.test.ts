@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEntry, Message, Notice, Webhook, WebhookDelivery, WebhookWithSecret } from '@parley/protocol';
@@ -14,7 +14,7 @@ import type { TakenEvent } from '../src/modules/webhooks/told-in-order.js';
 import { MAX_ATTEMPTS, retryWait, SECRET_PURPOSE } from '../src/modules/webhooks/worker.js';
 import { agentSocket, onlyId, uuidOf, visitor } from './chat-harness.js';
 import { APP_ROOT, backends, createAgent, startTestServer, type TestServer } from './harness.js';
-import { buildOnce, dropSchema, running, type ServerProcess, spawnWebhookWorker } from './processes.js';
+import { buildOnce, dropSchema, procStat, running, type ServerProcess, spawnWebhookWorker } from './processes.js';
 import { waitFor } from './waiting.js';
 import { verifySignature, WebhookReceiver } from './webhook-receiver.js';
 
@@ -844,8 +844,7 @@ describe.skipIf(backends.postgres)('the messages table as the outbox of message.
 describe.runIf(process.platform === 'linux')('the delivery process', () => {
   /** A thread's scheduling as the system reports it (`/proc/…/stat`: nice is field 19, the policy field 41). */
   function schedulingOf(statFile: string): { policy: number; nice: number } {
-    const stat = readFileSync(statFile, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = procStat(statFile);
     return { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) };
   }
   /** The scheduling of every thread of process `pid`. */
@@ -907,7 +906,7 @@ describe('the retry schedule', () => {
 /**
  * The events written for the webhook, still queued or already made into deliveries (one entry each); with
  * `mentioning`, only those whose body names it (a visitor's public id: the server's other conversations,
- * requeued when an earlier test's agent goes, write events of their own meanwhile).
+ * earlier tests', may write events of their own meanwhile).
  */
 async function queuedOrDeliveredDb(webhookId: number, mentioning?: string): Promise<string[]> {
   const queued = await stillQueued();
