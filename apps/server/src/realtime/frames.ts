@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { CloseCode, type Frame, frame, HEARTBEAT, type KnownFrame, SocketCode } from '@parley/protocol';
 import type { RawData, WebSocket } from 'ws';
 import type { Liveness } from './liveness.js';
@@ -9,8 +10,52 @@ export const SLOW_PEER_CLOSE_MS = 5000;
 
 export function sendText(socket: WebSocket, text: string): void {
   if (socket.readyState !== socket.OPEN) return;
-  if (socket.bufferedAmount > MAX_BUFFERED_BYTES) closeSlowPeer(socket);
-  else socket.send(text);
+  if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+    // What this turn held back (below) is not the peer's doing: handed to the system first, only what it
+    // cannot take counts against the peer, as if every frame had been written at once.
+    letGoOf(socket);
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      closeSlowPeer(socket);
+      return;
+    }
+  }
+  holdUntilTurnEnds(socket);
+  socket.send(text);
+}
+
+/** The connections holding this turn's frames back, each let go once when the turn's work is done. */
+const held = new Set<Duplex>();
+let lettingGo = false;
+
+const connectionOf = (socket: WebSocket) => (socket as unknown as { _socket?: Duplex })._socket;
+
+/**
+ * A batch of messages commits at once and fans out to the same agents' sockets: written one frame at a
+ * time, each frame is a system call of its own (a quarter of the server's time at 5,000 messages a
+ * second). Corked until the turn ends (the tick after the batch's promises have all run), a socket's
+ * frames of one turn leave in one write, and no frame waits longer than the turn that sent it.
+ */
+function holdUntilTurnEnds(socket: WebSocket): void {
+  const connection = connectionOf(socket);
+  if (!connection || held.has(connection)) return;
+  connection.cork();
+  held.add(connection);
+  if (lettingGo) return;
+  lettingGo = true;
+  process.nextTick(letGo);
+}
+
+function letGo(): void {
+  lettingGo = false;
+  const connections = [...held];
+  held.clear();
+  // uncork on a connection already ended or destroyed does nothing: end() has flushed what it held.
+  for (const connection of connections) connection.uncork();
+}
+
+function letGoOf(socket: WebSocket): void {
+  const connection = connectionOf(socket);
+  if (connection && held.delete(connection)) connection.uncork();
 }
 
 /** Closes with 1013 (the client reconnects and catches up with afterSeq), and cuts the socket if the close stalls. */
