@@ -55,6 +55,11 @@ const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
+/** CPU seconds a process has used, user and system (its /proc stat's fields 14 and 15, at 100 ticks a second). */
+const cpuOf = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssOf = (pid) => {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) * 1024 : 0;
@@ -137,6 +142,8 @@ async function benchParley() {
   await api(url, '/api/index/state', { state: '1' }, admin);
   const deliveries = new Deliveries(RATE * SECONDS);
   const agentSockets = [];
+  /** Agents' sockets the server closed during the run, by close code: a message sent to one is lost here. */
+  const agentCloseCodes = {};
   const visitors = [];
   // Every socket's heartbeat from the moment it opens: the server closes a socket silent for 15 s, and
   // making a thousand visitors on a slow database takes longer than that.
@@ -162,6 +169,9 @@ async function benchParley() {
       const sent = /"msg":"m ([\d.]+) (\d+)"/.exec(text);
       if (sent) deliveries.record(Number(sent[2]), Number(sent[1]));
     });
+    socket.on('close', (code) => {
+      agentCloseCodes[code] = (agentCloseCodes[code] ?? 0) + 1;
+    });
     agentSockets.push(socket);
   }
   for (let index = 0; index < VISITORS; index += 1) {
@@ -175,6 +185,8 @@ async function benchParley() {
     visitors.map((visitor, index) => api(url, '/api/visitor/message', { YQToken: visitor.token, msg: 'hello 0', onlyID: `open-${index}` })),
   );
   const rssBefore = serverRss();
+  const serverCpu = () => (server.pids ?? [server.child.pid]).reduce((sum, pid) => sum + cpuOf(pid), 0);
+  const cpuBefore = serverCpu();
   // Over the socket, the sending thread opens the visitors' sockets first, and starts the clock once the
   // server has taken them all in (sender.mjs), so that their arrival is not measured as latency.
   const result = await drive({
@@ -182,10 +194,12 @@ async function benchParley() {
     target: VIA === 'http' ? url : ws,
     tokens: visitors.map((visitor) => visitor.token),
   });
+  const cpu = serverCpu() - cpuBefore;
   // Stragglers: every acknowledged message is waited for (up to DRAIN_MS) before anything counts as lost.
   const drainUntil = Date.now() + DRAIN_MS;
   while (deliveries.count < result.acknowledged && Date.now() < drainUntil) await sleep(20);
   const rss = serverRss();
+  const agentsClosed = { ...agentCloseCodes };
   const endedAt = Date.now();
   const hooks = receiver ? await receiver.count() : undefined;
   receiver?.stop();
@@ -204,6 +218,7 @@ async function benchParley() {
     refused: result.refused,
     failures: result.failures,
     closeCodes: result.closeCodes,
+    agentCloseCodes: agentsClosed,
     late: deliveries.late(),
     lost: Math.max(0, result.acknowledged - deliveries.count),
     elapsed: result.elapsed,
@@ -213,6 +228,8 @@ async function benchParley() {
     ackP99: percentile(result.ackLatencies, 99),
     rss,
     rssBefore,
+    /** The server's CPU seconds over the load, its warm-up included (not the stragglers' wait). */
+    cpu,
     // Every message of the run (warm-up and opening ones too) makes one delivery per webhook.
     webhooks: hooks && {
       count: WEBHOOKS,
@@ -309,7 +326,7 @@ if (JSON_OUT) {
       ? ` | ${result.webhooks.count} webhooks${result.webhooks.workers ? ` sent by ${result.webhooks.workers} worker processes` : ''}: ${result.webhooks.delivered} delivered by the end (${result.webhooks.duplicates} twice)`
       : '';
     console.log(
-      `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures}${result.failures > 0 && result.closeCodes ? ` (closed ${JSON.stringify(result.closeCodes)})` : ''} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}${hooks}`,
+      `${result.name.padEnd(48)} sent ${result.sent} received ${result.received} late ${result.late} lost ${result.lost}${result.unanswered ? ` unanswered ${result.unanswered}` : ''}${refused} failed ${result.failures}${result.failures > 0 && result.closeCodes ? ` (closed ${JSON.stringify(result.closeCodes)})` : ''}${result.agentCloseCodes && Object.keys(result.agentCloseCodes).length > 0 ? ` agents closed ${JSON.stringify(result.agentCloseCodes)}` : ''} in ${result.elapsed.toFixed(1)} s | p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms${acks} | RSS ${mb(result.rss)}${result.cpu === undefined ? '' : `, server CPU ${result.cpu.toFixed(1)} s`}${hooks}`,
     );
   }
   console.log(`p99 ratio parley / relay: ${ratio.toFixed(2)}; load after ${load()}`);
