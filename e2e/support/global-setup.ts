@@ -67,6 +67,9 @@ async function startServer(port: number): Promise<() => Promise<void>> {
       WECHAT_API_BASE: `http://127.0.0.1:${wechatDoublePort(port)}`,
       // The webhook suite's receiver listens on loopback, which the outbound rule refuses unless listed.
       OUTBOUND_ALLOW: '127.0.0.1',
+      // A test's own API client keeps its connection between calls; closed by the server after 5 s idle,
+      // one was taken up again the instant it closed (read ECONNRESET). The tests' clients live a minute at most.
+      KEEP_ALIVE_TIMEOUT_MS: '120000',
       ...served,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
