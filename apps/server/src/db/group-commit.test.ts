@@ -121,4 +121,71 @@ describe('GroupCommit', () => {
     expect((outcomes[0] as PromiseFulfilledResult<string>).value).toBe('d alone');
     expect(await stored()).toEqual(['a', 'b', 'd', 'e', 'skip-c']);
   });
+
+  describe('a batch whose step is all it writes (alone)', () => {
+    /** Stores the batch's names in one statement (atomic by itself); names starting with "skip" it leaves. */
+    const storeInOne: SharedStep<string, string> = {
+      async runMany(db, names) {
+        const kept = names.filter((name) => !name.startsWith('skip'));
+        if (kept.length > 0) await sql`insert into items (name) values ${sql.join(kept.map((name) => sql`(${name})`))}`.execute(db);
+        return names.map((name) => (name.startsWith('skip') ? undefined : `${name} stored`));
+      },
+    };
+    const works = new Map<string, number>();
+    const unit = (commits: GroupCommit, name: string, alone = true) =>
+      commits.run(
+        async (tx, shared) => {
+          works.set(name, (works.get(name) ?? 0) + 1);
+          if (shared?.result !== undefined) return `${shared.result} in a transaction`;
+          await sql`insert into items (name) values (${name})`.execute(tx);
+          return `${name} alone`;
+        },
+        storeInOne,
+        name,
+        alone ? (result: string) => `${result} by itself` : undefined,
+      );
+    const control = () => statements.filter((text) => /^(begin|commit|savepoint|release|rollback)/i.test(text)).map((text) => text.toLowerCase());
+
+    it('commits the step by itself, without a transaction, and answers each unit from its result', async () => {
+      works.clear();
+      const commits = new GroupCommit(() => db);
+      expect(await Promise.all(['a', 'b', 'c'].map((name) => unit(commits, name)))).toEqual([
+        'a stored by itself',
+        'b stored by itself',
+        'c stored by itself',
+      ]);
+      expect(await stored()).toEqual(['a', 'b', 'c']);
+      expect(control()).toEqual([]);
+      expect(works.size).toBe(0);
+    });
+
+    it('leaves the units it wrote nothing for to a transaction after it', async () => {
+      works.clear();
+      const commits = new GroupCommit(() => db);
+      expect(await Promise.all([unit(commits, 'a'), unit(commits, 'skip-b'), unit(commits, 'c')])).toEqual([
+        'a stored by itself',
+        'skip-b alone',
+        'c stored by itself',
+      ]);
+      expect(await stored()).toEqual(['a', 'c', 'skip-b']);
+      expect(control()).toEqual(['begin', 'commit']);
+      expect([...works.keys()]).toEqual(['skip-b']);
+    });
+
+    it('keeps nothing of a failed statement: the batch goes the usual way, and only the failing unit is refused', async () => {
+      const commits = new GroupCommit(() => db);
+      await unit(commits, 'a');
+      statements = [];
+      const outcomes = await Promise.allSettled([unit(commits, 'd'), unit(commits, 'a'), unit(commits, 'e')]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[0] as PromiseFulfilledResult<string>).value).toBe('d alone');
+      expect(await stored()).toEqual(['a', 'd', 'e']);
+    });
+
+    it('runs in a transaction when a unit of the batch has more to write', async () => {
+      const commits = new GroupCommit(() => db);
+      expect(await Promise.all([unit(commits, 'a'), unit(commits, 'b', false)])).toEqual(['a stored in a transaction', 'b stored in a transaction']);
+      expect(control()).toEqual(['begin', 'commit']);
+    });
+  });
 });

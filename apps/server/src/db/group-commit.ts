@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Db } from './index.js';
+import type { Db, DbOrTx } from './index.js';
 import type { Database } from './schema.js';
 
 /**
@@ -9,7 +9,8 @@ import type { Database } from './schema.js';
  * batch of 200 messages is one round trip instead of 200.
  */
 export interface SharedStep<Input, Result> {
-  runMany(tx: Transaction<Database>, inputs: Input[]): Promise<(Result | undefined)[]>;
+  /** In the batch's transaction, or by itself where the batch is nothing else (see GroupCommit's `alone`). */
+  runMany(db: DbOrTx, inputs: Input[]): Promise<(Result | undefined)[]>;
 }
 
 /**
@@ -22,6 +23,8 @@ export type Shared<Result> = { result: Result | undefined } | undefined;
 interface Pending {
   work: (tx: Transaction<Database>, shared: Shared<unknown>) => Promise<unknown>;
   step: { step: SharedStep<unknown, unknown>; input: unknown } | undefined;
+  /** The unit's value from its step's result when the step is all it writes (no statement, no refusal). */
+  alone: ((result: unknown) => unknown) | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -53,6 +56,12 @@ class UnitFailed extends Error {
  * before the units; when it throws, the attempt is rolled back and the guarded one runs without it, each
  * unit doing its part alone.
  *
+ * A batch whose units all say that their step is all they write (`alone`: nothing more to write, nothing
+ * to refuse once it has written) needs no transaction around the step: one statement commits by itself,
+ * one round trip where BEGIN, the statement and COMMIT are three on PostgreSQL. When that statement fails,
+ * it has kept nothing, and the batch goes the usual way (which sets a failing unit aside); the units it
+ * wrote nothing for (a conversation to open) go the usual way after it.
+ *
  * Every unit settles only once the shared transaction has committed, so an acknowledgement never precedes
  * the commit, and a unit refused because of an earlier one (the same onlyID twice) finds that one stored
  * when it looks; when the commit itself fails, every unit of the batch rejects and none was acknowledged.
@@ -73,14 +82,17 @@ export class GroupCommit {
     work: (tx: Transaction<Database>, shared: Shared<Result>) => Promise<T>,
     step: SharedStep<Input, Result>,
     input: Input,
+    /** Given when the step is all this unit writes: its value from the step's result (see `alone` above). */
+    alone?: (result: Result) => T,
   ): Promise<T>;
   run<T>(
     work: (tx: Transaction<Database>, shared: Shared<unknown>) => Promise<T>,
     step?: SharedStep<unknown, unknown>,
     input?: unknown,
+    alone?: (result: unknown) => T,
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, step: step && { step, input }, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, step: step && { step, input }, alone, resolve: resolve as (value: unknown) => void, reject });
       // The first unit waits one turn of the event loop for those arriving with it; later ones join the
       // queue while a batch is being committed, and go in the next one.
       if (!this.running) {
@@ -98,7 +110,9 @@ export class GroupCommit {
     this.running = false;
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
+  private async commit(all: Pending[]): Promise<void> {
+    const batch = await this.alone(all);
+    if (batch.length === 0) return;
     let outcomes: Outcome[];
     try {
       outcomes = await this.optimistic(batch);
@@ -115,6 +129,31 @@ export class GroupCommit {
       if (outcome?.ok) unit.resolve(outcome.value);
       else unit.reject(outcome?.error);
     }
+  }
+
+  /**
+   * The step's statement by itself, when it is all the batch writes; answers the units left for the usual
+   * way: all of them when the statement failed (it kept nothing), else those it wrote nothing for.
+   */
+  private async alone(batch: Pending[]): Promise<Pending[]> {
+    const step = batch[0]?.step?.step;
+    if (!step || !batch.every((unit) => unit.alone && unit.step?.step === step)) return batch;
+    let results: unknown[];
+    try {
+      results = await step.runMany(
+        this.db(),
+        batch.map((unit) => unit.step?.input),
+      );
+    } catch {
+      return batch;
+    }
+    const left: Pending[] = [];
+    for (const [index, unit] of batch.entries()) {
+      const result = results[index];
+      if (result === undefined || !unit.alone) left.push(unit);
+      else unit.resolve(unit.alone(result));
+    }
+    return left;
   }
 
   /**

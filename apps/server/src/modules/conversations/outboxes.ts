@@ -17,6 +17,12 @@ export interface ConversationOutbox {
    * later outboxes and the events see the mark.
    */
   stored?(tx: DbOrTx, visitor: VisitorRow, row: MessageRow, visitorSees: boolean): Promise<void>;
+  /**
+   * True when `stored` writes nothing now for a visitor's own message (role user), whoever the visitor:
+   * such a message may then commit in one statement by itself (GroupCommit's `alone`). An outbox with a
+   * `stored` that does not answer is taken to write.
+   */
+  quietOnVisitorMessages?(): boolean | Promise<boolean>;
 }
 
 /** The outboxes, run in the order they were added, inside the transaction of each change. */
@@ -33,5 +39,14 @@ export class ConversationOutboxes {
 
   async stored(tx: DbOrTx, visitor: VisitorRow, row: MessageRow, visitorSees: boolean): Promise<void> {
     for (const outbox of this.list) await outbox.stored?.(tx, visitor, row, visitorSees);
+  }
+
+  /** Whether no outbox writes anything for a visitor's own message now (see ConversationOutbox). */
+  async quietOnVisitorMessages(): Promise<boolean> {
+    for (const outbox of this.list) {
+      if (!outbox.stored) continue;
+      if (!outbox.quietOnVisitorMessages || !(await outbox.quietOnVisitorMessages())) return false;
+    }
+    return true;
   }
 }

@@ -43,6 +43,11 @@ export class Routing {
     return this.regions.blocks(regionCode);
   }
 
+  /** Whether `blocked` may answer true for anyone now. */
+  blocksAny(): boolean {
+    return this.regions.blocksAny();
+  }
+
   /**
    * Opens a conversation for a visitor without one, given to `agent`, to the robot, or waiting; the
    * visitor as it is now.

@@ -44,6 +44,9 @@ function resentBy(sender: Sender, row: MessageRow): MessageRow {
   return row;
 }
 
+/** A visitor's message written by the batch's statement alone (writesOnlyTheMessage): what it stored, as written. */
+const wroteAlone = (wrote: VisitorWrote) => ({ row: wrote.message, visitor: wrote.visitor, opened: undefined });
+
 /**
  * Conversations: their messages and who answers them. Every message is stored (with its seq, in one
  * transaction) before anyone is told; events go out once the transaction has committed.
@@ -155,7 +158,7 @@ export class ConversationService {
         return { row, visitor, opened };
       };
       outcome = this.repo.visitorWritesAtOnce
-        ? await this.commits.run(work, this.repo.visitorWritesMany, write)
+        ? await this.commits.run(work, this.repo.visitorWritesMany, write, (await this.writesOnlyTheMessage()) ? wroteAlone : undefined)
         : await this.commits.run((tx) => work(tx, undefined));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -173,6 +176,15 @@ export class ConversationService {
     if (withRobot) this.robotTurns.answer(outcome.visitor, message);
     else if (outcome.opened) await this.answerOpening(outcome.visitor, message.seq === 1, outcome.opened.agent);
     return message;
+  }
+
+  /**
+   * Whether a visitor's message into a conversation under way is its one statement and nothing more
+   * (PostgreSQL's batch statement may then commit by itself): no region is blocked and no identity asked
+   * for, so nothing can refuse it once written, and no outbox writes for it.
+   */
+  private async writesOnlyTheMessage(): Promise<boolean> {
+    return !this.routing.blocksAny() && !this.visitors.refusesAnonymous && (await this.outboxes.quietOnVisitorMessages());
   }
 
   /** The visitor's "talk to a person": from robot state to an agent or the queue; other states stay. */

@@ -13,6 +13,8 @@ export interface RegionRouting {
    * from the cached page without a query, so every visitor write can afford to ask.
    */
   blocks(regionCode: string): boolean;
+  /** Whether any rule blocks a region: when none does, `blocks` answers false for every visitor. */
+  blocksAny(): boolean;
 }
 
 /** What a visitor of a blocked region is answered when it writes anyway (its widget shows the page's text). */
@@ -50,5 +52,9 @@ export class RegionRules implements RegionRouting {
 
   blocks(regionCode: string): boolean {
     return this.ruleFor(regionCode)?.action === 'block';
+  }
+
+  blocksAny(): boolean {
+    return this.page().rules.some((rule) => rule.action === 'block');
   }
 }

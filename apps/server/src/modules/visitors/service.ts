@@ -208,6 +208,11 @@ export class VisitorService {
   }
 
   /** 403 for a visitor the site has not identified while `requireIdentity` is on (CONTRACT §13): asked by every message a visitor sends. */
+  /** Whether refuseAnonymous may refuse anyone now (the site asks for identified visitors). */
+  get refusesAnonymous(): boolean {
+    return this.settings.all().appSetting.requireIdentity;
+  }
+
   refuseAnonymous(visitor: Pick<VisitorRow, 'user_id'>): void {
     if (visitor.user_id === null && this.settings.all().appSetting.requireIdentity) throw new ApiError(403, 'identityRequired');
   }

@@ -50,6 +50,8 @@ export class WebhookPublisher {
       const takers = await this.webhooks.takers('message.created', tx);
       await this.webhooks.enqueueMessage(orderOf(visitor), row.id, takers, tx);
     },
+    // The enabled webhooks are held in memory: asking costs no statement once they have been read.
+    quietOnVisitorMessages: async () => this.webhooks.messagesTold || (await this.webhooks.takers('message.created')).length === 0,
   };
 
   /** Queues `type` for the webhooks that take it, in the change's transaction; builds the data only then. */

@@ -107,6 +107,8 @@ export class WeChatOutbox {
       row.delivery = 'pending';
       row.delivery_error = null;
     },
+    // A visitor's own message is never sent back to WeChat (forWeChat).
+    quietOnVisitorMessages: () => true,
   };
 
   /** Once a send's message has committed, the outbox looks for it at once. */
