@@ -330,8 +330,14 @@ describe('attributes', () => {
 describe('requireIdentity', () => {
   it('refuses messages of visitors the site has not identified (403), and takes those of identified ones', async () => {
     const page = (await server.get<Record<string, unknown>>('/api/settings/appSetting', { token: admin })).body.data;
+    // Already in a conversation when the site began to ask: its next message is refused all the same.
+    const talking = await browser();
+    await say(talking.YQToken, 'before the rule');
     expect((await server.post('/api/settings/appSetting', { ...page, requireIdentity: true }, { token: admin })).status).toBe(200);
     try {
+      const late = await server.post('/api/visitor/message', { YQToken: talking.YQToken, msg: 'after the rule', onlyID: randomUUID() });
+      expect(late.status).toBe(403);
+      expect(await history(talking.YQToken)).toEqual(['before the rule']);
       const anonymous = await browser();
       const refused = await server.post('/api/visitor/message', { YQToken: anonymous.YQToken, msg: 'hi', onlyID: randomUUID() });
       expect(refused.status).toBe(403);
