@@ -145,6 +145,8 @@ export class GroupCommit {
         batch.map((unit) => unit.step?.input),
       );
     } catch {
+      // Nothing of it was kept (or, its answer lost with the connection, all of it: the usual way then
+      // meets each unit's own row in the unique indexes, and the caller answers those as resends).
       return batch;
     }
     const left: Pending[] = [];
