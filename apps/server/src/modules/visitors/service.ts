@@ -207,14 +207,14 @@ export class VisitorService {
     if (this.regions.blocks(regionCode)) throw regionBlocked();
   }
 
-  /** 403 for a visitor the site has not identified while `requireIdentity` is on (CONTRACT §13): asked by every message a visitor sends. */
   /** Whether refuseAnonymous may refuse anyone now (the site asks for identified visitors). */
   get refusesAnonymous(): boolean {
     return this.settings.all().appSetting.requireIdentity;
   }
 
+  /** 403 for a visitor the site has not identified while `requireIdentity` is on (CONTRACT §13): asked by every message a visitor sends. */
   refuseAnonymous(visitor: Pick<VisitorRow, 'user_id'>): void {
-    if (visitor.user_id === null && this.settings.all().appSetting.requireIdentity) throw new ApiError(403, 'identityRequired');
+    if (visitor.user_id === null && this.refusesAnonymous) throw new ApiError(403, 'identityRequired');
   }
 
   async typing(publicId: string, text: string): Promise<void> {
