@@ -144,7 +144,8 @@ describe('GroupCommit', () => {
         name,
         alone ? (result: string) => `${result} by itself` : undefined,
       );
-    const control = () => statements.filter((text) => /^(begin|commit|savepoint|release|rollback)/i.test(text)).map((text) => text.toLowerCase());
+    const control = () =>
+      statements.filter((text) => /^(begin|commit|savepoint|release|rollback)/i.test(text)).map((text) => text.toLowerCase());
 
     it('commits the step by itself, without a transaction, and answers each unit from its result', async () => {
       works.clear();
@@ -184,7 +185,10 @@ describe('GroupCommit', () => {
 
     it('runs in a transaction when a unit of the batch has more to write', async () => {
       const commits = new GroupCommit(() => db);
-      expect(await Promise.all([unit(commits, 'a'), unit(commits, 'b', false)])).toEqual(['a stored in a transaction', 'b stored in a transaction']);
+      expect(await Promise.all([unit(commits, 'a'), unit(commits, 'b', false)])).toEqual([
+        'a stored in a transaction',
+        'b stored in a transaction',
+      ]);
       expect(control()).toEqual(['begin', 'commit']);
     });
   });
