@@ -89,7 +89,7 @@ async function inConversation(): Promise<TestVisitor> {
 }
 
 describe('the message hot path', () => {
-  it('costs a visitor message 5 statements, all in its own transaction, while the timed answers are off', async () => {
+  it('costs a visitor message 5 statements, all in its own transaction (on PostgreSQL one statement by itself), while the timed answers are off', async () => {
     await timers(false);
     const v = await inConversation();
     const cost = await costOf(10, (index) => sendOver(v.socket, { msg: `visitor ${index}` }));

@@ -152,8 +152,8 @@ export class GroupCommit {
     const left: Pending[] = [];
     for (const [index, unit] of batch.entries()) {
       const result = results[index];
-      if (result === undefined || !unit.alone) left.push(unit);
-      else unit.resolve(unit.alone(result));
+      if (result === undefined) left.push(unit);
+      else unit.resolve(unit.alone?.(result));
     }
     return left;
   }

@@ -75,8 +75,9 @@ function bundledFromSources(name: string): string {
 
 /**
  * The priority of a background thread, or of every thread of a background process (Linux): `idle`, the
- * scheduling class SCHED_IDLE, under which a thread gives way at once to any other that wakes on its CPU; or a nice value (0–19), which only lowers its share
- * of a busy CPU, so a thread that wakes may still wait behind it for the rest of its turn.
+ * scheduling class SCHED_IDLE, under which a thread gives way at once to any other that wakes on its CPU;
+ * or a nice value (0–19), which only lowers its share of a busy CPU, so a thread that wakes may still wait
+ * behind it for the rest of its turn.
  */
 export type ThreadPriority = 'idle' | number;
 
