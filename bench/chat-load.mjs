@@ -57,7 +57,9 @@ const percentile = (values, p) => {
 };
 /** CPU seconds a process has used, user and system (its /proc stat's fields 14 and 15, at 100 ticks a second). */
 const cpuOf = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // The fields after the command's name, which is in brackets and may hold spaces: the state first.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 const rssOf = (pid) => {
@@ -199,6 +201,7 @@ async function benchParley() {
   const drainUntil = Date.now() + DRAIN_MS;
   while (deliveries.count < result.acknowledged && Date.now() < drainUntil) await sleep(20);
   const rss = serverRss();
+  // Read before the bench closes the agents' sockets itself (below), which would count too.
   const agentsClosed = { ...agentCloseCodes };
   const endedAt = Date.now();
   const hooks = receiver ? await receiver.count() : undefined;
