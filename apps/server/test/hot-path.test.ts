@@ -1,7 +1,9 @@
 import type { Message } from '@parley/protocol';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConversationRepository } from '../src/modules/conversations/repository.js';
 import { agentSocket, framesOf, onlyId, type TestVisitor, visitor } from './chat-harness.js';
-import { configure, startTestServer, type TestServer } from './harness.js';
+import { backends, configure, startTestServer, type TestServer } from './harness.js';
 import type { TestSocket } from './sockets.js';
 
 /**
@@ -182,6 +184,48 @@ describe('the message hot path', () => {
       expect(statements.length).toBeLessThan(24);
     }
     for (const v of visitors) v.socket.close();
+  });
+
+  it.runIf(backends.postgres)('plans the PostgreSQL batch statement once per connection: its kept plan from the sixth run on', async () => {
+    await timers(false);
+    const v = await inConversation();
+    const { db } = server.storage;
+    const row = await db.selectFrom('visitors').select('token_hash').where('public_id', '=', v.id).executeTakeFirstOrThrow();
+    const repository = new ConversationRepository(db, 'postgres');
+    // A site's tables, not a test's handful of rows: on tables this small any plan costs the same, and
+    // PostgreSQL keeps the generic one whatever its guess of the batch's rows.
+    const at = '2026-01-01T00:00:00.000Z';
+    await sql`insert into visitors (token_hash, public_id, channel, state, created_at, last_seen_at)
+      select 'planned-' || n, 'planned-' || n, 'web', 'end', ${at}, ${at} from generate_series(1, 5000) n`.execute(db);
+    await sql`insert into conversations (visitor_id, first_seq, last_seq, started_at)
+      select id, 1, 1, created_at from visitors where token_hash like 'planned-%'`.execute(db);
+    await sql`analyze visitors`.execute(db);
+    await sql`analyze conversations`.execute(db);
+    // One connection throughout: PostgreSQL counts a prepared statement's plans per connection.
+    const plans = await db.connection().execute(async (connection) => {
+      for (let run = 0; run < 8; run += 1) {
+        const write = {
+          tokenHash: row.token_hash,
+          onlyId: onlyId(),
+          type: 'text',
+          msg: `planned ${run}`,
+          createdAt: new Date().toISOString(),
+        };
+        const [wrote] = await repository.visitorWritesMany.runMany(connection, [write]);
+        expect(wrote?.message).toMatchObject({ msg: `planned ${run}`, role: 'user' });
+      }
+      const found = await sql<{ generic_plans: number; custom_plans: number }>`
+        select generic_plans, custom_plans from pg_prepared_statements where statement like '%with i as (%'`.execute(connection);
+      return found.rows;
+    });
+    // The connection may have run it before this test (for the messages above): five plans made for their
+    // batch, then the one kept. Read from unnest directly, every run was planned anew (custom_plans 8+).
+    expect(plans).toHaveLength(1);
+    expect(plans[0]?.custom_plans).toBeLessThanOrEqual(5);
+    expect(plans[0]?.generic_plans).toBeGreaterThanOrEqual(3);
+    const stored = await server.get<{ list: Message[] }>(`/api/visitor/messages?YQToken=${v.credential}&afterSeq=0`);
+    expect(stored.body.data.list.map((message) => message.msg).slice(-8)).toEqual(Array.from({ length: 8 }, (_, run) => `planned ${run}`));
+    v.socket.close();
   });
 
   // A measurement, not a check: `HOT_PATH_BENCH=2000 npx vitest run --project server apps/server/test/hot-path.test.ts`.

@@ -191,11 +191,10 @@ export async function openPostgres(
 
 /**
  * The hot path's queries (db/prepared.ts) run as named prepared statements: PostgreSQL parses each once
- * per connection instead of at every run, which was most of their time. Those with scalar parameters are
- * planned once too; the visitor messages' batch statement (arrays) is planned at each run, because a plan
- * made for its actual batch is cheaper than a generic one (0.3 ms of planning: see bench/README.md on why
- * a generic plan is not forced). Kysely hands the client a text and values; the client is told the name
- * for those texts that have one.
+ * per connection instead of at every run, which was most of their time, and after five runs settles on a
+ * plan it keeps (the visitor messages' batch statement reads its arrays through a function for that: see
+ * migration 045; a generic plan is not forced on the connection, which would give one to every other query
+ * too). Kysely hands the client a text and values; the client is told the name for those texts that have one.
  */
 function namePreparedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

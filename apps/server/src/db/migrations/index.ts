@@ -44,6 +44,7 @@ import { messagesNewestByVisitor } from './041_messages_newest_by_visitor.js';
 import { searchableVisitors } from './042_searchable_visitors.js';
 import { messageSearchPendingMigration } from './043_message_search_pending.js';
 import { uploadMarks } from './044_upload_marks.js';
+import { visitorMessageRows } from './045_visitor_message_rows.js';
 
 /** Every migration, in order; numbered and forward only. The same set serves SQLite and PostgreSQL. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -92,5 +93,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '042_searchable_visitors': searchableVisitors(dialect),
     '043_message_search_pending': messageSearchPendingMigration(dialect),
     '044_upload_marks': uploadMarks(),
+    '045_visitor_message_rows': visitorMessageRows(dialect),
   };
 }
