@@ -15,9 +15,10 @@ export interface Page {
  * hold millions of rows passes `estimateOn`: on PostgreSQL its total past EXACT_COUNT_UP_TO is then an
  * estimate (`db/count.ts`); the others are small and counted exactly.
  */
-export async function paginate<DB, TB extends keyof DB, B, O>(
+export async function paginate<DB, TB extends keyof DB, B, O, PageDB = DB, PageTB extends keyof PageDB = keyof PageDB>(
   base: () => SelectQueryBuilder<DB, TB, B>,
-  select: (query: SelectQueryBuilder<DB, TB, B>) => SelectQueryBuilder<DB, TB, O>,
+  /** The page's columns, and the joins only they need (the count reads `base` alone). */
+  select: (query: SelectQueryBuilder<DB, TB, B>) => SelectQueryBuilder<PageDB, PageTB, O>,
   page: Page,
   estimateOn?: { db: DbOrTx; dialect: DialectName },
 ) {

@@ -46,8 +46,9 @@ export class LetterRepository {
     return db.selectFrom('letters').leftJoin('visitors', 'visitors.id', 'letters.visitor_id');
   }
 
+  /** The letters the filter keeps, from `letters` alone: it asks nothing of their visitors. */
   private filtered(filter: LetterFilter) {
-    let query = this.joined();
+    let query = this.db.selectFrom('letters');
     if (filter.state === 'unread') query = query.where('letters.read', '=', 0);
     if (filter.state === 'read') query = query.where('letters.read', '=', 1).where('letters.handled', '=', 0);
     if (filter.state === 'handled') query = query.where('letters.handled', '=', 1);
@@ -64,7 +65,14 @@ export class LetterRepository {
   list(filter: LetterFilter, page: Page) {
     return paginate(
       () => this.filtered(filter),
-      (query) => query.select(letterColumns).orderBy('letters.created_at', 'desc').orderBy('letters.id', 'desc'),
+      // The visitor joined for the page's rows only: the total counts letters alone (SQLite would look up
+      // every letter's visitor to count it, 70 ms at 37,000 letters beside five million visitors).
+      (query) =>
+        query
+          .leftJoin('visitors', 'visitors.id', 'letters.visitor_id')
+          .select(letterColumns)
+          .orderBy('letters.created_at', 'desc')
+          .orderBy('letters.id', 'desc'),
       page,
     );
   }
