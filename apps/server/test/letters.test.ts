@@ -98,6 +98,14 @@ describe('leave-messages in the back office', () => {
     expect(idsOf(await list('keyword=555%200100'))).toEqual([fromWidget]);
     expect(idsOf(await list('keyword=CAL%40EXAMPLE'))).toEqual([anonymous]);
     expect(idsOf(await list('keyword=100%25'))).toEqual([]);
+    // The total counts what the filter keeps (the letters alone, their visitors joined for the page's rows).
+    expect((await list('keyword=parcel')).total).toBe(1);
+    const everything = await list('pageSize=100');
+    const second = await list('pageSize=1&pageNo=2');
+    expect(second.total).toBe(everything.list.length);
+    expect(second.list.map((letter) => [letter.id, letter.YQToken])).toEqual(
+      everything.list.slice(1, 2).map((letter) => [letter.id, letter.YQToken]),
+    );
 
     expect((await server.post('/api/letter/read', { ids: [fromWidget, anonymous] }, { token: historian })).status).toBe(200);
     expect((await server.get<number>('/api/letter/unreadCount', { token: plain })).body.data).toBe(unreadBefore - 2);

@@ -17,7 +17,10 @@ export interface Page {
  */
 export async function paginate<DB, TB extends keyof DB, B, O, PageDB = DB, PageTB extends keyof PageDB = keyof PageDB>(
   base: () => SelectQueryBuilder<DB, TB, B>,
-  /** The page's columns, and the joins only they need (the count reads `base` alone). */
+  /**
+   * The page's columns, and joins only they need: the count reads `base` alone, so such a join must keep one
+   * row per row of `base` (a left join on a key).
+   */
   select: (query: SelectQueryBuilder<DB, TB, B>) => SelectQueryBuilder<PageDB, PageTB, O>,
   page: Page,
   estimateOn?: { db: DbOrTx; dialect: DialectName },
