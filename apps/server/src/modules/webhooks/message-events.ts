@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/index.js';
 import { toMessage } from '../visitors/views.js';
 import type { TakenEvent } from './told-in-order.js';
-import { envelopeBody, webhookVisitor } from './views.js';
+import { envelopeBody, WEBHOOK_VISITOR_COLUMNS, webhookVisitor } from './views.js';
 
 /** The message a `message.created` event told by reference tells of (`source` `message:<id>`, no body). */
 function messageIdOf(event: TakenEvent): number | undefined {
@@ -39,11 +39,16 @@ export async function messageBodies(db: DbOrTx, events: TakenEvent[]): Promise<(
     .execute();
   const messages = new Map(rows.map(({ conversation_id, ...row }) => [row.id, { row, conversationId: conversation_id ?? null }]));
   const visitorIds = [...new Set([...messages.values()].map(({ row }) => row.visitor_id))];
+  // Only what a receiver is shown of each visitor: the rest of the row (its address, user agent, counters) is never sent.
   const visitors = new Map(
-    (visitorIds.length > 0 ? await db.selectFrom('visitors').selectAll().where('id', 'in', visitorIds).execute() : []).map((row) => [
-      row.id,
-      row,
-    ]),
+    (visitorIds.length > 0
+      ? await db
+          .selectFrom('visitors')
+          .select(['id', ...WEBHOOK_VISITOR_COLUMNS])
+          .where('id', 'in', visitorIds)
+          .execute()
+      : []
+    ).map((row) => [row.id, row]),
   );
   const bodies: (string | undefined)[] = [];
   for (const event of events) {

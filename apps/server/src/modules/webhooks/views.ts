@@ -2,11 +2,28 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from '@parley/protocol';
 import type { VisitorRow } from '../../db/schema.js';
 import { attributesOf } from '../visitors/views.js';
 
+/** The visitor's columns webhookVisitor reads: what the delivery process selects for each message it tells. */
+export const WEBHOOK_VISITOR_COLUMNS = [
+  'public_id',
+  'name',
+  'phone',
+  'email',
+  'channel',
+  'region',
+  'device',
+  'browser',
+  'first_url',
+  'referrer',
+  'created_at',
+  'user_id',
+  'attributes',
+] as const satisfies readonly (keyof VisitorRow)[];
+
 /**
  * A visitor as a receiver sees it: its public id as `YQToken` (CONTRACT §5: never the visitor's
  * credential) and what the history API shows of it.
  */
-export function webhookVisitor(row: VisitorRow) {
+export function webhookVisitor(row: Pick<VisitorRow, (typeof WEBHOOK_VISITOR_COLUMNS)[number]>) {
   return {
     YQToken: row.public_id,
     name: row.name,
