@@ -52,6 +52,8 @@ try {
     let upTo = stored;
     while (upTo < total && arrivals[upTo] <= t) upTo += 1;
     if (upTo === stored) {
+      // A timer fires up to a millisecond late, where a message on a socket wakes the server at once: the
+      // last half millisecond is waited out on the clock, so that the figures are the database's.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, arrivals[stored] - t - 0.5)));
       while (now() < arrivals[stored]) {}
       continue;
