@@ -16,6 +16,7 @@
 // `--webhook-workers W` (PostgreSQL) has W worker processes send them (`WEBHOOK_DELIVERY=worker`), not the server.
 // `--processes P` (PostgreSQL and Redis: DATABASE_URL, REDIS_URL) runs P servers behind nginx (bench/cluster.mjs)
 // and sends everything through it; the RSS is then the servers' together.
+// `--data-dir DIR` runs on an existing SQLite DATA_DIR (made with ADMIN_PASSWORD=bench-pass-1), which it keeps.
 // `--trace FILE` writes one line per delivered message, `<sent at, epoch ms>,<latency ms>`, to find when
 // in a run the slow ones were.
 import { spawn } from 'node:child_process';
@@ -44,6 +45,9 @@ const JSON_OUT = process.argv.includes('--json');
 const WEBHOOKS = arg('webhooks', 0);
 const WEBHOOK_WORKERS = arg('webhook-workers', 0);
 const PROCESSES = arg('processes', 0);
+/** An existing SQLite DATA_DIR to run on (kept), e.g. a third-year database made by `npm run demo -- --scale 400`. */
+const DATA_DIR = process.argv.includes('--data-dir') ? process.argv[process.argv.indexOf('--data-dir') + 1] : undefined;
+const RUN = Date.now().toString(36);
 const TRACE = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
 /** A message delivered later than this after it was sent counts as late (delivered, but not in time). */
 const LATE_MS = 1000;
@@ -130,7 +134,9 @@ async function benchParley() {
   const receiver = WEBHOOKS > 0 ? await startReceiver() : undefined;
   const hookEnv = { OUTBOUND_ALLOW: '127.0.0.1', ...(WEBHOOK_WORKERS > 0 ? { WEBHOOK_DELIVERY: 'worker' } : {}) };
   const server =
-    PROCESSES > 0 ? await startCluster(PROCESSES, receiver ? hookEnv : {}) : await startServer(receiver ? { env: hookEnv } : {});
+    PROCESSES > 0
+      ? await startCluster(PROCESSES, receiver ? hookEnv : {})
+      : await startServer({ ...(DATA_DIR ? { dataDir: DATA_DIR } : {}), ...(receiver ? { env: hookEnv } : {}) });
   const serverRss = () => (server.pids ?? [server.child.pid]).reduce((sum, pid) => sum + rssOf(pid), 0);
   const workers = [];
   for (let index = 0; index < WEBHOOK_WORKERS; index += 1) workers.push(await startWebhookWorker(server, hookEnv));
@@ -154,7 +160,8 @@ async function benchParley() {
     for (const socket of agentSockets) socket.send('Y');
   }, 5000);
   for (let index = 0; index < AGENTS; index += 1) {
-    const username = `bench-agent-${index}`;
+    // On a database of its own the agents are made anew for each run, under names of the run's.
+    const username = `bench-agent-${index}${DATA_DIR ? `-${RUN}` : ''}`;
     await api(
       url,
       '/api/service/doEdit',
