@@ -26,6 +26,7 @@ import { Worker } from 'node:worker_threads';
 import { api, openSocket } from './client.mjs';
 import { startCluster } from './cluster.mjs';
 import { collectGarbage } from './collect-garbage.mjs';
+import { cpuSeconds, rssBytes } from './proc.mjs';
 import { startReceiver } from './receiver.mjs';
 import { ADMIN_PASSWORD, startServer, startWebhookWorker } from './server.mjs';
 
@@ -48,6 +49,8 @@ const PROCESSES = arg('processes', 0);
 /** An existing SQLite DATA_DIR to run on (kept), e.g. a third-year database made by `npm run demo -- --scale 400`. */
 const DATA_DIR = process.argv.includes('--data-dir') ? process.argv[process.argv.indexOf('--data-dir') + 1] : undefined;
 const RUN = Date.now().toString(36);
+if (DATA_DIR && (PROCESSES > 0 || process.env.DATABASE_URL))
+  throw new Error('--data-dir is an existing SQLite DATA_DIR: it goes with neither --processes nor DATABASE_URL');
 const TRACE = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
 /** A message delivered later than this after it was sent counts as late (delivered, but not in time). */
 const LATE_MS = 1000;
@@ -58,17 +61,6 @@ const percentile = (values, p) => {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-/** CPU seconds a process has used, user and system (its /proc stat's fields 14 and 15, at 100 ticks a second). */
-const cpuOf = (pid) => {
-  // The fields after the command's name, which is in brackets and may hold spaces: the state first.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-const rssOf = (pid) => {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
 };
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -137,7 +129,7 @@ async function benchParley() {
     PROCESSES > 0
       ? await startCluster(PROCESSES, receiver ? hookEnv : {})
       : await startServer({ ...(DATA_DIR ? { dataDir: DATA_DIR } : {}), ...(receiver ? { env: hookEnv } : {}) });
-  const serverRss = () => (server.pids ?? [server.child.pid]).reduce((sum, pid) => sum + rssOf(pid), 0);
+  const serverRss = () => (server.pids ?? [server.child.pid]).reduce((sum, pid) => sum + rssBytes(pid), 0);
   const workers = [];
   for (let index = 0; index < WEBHOOK_WORKERS; index += 1) workers.push(await startWebhookWorker(server, hookEnv));
   const { url } = server;
@@ -194,7 +186,7 @@ async function benchParley() {
     visitors.map((visitor, index) => api(url, '/api/visitor/message', { YQToken: visitor.token, msg: 'hello 0', onlyID: `open-${index}` })),
   );
   const rssBefore = serverRss();
-  const serverCpu = () => (server.pids ?? [server.child.pid]).reduce((sum, pid) => sum + cpuOf(pid), 0);
+  const serverCpu = () => (server.pids ?? [server.child.pid]).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const cpuBefore = serverCpu();
   // Over the socket, the sending thread opens the visitors' sockets first, and starts the clock once the
   // server has taken them all in (sender.mjs), so that their arrival is not measured as latency.
@@ -285,7 +277,7 @@ async function benchRelay() {
   const { elapsed } = await drive({ mode: 'ws', target: `ws://127.0.0.1:${port}`, visitors: VISITORS });
   const drainUntil = Date.now() + DRAIN_MS;
   while (deliveries.count < RATE * SECONDS && Date.now() < drainUntil) await sleep(20);
-  const rss = rssOf(child.pid);
+  const rss = rssBytes(child.pid);
   for (const socket of agents) socket.terminate();
   child.kill('SIGTERM');
   return {

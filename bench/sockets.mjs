@@ -13,11 +13,11 @@
 // sockets go through nginx to P servers (bench/cluster.mjs, `--nginx-workers`, 3 by default): the RSS is the servers'
 // together, and the cost of a socket is not taken apart.
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { option } from './client.mjs';
 import { startCluster } from './cluster.mjs';
+import { rssBytes } from './proc.mjs';
 import { startServer } from './server.mjs';
 
 const VISITORS = Number(option('visitors', 19000));
@@ -29,7 +29,6 @@ const PROCESSES = Number(option('processes', 0));
 const NGINX_WORKERS = Number(option('nginx-workers', 3));
 /** Sockets opened a second across the clients (0: each client opens 100 at a time, as fast as they open). */
 const OPEN_RATE = Number(option('open-rate', 0));
-const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -155,7 +154,7 @@ async function main() {
     url,
     stop,
   } = alone ? await startServer() : await startCluster(PROCESSES, {}, { nginxWorkers: NGINX_WORKERS });
-  const rss = () => pids.reduce((sum, pid) => sum + rssOf(pid), 0);
+  const rss = () => pids.reduce((sum, pid) => sum + rssBytes(pid), 0);
   const server = alone ? await inspector(INSPECT_PORT) : { collected: async () => Number.NaN, close() {} };
   const idle = rss();
 

@@ -8,7 +8,7 @@
 // its delivery process's): with and without webhooks, what each delivery costs the processes that send it.
 //
 //   node bench/webhooks.mjs [--webhooks 3] [--visitors 100] [--messages 3000] [--rate 300] [--json]
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpuSeconds } from './proc.mjs';
 import { startReceiver } from './receiver.mjs';
 import { ADMIN_PASSWORD, startServer } from './server.mjs';
 
@@ -21,30 +21,6 @@ const visitors = option('visitors', 100);
 const messages = option('messages', 3000);
 const rate = option('rate', 300);
 
-/** A process's stat fields after its name (Linux: /proc/<pid>/stat); undefined once it has ended. */
-const statOf = (pid) => {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  } catch {
-    return undefined;
-  }
-};
-/**
- * The CPU time so far, user + system, in seconds (clock ticks of 1/100 s), of a process and the processes
- * it started: the server sends its deliveries from a child process (`webhook-delivery`), whose time is
- * the deliveries' as much as the server's own.
- */
-const cpuSeconds = (pid) => {
-  const fields = statOf(pid);
-  if (!fields) return 0;
-  let total = (Number(fields[11]) + Number(fields[12])) / 100;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    // The parent's pid is the second field after the name.
-    if (Number(statOf(entry)?.[1]) === pid) total += cpuSeconds(Number(entry));
-  }
-  return total;
-};
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 async function run(webhookCount) {
@@ -73,7 +49,7 @@ async function run(webhookCount) {
     const pending = [];
     const started = performance.now();
     const startedAt = Date.now();
-    const cpuBefore = cpuSeconds(server.child.pid);
+    const cpuBefore = cpuSeconds(server.child.pid, { children: true });
     for (let sent = 0; sent < messages; sent += 1) {
       const due = started + (sent / rate) * 1000;
       const wait = due - performance.now();
@@ -100,7 +76,7 @@ async function run(webhookCount) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       had = await receiver.count();
     }
-    const cpu = cpuSeconds(server.child.pid) - cpuBefore;
+    const cpu = cpuSeconds(server.child.pid, { children: true }) - cpuBefore;
     const { received, duplicates, lastAt } = had;
     timings.sort((a, b) => a - b);
     return {
