@@ -186,6 +186,49 @@ describe('the message hot path', () => {
     for (const v of visitors) v.socket.close();
   });
 
+  it('answers each stored message as the database holds it, a visitor\'s and an agent\'s first answer alike', async () => {
+    const v = await inConversation();
+    const { db, dialect } = server.storage;
+    const repository = new ConversationRepository(db, dialect);
+    const found = await db.selectFrom('visitors').select(['id', 'last_seq']).where('public_id', '=', v.id).executeTakeFirstOrThrow();
+    const conversation = await db
+      .selectFrom('conversations')
+      .select(['id', 'messages'])
+      .where('visitor_id', '=', found.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    // Seqs past the visitor's own, so nothing else the server does collides with them.
+    const seq = found.last_seq + 1000;
+    const at = new Date().toISOString();
+    const answered = await db.transaction().execute(async (tx) => [
+      await repository.storeMessage(
+        tx,
+        found.id,
+        seq,
+        { only_id: onlyId(), role: 'user', type: 'text', msg: 'as stored ✓ 存好', nickname: 'V0001', service_id: null, created_at: at },
+        null,
+      ),
+      await repository.storeMessage(
+        tx,
+        found.id,
+        seq + 1,
+        { only_id: onlyId(), role: 'service', type: 'text', msg: 'answered', nickname: 'Agent', service_id: 'agent-uuid', created_at: at },
+        at,
+      ),
+    ]);
+    const held = await db
+      .selectFrom('messages')
+      .selectAll()
+      .where('id', 'in', answered.map((row) => row.id))
+      .orderBy('seq')
+      .execute();
+    expect(answered).toEqual(held);
+    expect(held.map((row) => row.seq)).toEqual([seq, seq + 1]);
+    const counted = await db.selectFrom('conversations').select('messages').where('id', '=', conversation.id).executeTakeFirstOrThrow();
+    expect(counted.messages).toBe(conversation.messages + 2);
+    v.socket.close();
+  });
+
   it.runIf(backends.postgres)('plans the PostgreSQL batch statement once per connection: its kept plan from the sixth run on', async () => {
     await timers(false);
     const v = await inConversation();

@@ -108,9 +108,8 @@ export function directRunner(statements: ReturnType<typeof withStatementCache>, 
   return (sql, parameters) => {
     onStatement?.(sql);
     const statement = statements.prepare(sql);
-    if (statement.reader) return statement.all(parameters);
-    statement.run(parameters);
-    return [];
+    if (statement.reader) return { rows: statement.all(parameters), insertId: undefined };
+    return { rows: [], insertId: Number(statement.run(parameters).lastInsertRowid) };
   };
 }
 

@@ -2,7 +2,7 @@ import { type QueryCreator, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { SharedStep } from '../../db/group-commit.js';
 import type { Db, DbOrTx } from '../../db/index.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, preparedInsert } from '../../db/prepared.js';
 import type { Database, MessageRow, VisitorRow } from '../../db/schema.js';
 
 /** A visitor's message stored in its open conversation, and the visitor as that left it. */
@@ -21,26 +21,51 @@ export type NewMessage = Omit<
 };
 
 // The hot path's statements, compiled once (see prepared).
-function insertMessageQuery(db: Db | QueryCreator<Database>, v: NewRow) {
-  return db
-    .insertInto('messages')
-    .values({
-      only_id: v.only_id,
-      role: v.role,
-      type: v.type,
-      msg: v.msg,
-      nickname: v.nickname,
-      service_id: v.service_id,
-      created_at: v.created_at,
-      visitor_id: v.visitor_id,
-      seq: v.seq,
-      withdrawn: 0,
-    })
-    .returningAll();
+function insertMessageValues(db: Db | QueryCreator<Database>, v: NewRow) {
+  return db.insertInto('messages').values({
+    only_id: v.only_id,
+    role: v.role,
+    type: v.type,
+    msg: v.msg,
+    nickname: v.nickname,
+    service_id: v.service_id,
+    created_at: v.created_at,
+    visitor_id: v.visitor_id,
+    seq: v.seq,
+    withdrawn: 0,
+  });
 }
+const insertMessageQuery = (db: Db | QueryCreator<Database>, v: NewRow) => insertMessageValues(db, v).returningAll();
 const insertMessage = prepared(insertMessageQuery);
+/** SQLite's: the row answered from the values written (storedRow) instead of read back. */
+const insertMessageReturningNothing = preparedInsert(insertMessageValues);
+
+/**
+ * The row SQLite stored for `v` under `id`: what `RETURNING *` would have answered, the columns the
+ * statement leaves out at their defaults (the statement is used only where compiledFits).
+ */
+function storedRow(id: number, v: NewRow): MessageRow {
+  return {
+    id,
+    visitor_id: v.visitor_id,
+    seq: v.seq,
+    only_id: v.only_id,
+    role: v.role,
+    type: v.type,
+    msg: v.msg,
+    nickname: v.nickname,
+    service_id: v.service_id,
+    withdrawn: 0,
+    created_at: v.created_at,
+    suggestions: '',
+    delivery: null,
+    delivery_error: null,
+    via: null,
+  };
+}
+
 /** Counts a message in its conversation: the latest that began at or before its seq. */
-function countQuery(db: Db | QueryCreator<Database>, v: { visitorId: number; seq: number }) {
+function countUpdate(db: Db | QueryCreator<Database>, v: { visitorId: number; seq: number }) {
   return db
     .updateTable('conversations')
     .set((eb) => ({ messages: eb('messages', '+', 1) }))
@@ -52,10 +77,13 @@ function countQuery(db: Db | QueryCreator<Database>, v: { visitorId: number; seq
         .where('first_seq', '<=', v.seq)
         .orderBy('id', 'desc')
         .limit(1),
-    )
-    .returning(['id', 'first_seq', 'first_response_ms']);
+    );
 }
+const countQuery = (db: Db | QueryCreator<Database>, v: { visitorId: number; seq: number }) =>
+  countUpdate(db, v).returning(['id', 'first_seq', 'first_response_ms']);
 const countInConversation = prepared(countQuery);
+/** The count alone, where no first answer is to be kept (a visitor's message): nothing to read back. */
+const countOnly = prepared(countUpdate);
 /** The id of a visitor's conversation now (the last one opened): a webhook's copy of each message names it. */
 const latestConversationId = prepared((db, v: { visitorId: number }) =>
   db.selectFrom('conversations').select('id').where('visitor_id', '=', v.visitorId).orderBy('id', 'desc').limit(1),
@@ -165,7 +193,9 @@ export class ConversationRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
     }
-    const [row] = await insertMessage(tx, { ...message, visitor_id: visitorId, seq });
+    const values = { ...message, visitor_id: visitorId, seq };
+    if (this.dialect === 'sqlite') return storedRow(await insertMessageReturningNothing(tx, values), values);
+    const [row] = await insertMessage(tx, values);
     if (!row) throw new Error('the message was not stored');
     return row;
   }
@@ -173,7 +203,8 @@ export class ConversationRepository {
   /**
    * Stores a message that counts (not a tip) under a seq already taken, and counts it in its
    * conversation, in the same transaction: one statement on PostgreSQL, two on SQLite, and two more for
-   * the agent's first answer (`answeredAt`) of the conversation.
+   * the agent's first answer (`answeredAt`) of the conversation. On SQLite neither statement reads back
+   * what it wrote unless the first answer needs it: the row is answered from the values (storedRow).
    */
   async storeMessage(tx: DbOrTx, visitorId: number, seq: number, message: NewMessage, answeredAt: string | null): Promise<MessageRow> {
     if (this.dialect === 'postgres' && compiledFits(message)) {
@@ -188,6 +219,10 @@ export class ConversationRepository {
       return row;
     }
     const row = await this.insertMessageAt(tx, visitorId, seq, message);
+    if (answeredAt === null) {
+      await countOnly(tx, { visitorId, seq });
+      return row;
+    }
     const [counted] = await countInConversation(tx, { visitorId, seq });
     await this.firstResponse(tx, visitorId, seq, answeredAt, counted);
     return row;
