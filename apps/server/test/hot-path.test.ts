@@ -186,7 +186,7 @@ describe('the message hot path', () => {
     for (const v of visitors) v.socket.close();
   });
 
-  it('answers each stored message as the database holds it, a visitor\'s and an agent\'s first answer alike', async () => {
+  it("answers each stored message as the database holds it, a visitor's and an agent's first answer alike", async () => {
     const v = await inConversation();
     const { db, dialect } = server.storage;
     const repository = new ConversationRepository(db, dialect);
@@ -212,14 +212,26 @@ describe('the message hot path', () => {
         tx,
         found.id,
         seq + 1,
-        { only_id: onlyId(), role: 'service', type: 'text', msg: 'answered', nickname: 'Agent', service_id: 'agent-uuid', created_at: at },
+        {
+          only_id: onlyId(),
+          role: 'service',
+          type: 'text',
+          msg: 'answered',
+          nickname: 'Agent',
+          service_id: 'agent-uuid',
+          created_at: at,
+        },
         at,
       ),
     ]);
     const held = await db
       .selectFrom('messages')
       .selectAll()
-      .where('id', 'in', answered.map((row) => row.id))
+      .where(
+        'id',
+        'in',
+        answered.map((row) => row.id),
+      )
       .orderBy('seq')
       .execute();
     expect(answered).toEqual(held);

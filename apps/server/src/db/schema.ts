@@ -141,6 +141,28 @@ export interface VisitorsTable {
 /** A visitor as read: the row domain events carry, and every module that works on a visitor. */
 export type VisitorRow = Selectable<VisitorsTable>;
 
+/**
+ * What a visitor's message path reads of its visitor: its listeners, the outboxes, the robot. The rest of
+ * the row (the browser's strings, the page it came from, its attributes) is left in the database.
+ */
+export const MESSAGE_PATH_COLUMNS = [
+  'id',
+  'public_id',
+  'name',
+  'state',
+  'service_id',
+  'last_seq',
+  'unread',
+  'umsg',
+  'smsg',
+  'region',
+  'region_code',
+  'channel',
+  'user_id',
+  'lang',
+] as const satisfies readonly (keyof VisitorRow)[];
+export type MessagePathVisitor = Pick<VisitorRow, (typeof MESSAGE_PATH_COLUMNS)[number]>;
+
 export interface MessagesTable {
   id: Generated<number>;
   visitor_id: number;

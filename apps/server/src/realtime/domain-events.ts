@@ -1,6 +1,6 @@
 import type { AgentState, DeliveryUpdate, LabelRef, Letter, Message, Note, SettingsPage, Visit, Visitor } from '@parley/protocol';
 import type { DbOrTx } from '../db/index.js';
-import type { VisitorRow } from '../db/schema.js';
+import type { MessagePathVisitor, VisitorRow } from '../db/schema.js';
 
 /** An agent as a visitor is told of it. */
 export interface AgentRef {
@@ -32,7 +32,7 @@ export interface DomainEvents {
    * A message was stored. Tips reach the agents of `alsoAgentsOf` too (the visitor as it was before a
    * transfer), and the visitor when `visitorSees`; agents' messages always reach the visitor.
    */
-  'message.stored': { visitor: VisitorRow; message: Message; visitorSees: boolean; alsoAgentsOf?: VisitorRow };
+  'message.stored': { visitor: MessagePathVisitor; message: Message; visitorSees: boolean; alsoAgentsOf?: VisitorRow };
   'message.withdrawn': { visitor: VisitorRow; onlyID: string };
   /** An internal note was added; it reaches agents only (the note's `mentions` are told apart). Never the visitor. */
   'note.created': { visitor: VisitorRow; note: Note; visitorName: string };

@@ -94,7 +94,8 @@ export class ConversationTimers {
         // An idle reminder armed by the agent's last message stays: it sees this message when it comes due.
         if (visitor.state === 'current') await this.agentOwesAnswer(visitor.id);
         // While the robot answers, the keyword replies would only talk over it.
-        if (message.type === 'text' && visitor.state !== 'end' && visitor.state !== 'robot') await this.answerKeyword(visitor, message.msg);
+        if (message.type === 'text' && visitor.state !== 'end' && visitor.state !== 'robot')
+          await this.answerKeyword(visitor.id, message.msg);
       } else if (message.role === 'service') {
         const idle = timed(this.settings.autoAnswer().idle);
         const silent = timed(this.settings.autoAnswer().agentSilent);
@@ -141,9 +142,12 @@ export class ConversationTimers {
     if (silent) await this.repo.arm(visitorId, { agentSilent: this.at(silent.ms) });
   }
 
-  private async answerKeyword(visitor: VisitorRow, text: string): Promise<void> {
+  /** The message path tells only part of the visitor (MessagePathVisitor): the whole row is read for a reply. */
+  private async answerKeyword(visitorId: number, text: string): Promise<void> {
     const reply = keywordReply(this.settings.autoAnswer().keywords, text);
-    if (reply !== undefined) await this.actions.say(visitor, localized(reply, visitorLang(visitor)));
+    if (reply === undefined) return;
+    const visitor = await this.actions.visitor(visitorId);
+    if (visitor) await this.actions.say(visitor, localized(reply, visitorLang(visitor)));
   }
 
   start(): void {

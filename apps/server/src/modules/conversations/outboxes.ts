@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/index.js';
-import type { MessageRow, VisitorRow } from '../../db/schema.js';
+import type { MessagePathVisitor, MessageRow, VisitorRow } from '../../db/schema.js';
 import type { AgentRef } from '../../realtime/domain-events.js';
 
 /**
@@ -16,7 +16,7 @@ export interface ConversationOutbox {
    * A message was stored. The outbox may mark `row` (a WeChat send is `pending` from the start), and the
    * later outboxes and the events see the mark.
    */
-  stored?(tx: DbOrTx, visitor: VisitorRow, row: MessageRow, visitorSees: boolean): Promise<void>;
+  stored?(tx: DbOrTx, visitor: MessagePathVisitor, row: MessageRow, visitorSees: boolean): Promise<void>;
   /**
    * True when `stored` writes nothing now for a visitor's own message (role user), whoever the visitor:
    * such a message may then commit in one statement by itself (GroupCommit's `alone`). An outbox with a
@@ -37,7 +37,7 @@ export class ConversationOutboxes {
     for (const outbox of this.list) await outbox.opened?.(tx, visitor, agent);
   }
 
-  async stored(tx: DbOrTx, visitor: VisitorRow, row: MessageRow, visitorSees: boolean): Promise<void> {
+  async stored(tx: DbOrTx, visitor: MessagePathVisitor, row: MessageRow, visitorSees: boolean): Promise<void> {
     for (const outbox of this.list) await outbox.stored?.(tx, visitor, row, visitorSees);
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Message, MessageType } from '@parley/protocol';
 import type { DbOrTx } from '../../db/index.js';
-import type { MessageRow, VisitorRow } from '../../db/schema.js';
+import type { MessagePathVisitor, MessageRow, VisitorRow } from '../../db/schema.js';
 import { isoNow } from '../../lib/time.js';
 import type { AgentRef, EventHub } from '../../realtime/domain-events.js';
 import type { RobotResponder } from '../robots/responder.js';
@@ -47,7 +47,7 @@ export class RobotTurns {
     private readonly events: EventHub,
     private readonly outboxes: ConversationOutboxes,
     private readonly robot: RobotDesk,
-    private readonly handOver: (visitor: VisitorRow) => Promise<void>,
+    private readonly handOver: (visitor: Pick<VisitorRow, 'id'>) => Promise<void>,
   ) {}
 
   /**
@@ -78,7 +78,7 @@ export class RobotTurns {
   }
 
   /** Answers the visitor's question after its earlier ones, without holding up the visitor's send. */
-  answer(visitor: VisitorRow, question: Message): void {
+  answer(visitor: MessagePathVisitor, question: Message): void {
     const previous = this.turns.get(visitor.id) ?? Promise.resolve();
     const turn = previous.then(() => this.turn(visitor, question)).catch(this.robot.onError);
     this.turns.set(visitor.id, turn);
@@ -101,7 +101,7 @@ export class RobotTurns {
   }
 
   /** Answers one question of a visitor in robot state, or hands the visitor to a person. */
-  private async turn(visitor: VisitorRow, question: Message): Promise<void> {
+  private async turn(visitor: MessagePathVisitor, question: Message): Promise<void> {
     const settings = this.robot.responder.settings();
     if (!settings.enabled || (question.type === 'text' && this.robot.responder.wantsPerson(question.msg))) {
       await this.handOver(visitor);
@@ -124,7 +124,7 @@ export class RobotTurns {
   }
 
   /** Stores the robot's messages, unless a person took the visitor meanwhile; whether it did. */
-  private async store(visitor: VisitorRow, parts: RobotPart[]): Promise<boolean> {
+  private async store(visitor: MessagePathVisitor, parts: RobotPart[]): Promise<boolean> {
     const rows = await this.repo.db.transaction().execute(async (tx) => {
       const current = await this.visitorRepo.findById(tx, visitor.id);
       if (current?.state !== 'robot') return null;

@@ -12,7 +12,7 @@ import {
 import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { GroupCommit, type Shared } from '../../db/group-commit.js';
-import type { Database, MessageRow, VisitorRow } from '../../db/schema.js';
+import type { Database, MessagePathVisitor, MessageRow, VisitorRow } from '../../db/schema.js';
 import { type AuthContext, isSupervisor } from '../../lib/caller.js';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { isoNow } from '../../lib/time.js';
@@ -98,7 +98,8 @@ export class ConversationService {
     if ((input.type ?? 'text') === 'text' && input.msg.length > max) throw new ValidationError('msg', 'reasonTooLong', { max });
     let outcome: {
       row: MessageRow;
-      visitor: VisitorRow;
+      /** Only what the message's path reads of the visitor (MessagePathVisitor); `opened` holds all of it. */
+      visitor: MessagePathVisitor;
       opened: { visitor: VisitorRow; agent: AgentRef | null; welcome: MessageRow | null } | undefined;
     };
     try {
@@ -135,8 +136,10 @@ export class ConversationService {
           // The robot's welcome comes first, so the visitor reads it above their own question.
           const welcome = robot ? await this.robotTurns.storeWelcome(tx, closed) : null;
           visitor = await this.visitorRepo.takeSeqInConversation(tx, tokenHash);
-          if (!visitor) throw new Error('a conversation just opened is not open');
-          opened = { visitor, agent: robot ? null : agent, welcome };
+          // The opening tells the whole visitor (to the agents' lists, to the webhooks): read once per conversation.
+          const whole = visitor && (await this.visitorRepo.findById(tx, visitor.id));
+          if (!visitor || !whole) throw new Error('a conversation just opened is not open');
+          opened = { visitor: whole, agent: robot ? null : agent, welcome };
         }
         // A resent onlyID fails the unique index here and rolls all of this back (see the catch).
         const row = await this.repo.storeMessage(
@@ -174,7 +177,7 @@ export class ConversationService {
     else if (outcome.opened) await this.routing.opened(outcome.opened.visitor, outcome.opened.agent);
     await this.events.emit('message.stored', { visitor: outcome.visitor, message, visitorSees: false });
     if (withRobot) this.robotTurns.answer(outcome.visitor, message);
-    else if (outcome.opened) await this.answerOpening(outcome.visitor, message.seq === 1, outcome.opened.agent);
+    else if (outcome.opened) await this.answerOpening(outcome.opened.visitor, message.seq === 1, outcome.opened.agent);
     return message;
   }
 
@@ -200,7 +203,7 @@ export class ConversationService {
    * Routes a robot-state visitor as a new conversation would go: to an available agent (`2000`), else
    * the queue (`2001`) with the queued or no-agent auto answer. The agent reads the robot's part above.
    */
-  private async handOver(visitor: VisitorRow): Promise<void> {
+  private async handOver(visitor: Pick<VisitorRow, 'id'>): Promise<void> {
     const handed = await this.db.transaction().execute(async (tx) => {
       const agent = (await this.routing.pickAgent(tx, visitor.id)) ?? null;
       const to = agent

@@ -24,7 +24,7 @@ const SUBSCRIBERS_KEPT_MS = 60_000;
 
 type AgentSwitches = Awaited<ReturnType<PushRepository['agents']>>[number];
 
-function visitorName(visitor: VisitorRow, lang: Lang): string {
+function visitorName(visitor: Pick<VisitorRow, 'name' | 'region'>, lang: Lang): string {
   return visitor.name || visitor.region || translate(lang, 'pushVisitor');
 }
 

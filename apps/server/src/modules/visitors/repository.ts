@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Insertable, UpdateObject } from 'kysely';
 import type { Db, DbOrTx } from '../../db/index.js';
 import { prepared } from '../../db/prepared.js';
-import type { Database, VisitorRow, VisitorsTable } from '../../db/schema.js';
+import { type Database, MESSAGE_PATH_COLUMNS, type MessagePathVisitor, type VisitorRow, type VisitorsTable } from '../../db/schema.js';
 
 /** Which side's counter a new message moves: 'umsg' (the visitor's, also unread), 'smsg' (agents'), or none (tips). */
 export type MessageCounter = 'umsg' | 'smsg' | null;
@@ -32,7 +32,12 @@ function nextSeq(counter: MessageCounter) {
 
 // The hot path's two statements, compiled once (see prepared).
 const takeVisitorSeq = prepared((db, v: { tokenHash: string }) =>
-  db.updateTable('visitors').set(nextSeq('umsg')).where('token_hash', '=', v.tokenHash).where('state', '<>', 'end').returningAll(),
+  db
+    .updateTable('visitors')
+    .set(nextSeq('umsg'))
+    .where('token_hash', '=', v.tokenHash)
+    .where('state', '<>', 'end')
+    .returning([...MESSAGE_PATH_COLUMNS]),
 );
 const takeAgentSeq = prepared((db, v: { publicId: string; agentUuid: string }) =>
   db
@@ -128,7 +133,7 @@ export class VisitorRepository {
    * its next seq and its counters bumped, and comes back whole. Undefined when the credential is unknown
    * or no conversation is open (the caller then opens one first). Inside a transaction, like takeSeq.
    */
-  async takeSeqInConversation(tx: DbOrTx, tokenHash: string): Promise<VisitorRow | undefined> {
+  async takeSeqInConversation(tx: DbOrTx, tokenHash: string): Promise<MessagePathVisitor | undefined> {
     return (await takeVisitorSeq(tx, { tokenHash }))[0];
   }
 

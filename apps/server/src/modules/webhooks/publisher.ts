@@ -8,7 +8,7 @@ import type { WebhookService } from './service.js';
 import { visitorOrderKey } from './told-in-order.js';
 import { webhookVisitor } from './views.js';
 
-const orderOf = (visitor: VisitorRow) => visitorOrderKey(visitor.public_id);
+const orderOf = (visitor: Pick<VisitorRow, 'public_id'>) => visitorOrderKey(visitor.public_id);
 
 /**
  * Turns domain events into webhook events (CONTRACT §12) and queues them for the webhooks that take them.
