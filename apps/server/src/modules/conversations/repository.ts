@@ -45,23 +45,7 @@ const insertMessageReturningNothing = preparedInsert(insertMessageValues);
  * statement leaves out at their defaults (the statement is used only where compiledFits).
  */
 function storedRow(id: number, v: NewRow): MessageRow {
-  return {
-    id,
-    visitor_id: v.visitor_id,
-    seq: v.seq,
-    only_id: v.only_id,
-    role: v.role,
-    type: v.type,
-    msg: v.msg,
-    nickname: v.nickname,
-    service_id: v.service_id,
-    withdrawn: 0,
-    created_at: v.created_at,
-    suggestions: '',
-    delivery: null,
-    delivery_error: null,
-    via: null,
-  };
+  return { ...v, id, withdrawn: 0, suggestions: '', delivery: null, delivery_error: null, via: null };
 }
 
 /** Counts a message in its conversation: the latest that began at or before its seq. */

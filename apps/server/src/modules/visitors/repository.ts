@@ -130,7 +130,8 @@ export class VisitorRepository {
 
   /**
    * The hot path of a visitor's message, in one statement: a visitor with an open conversation gets
-   * its next seq and its counters bumped, and comes back whole. Undefined when the credential is unknown
+   * its next seq and its counters bumped, and comes back as far as the message's path reads it
+   * (MessagePathVisitor: its whole row cost the statement most of its time). Undefined when the credential is unknown
    * or no conversation is open (the caller then opens one first). Inside a transaction, like takeSeq.
    */
   async takeSeqInConversation(tx: DbOrTx, tokenHash: string): Promise<MessagePathVisitor | undefined> {
