@@ -14,6 +14,18 @@ describe('readHostMessage', () => {
       type: 'visibility',
       open: true,
     });
+    expect(readHostMessage({ tag: BRIDGE_TAG, type: 'visibility', open: false, at: 1_700_000_000_000 })).toEqual({
+      tag: BRIDGE_TAG,
+      type: 'visibility',
+      open: false,
+      at: 1_700_000_000_000,
+    });
+    // A time that is not a number is left out, not passed on.
+    expect(readHostMessage({ tag: BRIDGE_TAG, type: 'visibility', open: false, at: 'soon' })).toEqual({
+      tag: BRIDGE_TAG,
+      type: 'visibility',
+      open: false,
+    });
   });
 
   it('ignores other posts and malformed ones', () => {

@@ -51,7 +51,11 @@ export type FrameCommand = (typeof FRAME_COMMANDS)[number];
 /** Loader → chat window. */
 export type HostMessage =
   | { tag: typeof BRIDGE_TAG; type: 'page'; url: string; title: string }
-  | { tag: typeof BRIDGE_TAG; type: 'visibility'; open: boolean }
+  /**
+   * `at` is when the host page opened or closed the window (its clock is the frame's): the frame learns of
+   * it through another process, and an answer its socket brought meanwhile was not seen.
+   */
+  | { tag: typeof BRIDGE_TAG; type: 'visibility'; open: boolean; at?: number }
   /** A command of the site's script, with its first argument as given (checked by the server). */
   | { tag: typeof BRIDGE_TAG; type: 'command'; command: FrameCommand; data: unknown };
 
@@ -89,7 +93,10 @@ export function readHostMessage(value: unknown): HostMessage | null {
       title: typeof value.title === 'string' ? value.title.slice(0, 512) : '',
     };
   }
-  if (value.type === 'visibility' && typeof value.open === 'boolean') return { tag: BRIDGE_TAG, type: 'visibility', open: value.open };
+  if (value.type === 'visibility' && typeof value.open === 'boolean') {
+    const at = typeof value.at === 'number' && Number.isFinite(value.at) ? { at: value.at } : {};
+    return { tag: BRIDGE_TAG, type: 'visibility', open: value.open, ...at };
+  }
   const command = FRAME_COMMANDS.find((name) => name === value.command);
   if (value.type === 'command' && command) return { tag: BRIDGE_TAG, type: 'command', command, data: value.data };
   return null;

@@ -65,7 +65,7 @@ function fakeServer() {
   };
 }
 
-function setup() {
+function setup(now: () => number = Date.now) {
   const server = fakeServer();
   let handlers: SocketHandlers | undefined;
   const frames: Frame[] = [];
@@ -85,6 +85,7 @@ function setup() {
     },
     onSettings: (settings) => looks.push(settings),
     onToken: () => {},
+    now,
     createSocket: (_url, given) => {
       handlers = given;
       return socket;
@@ -217,6 +218,27 @@ describe('ChatClient', () => {
     client.setVisible(true);
     expect(client.state.unread).toBe(0);
     push({ code: '8005', data: server.agentSays('seen at once') });
+    expect(client.state.unread).toBe(0);
+    expect(unread).toEqual([1, 0]);
+  });
+
+  it('counts as unread an answer shown after the host page closed the window, when the close is heard of late', async () => {
+    let clock = 1_000;
+    const { client, server, push, unread, previews } = setup(() => clock);
+    await client.init();
+    client.setVisible(true);
+    push({ code: '8005', data: server.agentSays('seen before the close') });
+    clock = 2_000;
+    push({ code: '8005', data: server.agentSays('arrived after the close') });
+    expect(client.state.unread).toBe(0);
+    // The host page closed the window at 1,500; the frame hears of it only now.
+    client.setVisible(false, 1_500);
+    expect(client.state.unread).toBe(1);
+    expect(unread).toEqual([1]);
+    expect(previews).toEqual(['arrived after the close']);
+    // Opened and closed again in time: nothing shown meanwhile counts twice.
+    client.setVisible(true, 2_100);
+    client.setVisible(false, 2_200);
     expect(client.state.unread).toBe(0);
     expect(unread).toEqual([1, 0]);
   });

@@ -68,6 +68,8 @@ export interface ClientOptions {
   onToken: (token: string) => void;
   /** Told each new message from an agent or the robot (the site's `message` handlers hear it). */
   onMessage?: (message: Message) => void;
+  /** The clock (milliseconds since the epoch, the host page's too); tests pass their own. */
+  now?: () => number;
   /** The socket; tests pass a fake. */
   createSocket?: (url: () => string, handlers: SocketHandlers) => Socket;
 }
@@ -92,6 +94,8 @@ const MAX_REINITS = 3;
 /** An 8100 unanswered this long is sent again over HTTP (the server drops the copy by its onlyID). */
 const SOCKET_ANSWER_MS = 10_000;
 const CATCH_UP_PAGES = 50;
+/** How many of the messages last shown are kept with their time (a close is heard of within milliseconds). */
+const SHOWN_LATELY = 20;
 const EARLIER_PAGE = 50;
 
 function newOnlyId(): string {
@@ -150,6 +154,12 @@ export class ChatClient {
   private initAttempts = 0;
   private initRetry: ReturnType<typeof setTimeout> | undefined;
   private visible = false;
+  /**
+   * Agents' and the robot's last messages received while the window was seen, with when. The host page
+   * closes the window through another process, so an answer the socket brings meanwhile is drawn in a
+   * window already closed: those received after the close count as unread once the frame hears of it.
+   */
+  private shownLately: { at: number; message: Message }[] = [];
   /** The site's identify and setAttributes calls, one after another; sends wait for them. */
   private telling: Promise<void> = Promise.resolve();
 
@@ -323,12 +333,24 @@ export class ChatClient {
     await this.init();
   }
 
-  /** Whether the visitor can see the window now: unread counting stops and restarts with it. */
-  setVisible(visible: boolean): void {
+  /**
+   * Whether the visitor can see the window now: unread counting stops and restarts with it. `since` is
+   * when the host page made it so: a message received after a close the frame heard of late was not seen.
+   */
+  setVisible(visible: boolean, since?: number): void {
+    if (visible === this.visible) return;
+    const missed = !visible && since !== undefined ? this.shownLately.filter((shown) => shown.at >= since) : [];
     this.visible = visible;
+    this.shownLately = [];
     if (visible && this.state.unread > 0) {
       this.set({ unread: 0 });
       this.options.onUnread(0);
+    }
+    const newest = missed.at(-1)?.message;
+    if (newest) {
+      const unread = this.state.unread + missed.length;
+      this.set({ unread });
+      this.options.onUnread(unread, newest.type === 'text' ? newest.msg.slice(0, 200) : undefined);
     }
   }
 
@@ -379,6 +401,10 @@ export class ChatClient {
     const items = mergeMessages(this.state.items, messages);
     const unread = this.visible ? 0 : this.state.unread + fresh.length;
     this.set({ items, unread });
+    if (this.visible && fresh.length > 0) {
+      const at = (this.options.now ?? Date.now)();
+      this.shownLately = [...this.shownLately, ...fresh.map((message) => ({ at, message }))].slice(-SHOWN_LATELY);
+    }
     for (const message of fresh) this.options.onMessage?.(message);
     const newest = fresh.at(-1);
     if (newest && !this.visible) this.options.onUnread(unread, newest.type === 'text' ? newest.msg.slice(0, 200) : undefined);

@@ -87,8 +87,8 @@ const client = new ChatClient({
 // Seen means the window is open (always, for the page of its own) and the tab is in front: a message
 // that arrives otherwise counts as unread, so the loader can badge it and blink the host page's title.
 let open = !embedded;
-const updateSeen = () => client.setVisible(open && document.visibilityState === 'visible');
-document.addEventListener('visibilitychange', updateSeen);
+const updateSeen = (at?: number) => client.setVisible(open && document.visibilityState === 'visible', at);
+document.addEventListener('visibilitychange', () => updateSeen());
 updateSeen();
 
 if (embedded) {
@@ -99,7 +99,7 @@ if (embedded) {
     else if (message?.type === 'command') void client[message.command](message.data);
     else if (message?.type === 'visibility') {
       open = message.open;
-      updateSeen();
+      updateSeen(message.at);
       if (open && innerWidth > 480) document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
     }
   });

@@ -298,7 +298,7 @@ function start(origin: string, link: string | null): void {
       // Focus moves into the window at once, so keys typed while it opens land there, not on the page.
       if (here && innerWidth > 480) frame.focus();
     } else if (wasOpen && here) launcher.focus();
-    post({ tag: BRIDGE_TAG, type: 'visibility', open });
+    post({ tag: BRIDGE_TAG, type: 'visibility', open, at: Date.now() });
     if (open !== wasOpen) emit(open ? 'open' : 'close');
   };
 
@@ -380,7 +380,7 @@ function start(origin: string, link: string | null): void {
       // A change of settings redraws everything and restarts the invitation's clock where it stands.
       scheduleInvitation();
       if (first) {
-        post({ tag: BRIDGE_TAG, type: 'visibility', open });
+        post({ tag: BRIDGE_TAG, type: 'visibility', open, at: Date.now() });
         if (location.href !== reportedUrl) reportPage();
         for (const message of pending.splice(0)) post(message);
         emit('ready');
