@@ -628,9 +628,11 @@ export class Matcher {
    * scores from the semantic index (semantic.ts), fused as `fuse` says.
    */
   match(text: string, threshold: number, suggestions = 3, meaning?: Map<number, number>): MatchResult {
+    // Without pairs nothing can match: the text is not even read (agent assist asks for every visitor text).
+    if (this.questions.size === 0) return { best: null, suggestions: [] };
     const words: string[] = [];
     const raw = weightedTerms(text, words);
-    if (raw.size === 0 || this.questions.size === 0) return { best: null, suggestions: [] };
+    if (raw.size === 0) return { best: null, suggestions: [] };
     const terms = this.expanded(this.corrected(raw), words);
     const grams = characterGrams(text);
     const answerScore = new Map<number, number>();
