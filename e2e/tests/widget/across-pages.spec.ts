@@ -41,6 +41,17 @@ for (const { lang, locale } of [
       const token = await agent.take(page);
       const draft = 'and the launch pad too';
       await chat(page).locator('.composer textarea').fill(draft);
+      // The page keeps the draft once the window has told it (a postMessage across processes); a person
+      // does not follow a link within that millisecond, the test waits for it rather than racing it.
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            Object.keys(localStorage)
+              .filter((key) => key.startsWith('parley-ui:'))
+              .map((key) => (JSON.parse(localStorage.getItem(key) ?? '{}') as { draft?: string }).draft),
+          ),
+        )
+        .toContain(draft);
 
       // The next page of the shop: open from its first paint, with the same conversation and the draft.
       await page.goto(`${shop.url}products/rocket`);
