@@ -98,6 +98,11 @@ const CATCH_UP_PAGES = 50;
 const SHOWN_LATELY = 20;
 const EARLIER_PAGE = 50;
 
+/** What the closed window's launcher shows of the newest unread message: a text's start, nothing of a file. */
+function previewOf(message: Message): string | undefined {
+  return message.type === 'text' ? message.msg.slice(0, 200) : undefined;
+}
+
 function newOnlyId(): string {
   // randomUUID needs a secure context; plain-http deployments fall back to getRandomValues.
   if (typeof crypto.randomUUID === 'function' && globalThis.isSecureContext) return crypto.randomUUID();
@@ -350,7 +355,7 @@ export class ChatClient {
     if (newest) {
       const unread = this.state.unread + missed.length;
       this.set({ unread });
-      this.options.onUnread(unread, newest.type === 'text' ? newest.msg.slice(0, 200) : undefined);
+      this.options.onUnread(unread, previewOf(newest));
     }
   }
 
@@ -407,7 +412,7 @@ export class ChatClient {
     }
     for (const message of fresh) this.options.onMessage?.(message);
     const newest = fresh.at(-1);
-    if (newest && !this.visible) this.options.onUnread(unread, newest.type === 'text' ? newest.msg.slice(0, 200) : undefined);
+    if (newest && !this.visible) this.options.onUnread(unread, previewOf(newest));
     const highest = messages.reduce((max, message) => Math.max(max, message.seq), 0);
     if (isGap(before, highest) && messages.length === 1) void this.catchUp();
   }
