@@ -56,26 +56,35 @@ if (process.env.TEST_DATABASE_URL || process.env.TEST_REDIS_URL) {
 }
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-if (existsSync(chromium)) {
-  const out = join(reports, 'playwright.json');
-  run('browser suites (Playwright, Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+
+/** One run of the browser suites (a Playwright project), its results counted with the others'. */
+function playwright(title, project, env) {
+  const out = join(reports, `playwright-${project}.json`);
+  run(title, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', project], {
     CHROMIUM_PATH: chromium,
     PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    ...env,
   });
-  if (existsSync(out)) {
-    const { stats, suites } = JSON.parse(readFileSync(out, 'utf8'));
-    const walk = (suite) => {
-      for (const spec of suite.specs ?? []) {
-        if (spec.tests?.some((test) => test.status === 'unexpected')) failedTests.push(`${spec.file}:${spec.line} › ${spec.title}`);
-      }
-      for (const child of suite.suites ?? []) walk(child);
-    };
-    for (const suite of suites ?? []) walk(suite);
-    if (stats.flaky > 0) process.stdout.write(`\n!! ${stats.flaky} browser test(s) passed only on retry (flaky): see the list above.\n`);
-    totals.passed += stats.expected + stats.flaky;
-    totals.failed += stats.unexpected;
-    totals.skipped += stats.skipped;
-  }
+  if (!existsSync(out)) return;
+  const { stats, suites } = JSON.parse(readFileSync(out, 'utf8'));
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.tests?.some((test) => test.status === 'unexpected')) failedTests.push(`${spec.file}:${spec.line} › ${spec.title}`);
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of suites ?? []) walk(suite);
+  if (stats.flaky > 0) process.stdout.write(`\n!! ${stats.flaky} browser test(s) passed only on retry (flaky): see the list above.\n`);
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+}
+
+if (existsSync(chromium)) {
+  // The accessibility scans only read, and take two workers well even where the chats take one (see
+  // e2e/playwright.config.ts); E2E_WORKERS, when set, decides for both.
+  playwright('browser suites: accessibility scans (Playwright, Chromium)', 'a11y', { E2E_WORKERS: process.env.E2E_WORKERS || '2' });
+  playwright('browser suites (Playwright, Chromium)', 'suites', {});
 } else if (process.env.E2E_REQUIRED === '1') {
   process.stdout.write(`\n!! Chromium not found at ${chromium}, and E2E_REQUIRED=1: the browser suites cannot run.\n`);
   failures.push('browser suites (Chromium missing)');

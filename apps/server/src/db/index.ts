@@ -205,6 +205,9 @@ function namePreparedStatements(client: pg.PoolClient): void {
 
 export class MigrationError extends Error {}
 
+/** PostgreSQL's codes for an object dropped by another session while it was being looked at: undefined_table, invalid_schema_name. */
+const GONE_MEANWHILE = new Set(['42P01', '3F000']);
+
 export async function migrate(storage: Storage): Promise<void> {
   const migrator = new Migrator({
     db: storage.db,
@@ -216,10 +219,12 @@ export async function migrate(storage: Storage): Promise<void> {
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (!error && !failed) return;
-    // Before any migration runs, Kysely lists the tables of every schema to find its own; a table that
-    // another schema drops meanwhile (another deployment or test on the same database) fails that list
-    // with "relation does not exist". Nothing was changed by then, so the look is taken again.
-    if (!failed && attempt < 3 && (error as { code?: unknown } | undefined)?.code === '42P01') continue;
+    // Before any migration runs, Kysely lists the tables of every schema to find its own; a table or a
+    // schema that another drops meanwhile (another deployment or test on the same database) fails that
+    // list with "relation does not exist" or "schema does not exist". Nothing was changed by then, so the
+    // look is taken again.
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (!failed && attempt < 5 && typeof code === 'string' && GONE_MEANWHILE.has(code)) continue;
     throw new MigrationError(`migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
 }
