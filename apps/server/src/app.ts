@@ -685,7 +685,7 @@ export async function buildApp({
       typing: (id, text) => visitors.typing(id, text),
       originAllowed: (req) => originAllowed(req, settings.current('appSetting').allowedOrigins),
       send: (credential, input) => conversations.visitorMessage(credential, input),
-      limit: (address, credential) => limits.frame('visitorMessage', address, credential),
+      limiter: (address, credential) => limits.sends('visitorMessage', address, credential),
     },
     visitorSockets,
     liveness,

@@ -157,8 +157,8 @@ export interface VisitorSocketActions {
   originAllowed(req: FastifyRequest): boolean;
   /** A message sent over the socket (8100), stored as `POST /api/visitor/message` stores it. */
   send(credential: string, input: { msg: string; onlyID: string; type?: Message['type'] | undefined }): Promise<Message>;
-  /** Counts a send against the HTTP call's limits (per address and per visitor); 429 beyond them. */
-  limit(address: string, credential: string): Promise<void>;
+  /** Counts a socket's sends against the HTTP call's limits (per address and per visitor); each throws 429 beyond them. */
+  limiter(address: string, credential: string): () => Promise<void>;
 }
 
 /** The widget names its language in the socket's query; the browser's own languages otherwise. */
@@ -213,7 +213,7 @@ export function registerVisitorSocket(routes: SocketRoutes, chat: VisitorSocketA
         visitorSendData,
         (data) => chat.send(key, data),
         (error) => log.error({ err: error }, 'visitor socket send failed'),
-        () => chat.limit(ip, key),
+        chat.limiter(ip, key),
       );
       onFrames(socket, liveness, MAX_VISITOR_FRAME, (frame) => {
         if (frame.code === SocketCode.send) return sends.offer(frame.data);
