@@ -70,6 +70,9 @@ function tokenOf(req: FastifyRequest): string | undefined {
 /** One-shot, as hashToken: counted for every message, without a native Hash object each time. */
 const hashed = (token: string) => hash('sha256', token, 'base64url').slice(0, 22);
 
+/** The key a request is counted under for one limit (`visitorMessage.address`) and one client: HTTP and sockets alike. */
+const countKey = (limit: string, client: string) => `${limit}:${client}`;
+
 /** Keys a process's counts hold at most; past it, ended windows are let go, then the oldest. */
 const MAX_COUNTED_KEYS = 100_000;
 
@@ -194,7 +197,7 @@ export class Limits {
   private add(app: FastifyInstance, key: string, window: Window, keyOf: (req: FastifyRequest) => string): void {
     this.checks.set(
       key,
-      app.createRateLimit({ max: window.max, timeWindow: window.seconds * 1000, keyGenerator: (req) => `${key}:${keyOf(req)}` }),
+      app.createRateLimit({ max: window.max, timeWindow: window.seconds * 1000, keyGenerator: (req) => countKey(key, keyOf(req)) }),
     );
   }
 
@@ -230,8 +233,8 @@ export class Limits {
     const { local } = this;
     if (local) {
       const limit = this.table[name];
-      const counted: [key: string, window: Window][] = [[`${name}.address:${normalizeIP(address)}`, limit.address]];
-      if (limit.token) counted.push([`${name}.token:${hashed(token)}`, limit.token]);
+      const counted: [key: string, window: Window][] = [[countKey(`${name}.address`, normalizeIP(address)), limit.address]];
+      if (limit.token) counted.push([countKey(`${name}.token`, hashed(token)), limit.token]);
       return async () => {
         for (const [key, window] of counted) {
           if (local.hit(key, window.seconds * 1000).count > window.max) throw new ApiError(429, 'slowDown');
